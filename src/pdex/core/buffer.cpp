@@ -1,0 +1,84 @@
+#include "pdex/core/buffer.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "pdex/core/error.hpp"
+#ifdef PDEX_HAVE_CUDA
+#include "pdex/core/cuda/cuda_check.hpp"
+#endif
+
+namespace pdex::detail {
+
+namespace {
+constexpr std::size_t host_alignment = 64;  // one cache line; also satisfies AVX-512 loads
+
+[[noreturn]] void no_cuda() { throw BackendUnavailable("device memory requested but pdex was built without CUDA"); }
+
+std::string gib(std::size_t bytes) { return std::to_string(double(bytes) / double(1ull << 30)).substr(0, 6) + " GiB"; }
+}  // namespace
+
+void* allocate_bytes(std::size_t bytes, MemorySpace space) {
+  if (bytes == 0) return nullptr;
+  if (space == MemorySpace::host) {
+    std::size_t rounded = (bytes + host_alignment - 1) / host_alignment * host_alignment;
+    void* p = std::aligned_alloc(host_alignment, rounded);
+    if (!p) throw Error("out of host memory: could not allocate " + gib(bytes) + "; use a smaller grid");
+    return p;
+  }
+#ifdef PDEX_HAVE_CUDA
+  void* p = nullptr;
+  cudaError_t err = cudaMalloc(&p, bytes);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    std::size_t free_b = 0, total_b = 0;
+    (void)cudaMemGetInfo(&free_b, &total_b);
+    throw Error("out of GPU memory: could not allocate " + gib(bytes) + " (" + gib(free_b) + " free of " +
+                gib(total_b) + "); use a smaller grid, f32, or a CPU backend");
+  }
+  return p;
+#else
+  no_cuda();
+#endif
+}
+
+void free_bytes(void* p, MemorySpace space) noexcept {
+  if (!p) return;
+  if (space == MemorySpace::host) {
+    std::free(p);
+    return;
+  }
+#ifdef PDEX_HAVE_CUDA
+  (void)cudaFree(p);
+#endif
+}
+
+void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (dst_space == MemorySpace::host && src_space == MemorySpace::host) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+#ifdef PDEX_HAVE_CUDA
+  PDEX_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+#else
+  no_cuda();
+#endif
+}
+
+void fill_zero_bytes(void* p, MemorySpace space, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (space == MemorySpace::host) {
+    std::memset(p, 0, bytes);
+    return;
+  }
+#ifdef PDEX_HAVE_CUDA
+  PDEX_CUDA_CHECK(cudaMemset(p, 0, bytes));
+#else
+  no_cuda();
+#endif
+}
+
+}  // namespace pdex::detail

@@ -1,0 +1,36 @@
+#pragma once
+// CUDA errors become pdex::Error with the call, the file and line, and the runtime's message.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "pdex/core/error.hpp"
+
+namespace pdex {
+
+[[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
+  throw Error(std::string("CUDA error in ") + call + " at " + file + ":" + std::to_string(line) + ": " +
+              cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
+}
+
+}  // namespace pdex
+
+#define PDEX_CUDA_CHECK(call)                                                  \
+  do {                                                                         \
+    cudaError_t pdex_err_ = (call);                                            \
+    if (pdex_err_ != cudaSuccess) {                                            \
+      (void)cudaGetLastError();                                                \
+      ::pdex::throw_cuda_error(pdex_err_, #call, __FILE__, __LINE__);          \
+    }                                                                          \
+  } while (0)
+
+// After a kernel launch (what: a string literal naming it): reports launch-configuration errors at once;
+// execution errors surface at the next synchronizing call, which is checked too.
+#define PDEX_CUDA_CHECK_LAUNCH(what)                                           \
+  do {                                                                         \
+    cudaError_t pdex_err_ = cudaPeekAtLastError();                             \
+    if (pdex_err_ != cudaSuccess) {                                            \
+      (void)cudaGetLastError();                                                \
+      ::pdex::throw_cuda_error(pdex_err_, "launch of " what, __FILE__, __LINE__); \
+    }                                                                          \
+  } while (0)

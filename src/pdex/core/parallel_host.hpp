@@ -1,0 +1,54 @@
+#pragma once
+// for_each_cell and reduce on the host executors. The kernel body f(i, j) is the same one the CUDA
+// executor runs (DESIGN principle 1); only the loop around it differs.
+#include <cstdint>
+#include <vector>
+
+#include "pdex/core/executor.hpp"
+#include "pdex/core/range.hpp"
+
+namespace pdex {
+
+template <class F>
+void for_each_cell(const Serial&, Range2 r, F f) {
+  for (int j = r.j0; j < r.j1; ++j)
+    for (int i = r.i0; i < r.i1; ++i) f(i, j);
+}
+
+template <class F>
+void for_each_cell(const OpenMP&, Range2 r, F f) {
+#pragma omp parallel for schedule(static)
+  for (int j = r.j0; j < r.j1; ++j)
+    for (int i = r.i0; i < r.i1; ++i) f(i, j);
+}
+
+// Reduces f(i, j) over r with op. Rows are combined in index order, so the result is deterministic.
+template <class V, class F, class Op>
+V reduce(const Serial&, Range2 r, F f, Op op) {
+  V acc = Op::identity();
+  for (int j = r.j0; j < r.j1; ++j) {
+    V row = Op::identity();
+    for (int i = r.i0; i < r.i1; ++i) row = op(row, V(f(i, j)));
+    acc = op(acc, row);
+  }
+  return acc;
+}
+
+// Same association as the Serial version (per-row partials, combined in row order), so Serial and
+// OpenMP reductions agree bit for bit whatever the thread count.
+template <class V, class F, class Op>
+V reduce(const OpenMP&, Range2 r, F f, Op op) {
+  if (r.empty()) return Op::identity();
+  std::vector<V> rows(static_cast<std::size_t>(r.height()), Op::identity());
+#pragma omp parallel for schedule(static)
+  for (int j = r.j0; j < r.j1; ++j) {
+    V row = Op::identity();
+    for (int i = r.i0; i < r.i1; ++i) row = op(row, V(f(i, j)));
+    rows[static_cast<std::size_t>(j - r.j0)] = row;
+  }
+  V acc = Op::identity();
+  for (const V& v : rows) acc = op(acc, v);
+  return acc;
+}
+
+}  // namespace pdex

@@ -1,0 +1,87 @@
+#pragma once
+// Boundary conditions live in the ghost layers (DESIGN principle 3): interior kernels read neighbours
+// without branches, and the ghosts are the one place where boundary values are produced.
+//
+// Cell-centred conventions, for a ghost at distance k+1 outside a side (k = 0 .. ghost-1):
+//   periodic   ghost = the cell k+1 in from the opposite side
+//   neumann    ghost = mirror image of the k-th interior cell (zero normal derivative at the face)
+//   dirichlet  ghost = 2 b - mirror image (the value b is held at the face, second order)
+// Ghosts are produced by *pushing*: each interior cell near a side writes its images. A stencil kernel
+// that has just computed a new value calls push_ghosts() with it, so a time step needs no separate
+// ghost-filling pass; fill_ghosts() pushes every boundary cell of an existing field.
+#include "pdex/core/macros.hpp"
+#include "pdex/grid/field_view.hpp"
+
+namespace pdex {
+
+enum class BcKind : int { periodic = 0, neumann = 1, dirichlet = 2 };
+enum Side : int { left = 0, right = 1, bottom = 2, top = 3 };
+constexpr int max_components = 4;
+
+struct SideBc {
+  BcKind kind = BcKind::periodic;
+  double value = 0.0;  // dirichlet only
+};
+
+// Conditions of every side for every component of one field. Plain data, passed to kernels by value.
+struct FieldBoundary {
+  SideBc side[4][max_components];
+
+  static FieldBoundary all(BcKind kind, double value = 0.0) {
+    FieldBoundary b;
+    for (auto& s : b.side)
+      for (auto& c : s) c = SideBc{kind, value};
+    return b;
+  }
+};
+
+namespace detail {
+
+template <class T>
+struct GhostImage {
+  int target;
+  T a, b;  // ghost = a * source + b
+};
+
+// Ghost images along one axis of the cell at index i (n cells, g ghosts); returns how many (at most 4).
+template <class T>
+PDEX_HD inline int ghost_images_1d(int i, int n, int g, const SideBc& lo, const SideBc& hi,
+                                   GhostImage<T>* out) {
+  int m = 0;
+  auto affine = [](const SideBc& s, int target) {
+    return s.kind == BcKind::dirichlet ? GhostImage<T>{target, T(-1), T(2 * s.value)}
+                                       : GhostImage<T>{target, T(1), T(0)};
+  };
+  if (i < g) {
+    if (hi.kind == BcKind::periodic) out[m++] = GhostImage<T>{i + n, T(1), T(0)};
+    if (lo.kind != BcKind::periodic) out[m++] = affine(lo, -1 - i);
+  }
+  if (i >= n - g) {
+    if (lo.kind == BcKind::periodic) out[m++] = GhostImage<T>{i - n, T(1), T(0)};
+    if (hi.kind != BcKind::periodic) out[m++] = affine(hi, 2 * n - 1 - i);
+  }
+  return m;
+}
+
+}  // namespace detail
+
+// True when the cell (i, j) has ghost images, i.e. lies within `ghost` cells of a side.
+template <class T>
+PDEX_HD inline bool near_boundary(const FieldView<T>& f, int i, int j) {
+  return i < f.ghost || j < f.ghost || i >= f.nx - f.ghost || j >= f.ny - f.ghost;
+}
+
+// Writes the ghost images of value `val` of component c at interior cell (i, j). Corner ghosts get the
+// x rule then the y rule, the same as filling x ghosts first and then whole rows of y ghosts.
+template <class T>
+PDEX_HD inline void push_ghosts(const FieldView<T>& f, const FieldBoundary& bc, int c, int i, int j, T val) {
+  detail::GhostImage<T> xs[4], ys[4];
+  const int mx = detail::ghost_images_1d<T>(i, f.nx, f.ghost, bc.side[left][c], bc.side[right][c], xs);
+  const int my = detail::ghost_images_1d<T>(j, f.ny, f.ghost, bc.side[bottom][c], bc.side[top][c], ys);
+  for (int a = 0; a < mx; ++a) f(c, xs[a].target, j) = xs[a].a * val + xs[a].b;
+  for (int b = 0; b < my; ++b) f(c, i, ys[b].target) = ys[b].a * val + ys[b].b;
+  for (int a = 0; a < mx; ++a)
+    for (int b = 0; b < my; ++b) f(c, xs[a].target, ys[b].target) = ys[b].a * (xs[a].a * val + xs[a].b) + ys[b].b;
+}
+
+}  // namespace pdex

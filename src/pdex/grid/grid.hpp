@@ -1,0 +1,22 @@
+#pragma once
+// A uniform 2D cell-centred grid: nx x ny cells of size dx x dy, the domain's lower-left corner at (x0, y0).
+// Cell (i, j) has its centre at (x0 + (i + 1/2) dx, y0 + (j + 1/2) dy); j is the row (y) index.
+#include <cstdint>
+
+#include "pdex/core/macros.hpp"
+
+namespace pdex {
+
+struct Grid2 {
+  int nx = 0, ny = 0;
+  double dx = 1.0, dy = 1.0;
+  double x0 = 0.0, y0 = 0.0;
+
+  PDEX_HD int64_t cells() const { return int64_t(nx) * ny; }
+  PDEX_HD double x(int i) const { return x0 + (i + 0.5) * dx; }
+  PDEX_HD double y(int j) const { return y0 + (j + 0.5) * dy; }
+  PDEX_HD double width() const { return nx * dx; }
+  PDEX_HD double height() const { return ny * dy; }
+};
+
+}  // namespace pdex
