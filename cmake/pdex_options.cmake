@@ -1,11 +1,10 @@
 # Compile options shared by every pdex target.
 add_library(pdex_options INTERFACE)
-target_compile_features(pdex_options INTERFACE cxx_std_20)
 target_compile_options(pdex_options INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wno-unknown-pragmas>
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${PDEX_WERROR}>>:-Werror>
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release>>:-O3 -march=x86-64-v3 -fno-math-errno>
-  $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra>
+  $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra,-Wno-unknown-pragmas>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${PDEX_WERROR}>>:-Werror=all-warnings>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Release>>:-O3 -Xcompiler=-O3,-fno-math-errno>)
 if(PDEX_HAVE_CUDA)

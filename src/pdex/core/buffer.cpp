@@ -15,7 +15,9 @@ namespace pdex::detail {
 namespace {
 constexpr std::size_t host_alignment = 64;  // one cache line; also satisfies AVX-512 loads
 
+#ifndef PDEX_HAVE_CUDA
 [[noreturn]] void no_cuda() { throw BackendUnavailable("device memory requested but pdex was built without CUDA"); }
+#endif
 
 std::string gib(std::size_t bytes) { return std::to_string(double(bytes) / double(1ull << 30)).substr(0, 6) + " GiB"; }
 }  // namespace

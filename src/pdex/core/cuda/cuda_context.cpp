@@ -24,3 +24,10 @@ CudaContext::~CudaContext() {
 void CudaContext::synchronize() const { PDEX_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
 }  // namespace pdex
+
+namespace pdex {
+CudaContext& default_cuda_context() {
+  static CudaContext ctx(0);
+  return ctx;
+}
+}  // namespace pdex

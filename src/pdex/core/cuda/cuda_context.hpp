@@ -34,3 +34,8 @@ class CudaContext {
 };
 
 }  // namespace pdex
+
+namespace pdex {
+// The process-wide context for device 0, created on first use.
+CudaContext& default_cuda_context();
+}  // namespace pdex

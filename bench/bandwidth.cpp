@@ -1,0 +1,61 @@
+#include "bandwidth.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "pdex/core/buffer.hpp"
+#include "pdex/core/executor.hpp"
+#ifdef PDEX_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "pdex/core/cuda/cuda_check.hpp"
+#endif
+
+namespace pdex::bench {
+
+double host_triad_gbs() {
+  const std::size_t n = std::size_t(1) << 25;  // 3 x 256 MiB: far beyond any cache
+  Buffer<double> a(n, MemorySpace::host), b(n, MemorySpace::host), c(n, MemorySpace::host);
+  double *pa = a.data(), *pb = b.data(), *pc = c.data();
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) pb[i] = 1.0, pc[i] = 2.0, pa[i] = 0.0;
+  std::vector<double> times;
+  for (int rep = 0; rep < 7; ++rep) {
+    auto t0 = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) pa[i] = pb[i] + 3.0 * pc[i];
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(times.begin(), times.end());
+  return 3.0 * double(n) * sizeof(double) / times[times.size() / 2] / 1e9;
+}
+
+double device_copy_gbs() {
+#ifdef PDEX_HAVE_CUDA
+  if (!backend_available(Backend::cuda)) return 0;
+  const std::size_t bytes = std::size_t(1) << 30;
+  Buffer<char> a(bytes, MemorySpace::device), b(bytes, MemorySpace::device);
+  cudaEvent_t e0, e1;
+  PDEX_CUDA_CHECK(cudaEventCreate(&e0));
+  PDEX_CUDA_CHECK(cudaEventCreate(&e1));
+  std::vector<float> ms;
+  for (int rep = 0; rep < 11; ++rep) {
+    PDEX_CUDA_CHECK(cudaEventRecord(e0));
+    PDEX_CUDA_CHECK(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
+    PDEX_CUDA_CHECK(cudaEventRecord(e1));
+    PDEX_CUDA_CHECK(cudaEventSynchronize(e1));
+    float t = 0;
+    PDEX_CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
+    ms.push_back(t);
+  }
+  (void)cudaEventDestroy(e0);
+  (void)cudaEventDestroy(e1);
+  std::sort(ms.begin(), ms.end());
+  return 2.0 * double(bytes) / (ms[ms.size() / 2] * 1e-3) / 1e9;
+#else
+  return 0;
+#endif
+}
+
+}  // namespace pdex::bench

@@ -1,0 +1,131 @@
+// pdex bench explicit: throughput of the forward-Euler advection-reaction-diffusion step on every backend
+// and precision, as Gcell/s and as a fraction of the memory bandwidth measured in the same run; and the
+// wall time of seed 000's Table 1 explicit workload (Turing spots, 512x512, dt 0.5, 50,000 steps).
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "bandwidth.hpp"
+#include "pdex/app/commands.hpp"
+#include "pdex/app/field_specs.hpp"
+#include "pdex/core/error.hpp"
+#include "pdex/models/ard/ard_catalog.hpp"
+#include "pdex/models/ard/ard_stepper.hpp"
+
+namespace pdex {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+ArdSpec bench_spec(const std::string& model, int n) {
+  const ReactionInfo& info = ard_reaction(model);
+  ArdSpec s;
+  s.reaction = model;
+  s.grid = Grid2{n, n};
+  for (const auto& p : info.params) s.params[p.name] = ScalarSpec{p.default_value, {}};
+  if (model == "turing") s.params["alpha"].cells = uniform_noise(std::size_t(n) * n, 0.1, 7);
+  if (model == "turing") for (double& a : s.params["alpha"].cells) a += 12.0;
+  s.u0 = uniform_noise(std::size_t(n) * n, 0.01, 1);
+  s.v0 = uniform_noise(std::size_t(n) * n, 0.01, 2);
+  for (double& u : s.u0) u += info.u0;
+  for (double& v : s.v0) v += info.v0 + 0.25;
+  s.dt = info.dt;
+  return s;
+}
+
+// Median seconds per step over `reps` timed runs of at least `min_time` seconds each, after a warm-up.
+double seconds_per_step(Stepper& s, double min_time, int reps) {
+  s.advance(128);  // warm-up: first-touch, graph capture, caches
+  int64_t n = 64;
+  for (;;) {
+    auto t0 = Clock::now();
+    s.advance(n);
+    const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (t >= min_time / 4 || n >= (int64_t(1) << 24)) {
+      n = std::max<int64_t>(1, int64_t(double(n) * min_time / std::max(t, 1e-9)));
+      break;
+    }
+    n *= 4;
+  }
+  std::vector<double> per_step;
+  for (int r = 0; r < reps; ++r) {
+    auto t0 = Clock::now();
+    s.advance(n);
+    per_step.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / double(n));
+  }
+  std::sort(per_step.begin(), per_step.end());
+  return per_step[per_step.size() / 2];
+}
+}  // namespace
+
+int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
+  if (suite != "explicit") throw InputError("unknown benchmark suite '" + suite + "': expected explicit");
+  CLI::App app{"pdex bench explicit"};
+  std::vector<int> sizes{128, 256, 512, 1024, 2048, 4096, 8192};
+  std::vector<std::string> backends, precisions{"f32", "f64"}, table1_backends{"openmp", "cuda"};
+  std::string model = "gray_scott", json_file = "bench-explicit.json";
+  double min_time = 0.3, max_serial_cells = 1 << 26;
+  app.add_option("--sizes", sizes, "grid widths")->delimiter(',');
+  app.add_option("--backends", backends, "backends (default: all available)")->delimiter(',');
+  app.add_option("--precisions", precisions, "f32,f64")->delimiter(',');
+  app.add_option("--model", model, "model to step");
+  app.add_option("--table1", table1_backends, "backends for seed 000's Table 1 workload (none: skip)")->delimiter(',');
+  app.add_option("--min-time", min_time, "seconds per timed run");
+  app.add_option("--json", json_file, "output JSON file");
+  std::vector<std::string> argv_rev(args.rbegin(), args.rend());
+  try {
+    app.parse(argv_rev);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (backends.empty())
+    for (Backend b : {Backend::serial, Backend::openmp, Backend::cuda})
+      if (backend_available(b)) backends.emplace_back(backend_name(b));
+
+  nlohmann::json out;
+  out["host_triad_gbs"] = bench::host_triad_gbs();
+  out["device_copy_gbs"] = bench::device_copy_gbs();
+  std::printf("measured bandwidth: host STREAM triad %.1f GB/s (%d threads), device copy %.1f GB/s\n\n",
+              out["host_triad_gbs"].get<double>(), openmp_threads(), out["device_copy_gbs"].get<double>());
+  std::printf("%-8s %-5s %6s %12s %10s %9s %9s\n", "backend", "prec", "width", "s/step", "Gcell/s", "GB/s", "of peak");
+  for (const auto& bn : backends) {
+    const Backend b = parse_backend(bn);
+    const double peak = b == Backend::cuda ? out["device_copy_gbs"].get<double>() : out["host_triad_gbs"].get<double>();
+    for (const auto& pn : precisions)
+      for (int n : sizes) {
+        if (b == Backend::serial && double(n) * n > max_serial_cells) continue;
+        auto s = make_ard_stepper(bench_spec(model, n), b, parse_precision(pn));
+        const double t = seconds_per_step(*s, min_time, 3);
+        const double gcells = double(n) * n / t / 1e9, gbs = s->bytes_per_step() / t / 1e9;
+        std::printf("%-8s %-5s %6d %12.4g %10.3f %9.1f %8.1f%%\n", bn.c_str(), pn.c_str(), n, t, gcells, gbs,
+                    100 * gbs / peak);
+        std::fflush(stdout);
+        out["explicit"].push_back({{"backend", bn}, {"device", device_name(b)}, {"precision", pn}, {"model", model},
+                                   {"nx", n}, {"ny", n}, {"seconds_per_step", t}, {"gcells_per_s", gcells},
+                                   {"gbytes_per_s", gbs}, {"fraction_of_peak", gbs / peak}});
+      }
+  }
+  std::printf("\nseed 000 Table 1 explicit workload: Turing 512x512, dt 0.5, 50,000 steps, f32 "
+              "(seed: 6,030 s CPU, 516 s GPU)\n");
+  for (const auto& bn : table1_backends) {
+    if (bn == "none") break;
+    const Backend b = parse_backend(bn);
+    if (!backend_available(b)) continue;
+    auto s = make_ard_stepper(bench_spec("turing", 512), b, Precision::f32);
+    s->advance(128);
+    auto t0 = Clock::now();
+    s->advance(50000);
+    const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::printf("  %-8s %10.3f s\n", bn.c_str(), t);
+    out["table1"].push_back({{"backend", bn}, {"device", device_name(b)}, {"seconds", t}, {"steps", 50000}});
+  }
+  std::ofstream(json_file) << out.dump(2) << "\n";
+  std::printf("\nwritten %s\n", json_file.c_str());
+  return 0;
+}
+
+}  // namespace pdex

@@ -1,0 +1,39 @@
+#include <cstdio>
+
+#include "pdex/app/commands.hpp"
+#include "pdex/core/executor.hpp"
+#include "pdex/io/colormap.hpp"
+#include "pdex/models/ard/ard_catalog.hpp"
+
+namespace pdex {
+
+int cmd_list() {
+  std::printf("Models (model.name); all solve u_t + (a.grad)u = f(u,v) + div(Du M grad u), same for v with g, Dv:\n\n");
+  for (const auto& r : ard_catalog()) {
+    std::printf("  %-16s %s\n  %-16s %s\n", r.name.c_str(), r.title.c_str(), "", r.equations.c_str());
+    for (const auto& p : r.params)
+      std::printf("  %-16s   %-6s = %-10g %s\n", "", p.name.c_str(), p.default_value, p.meaning.c_str());
+    std::printf("  %-16s   initial u = %g, v = %g; clamp = %s; suggested dt = %g (dx = 1)\n\n", "", r.u0, r.v0,
+                r.clamp ? "true" : "false", r.dt);
+  }
+  std::printf("Parameters are dimensionless (lengths in the unit of grid.dx, times in the unit of time.dt).\n"
+              "Each may be a number, { value = x, noise = a, seed = s }, or { file = \"name.npy\" } of shape (ny, nx).\n\n");
+  std::printf("Time schemes (time.scheme):  euler   forward Euler (seed 000 eqs. 9-10)\n");
+  std::printf("Advection (model.advection.scheme):  none | centered (seed 000 eq. 8) | upwind\n");
+  std::printf("  velocity: velocity = [ax, ay] | preset = rotation | shear | vortex (strength, center, radius) | x, y fields\n");
+  std::printf("Diffusion (model.diffusion.kind):  isotropic (eq. 7) | tensor (xx, xy, yy | file | preset = \"along_flow\", ratio)\n");
+  std::printf("Boundaries (grid.boundary):  periodic | neumann (zero flux) | dirichlet (value), per side and per field\n");
+  std::printf("Initial shapes (initial.<field>.shapes):  square (size) | rectangle (width, height) | disc (radius)\n");
+  std::printf("Output formats:  png, npy;  colormaps:");
+  for (const auto& c : io::colormap_names()) std::printf(" %s", c.c_str());
+  std::printf("\nBackends:\n");
+  for (Backend b : {Backend::serial, Backend::openmp, Backend::cuda}) {
+    const std::string why = backend_unavailable_reason(b);
+    std::printf("  %-8s %s\n", std::string(backend_name(b)).c_str(),
+                why.empty() ? ("available: " + device_name(b)).c_str() : ("unavailable: " + why).c_str());
+  }
+  std::printf("Precisions (run.precision):  f32, f64\n");
+  return 0;
+}
+
+}  // namespace pdex

@@ -1,0 +1,24 @@
+#include <cstdio>
+
+#include "pdex/app/commands.hpp"
+#include "pdex/app/simulation.hpp"
+
+namespace pdex {
+
+int cmd_run(const std::string& file, const CliOverrides& cli) {
+  RunConfig rc = load_run_config(file, cli);
+  std::fprintf(stderr, "pdex: %s on %dx%d, %lld steps of dt=%g, backend %s (%s), %s -> %s\n", rc.model.c_str(),
+               rc.spec.grid.nx, rc.spec.grid.ny, (long long)rc.steps, rc.spec.dt,
+               std::string(backend_name(rc.backend)).c_str(), device_name(rc.backend).c_str(),
+               std::string(precision_name(rc.precision)).c_str(), rc.output.dir.c_str());
+  RunResult r = run_simulation(rc);
+  const double rate = r.step_seconds > 0 ? double(rc.spec.grid.cells()) * double(r.steps) / r.step_seconds : 0;
+  std::printf("done: %lld steps in %.3f s (%.3g cell updates/s); ", (long long)r.steps, r.step_seconds, rate);
+  for (std::size_t f = 0; f < r.field_names.size(); ++f)
+    std::printf("%s in [%.4g, %.4g] mean %.4g%s", r.field_names[f].c_str(), r.stats[f].min, r.stats[f].max,
+                r.stats[f].mean, f + 1 < r.field_names.size() ? "; " : "\n");
+  std::printf("outputs and summary.json in %s\n", rc.output.dir.c_str());
+  return 0;
+}
+
+}  // namespace pdex

@@ -1,0 +1,15 @@
+#pragma once
+// The subcommands of the pdex command line (DESIGN: the command line and configuration contract).
+#include <string>
+#include <vector>
+
+#include "pdex/app/run_config.hpp"
+
+namespace pdex {
+
+int cmd_run(const std::string& file, const CliOverrides& cli);
+int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vector<std::string>& backends);
+int cmd_list();
+int cmd_bench(const std::string& suite, const std::vector<std::string>& args);
+
+}  // namespace pdex

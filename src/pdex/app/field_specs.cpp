@@ -1,0 +1,119 @@
+#include "pdex/app/field_specs.hpp"
+
+#include <cmath>
+#include <filesystem>
+
+#include "pdex/core/error.hpp"
+#include "pdex/io/npy.hpp"
+
+namespace pdex {
+
+std::vector<double> uniform_noise(std::size_t count, double amplitude, uint64_t seed) {
+  // SplitMix64: tiny, statistically sound for this purpose, and identical everywhere.
+  uint64_t state = seed;
+  std::vector<double> out(count);
+  for (auto& x : out) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const double unit = double(z >> 11) * 0x1.0p-53;  // [0, 1)
+    x = amplitude * (2 * unit - 1);
+  }
+  return out;
+}
+
+namespace {
+
+std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, std::size_t planes = 1) {
+  const std::string name = ctx.cfg.get_string(path);
+  std::filesystem::path file(name);
+  if (file.is_relative()) file = std::filesystem::path(ctx.base_dir) / file;
+  io::NpyArray a;
+  try {
+    a = io::read_npy(file);
+  } catch (const InputError& e) {
+    ctx.cfg.fail(path, e.what());
+  }
+  std::vector<std::size_t> want{std::size_t(ctx.grid.ny), std::size_t(ctx.grid.nx)};
+  if (planes > 1) want.insert(want.begin(), planes);
+  if (a.shape != want) {
+    auto show = [](const std::vector<std::size_t>& s) {
+      std::string r = "(";
+      for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
+      return r + (s.size() == 1 ? ",)" : ")");
+    };
+    ctx.cfg.fail(path, file.string() + " has shape " + show(a.shape) + "; expected " + show(want) +
+                           " (arrays are indexed [y, x], i.e. (ny, nx))");
+  }
+  for (double v : a.data)
+    if (!std::isfinite(v)) ctx.cfg.fail(path, file.string() + " contains NaN or infinite values");
+  return a.data;
+}
+
+void paint_shapes(SpecContext& ctx, const std::string& path, std::vector<double>& cells) {
+  const toml::node* n = ctx.cfg.find(path);
+  const toml::array* shapes = n ? n->as_array() : nullptr;
+  if (!shapes) ctx.cfg.fail(path, "expected an array of tables like { shape = \"disc\", center = [x, y], radius = r, value = 1.0 }");
+  const Grid2& g = ctx.grid;
+  for (std::size_t k = 0; k < shapes->size(); ++k) {
+    const std::string p = path + "." + std::to_string(k);
+    if (!shapes->get(k)->is_table()) ctx.cfg.fail(path, "element " + std::to_string(k) + " is not a table");
+    // toml++ paths do not index arrays, so read the element through a reader of its own.
+    ConfigReader sub(*shapes->get(k)->as_table(), ctx.cfg.file());
+    const std::string kind = sub.get_choice("shape", {"square", "rectangle", "disc"});
+    std::vector<double> c{g.x0 + g.width() / 2, g.y0 + g.height() / 2};
+    if (sub.has("center")) c = sub.get_doubles("center", 2);
+    const double value = sub.get_double("value");
+    double hx = 0, hy = 0, r = 0;
+    if (kind == "square") hx = hy = sub.get_double("size") / 2;
+    if (kind == "rectangle") hx = sub.get_double("width") / 2, hy = sub.get_double("height") / 2;
+    if (kind == "disc") r = sub.get_double("radius");
+    try {
+      sub.check_all_used();
+    } catch (const InputError& e) {
+      ctx.cfg.fail(p, e.what());
+    }
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        const double x = g.x(i) - c[0], y = g.y(j) - c[1];
+        const bool inside = kind == "disc" ? x * x + y * y <= r * r : std::abs(x) <= hx && std::abs(y) <= hy;
+        if (inside) cells[std::size_t(j) * g.nx + i] = value;
+      }
+  }
+  ctx.cfg.mark_used(path);
+}
+
+}  // namespace
+
+ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<double> fallback) {
+  const toml::node* n = ctx.cfg.find(path);
+  if (!n) {
+    if (!fallback) ctx.cfg.fail(path, "missing; expected a number or a table { value = ..., noise = ... }");
+    return ScalarSpec{*fallback, {}};
+  }
+  if (n->is_number()) return ScalarSpec{ctx.cfg.get_double(path), {}};
+  if (!n->is_table())
+    ctx.cfg.fail(path, "expected a number, { value = x, noise = a, seed = s }, or { file = \"name.npy\" }");
+
+  ScalarSpec s;
+  const bool from_file = ctx.cfg.has(path + ".file");
+  if (from_file && ctx.cfg.has(path + ".value")) ctx.cfg.fail(path, "give either 'value' or 'file', not both");
+  s.value = from_file ? 0.0 : ctx.cfg.get_double(path + ".value", fallback);
+  const double noise = ctx.cfg.get_double(path + ".noise", 0.0);
+  const int64_t seed = ctx.cfg.get_int(path + ".seed", 1);
+  if (noise < 0) ctx.cfg.fail(path + ".noise", "expected a non-negative amplitude");
+  const bool shapes = ctx.cfg.has(path + ".shapes");
+  if (!from_file && noise == 0 && !shapes) return s;
+
+  const std::size_t count = std::size_t(ctx.grid.cells());
+  s.cells = from_file ? read_npy_field(ctx, path + ".file") : std::vector<double>(count, s.value);
+  if (shapes) paint_shapes(ctx, path + ".shapes", s.cells);
+  if (noise > 0) {
+    auto eta = uniform_noise(count, noise, uint64_t(seed));
+    for (std::size_t k = 0; k < count; ++k) s.cells[k] += eta[k];
+  }
+  return s;
+}
+
+}  // namespace pdex

@@ -1,0 +1,49 @@
+#pragma once
+// A configuration file read, validated and resolved into everything a run needs (docs/config.md).
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pdex/core/executor.hpp"
+#include "pdex/core/precision.hpp"
+#include "pdex/models/ard/ard_spec.hpp"
+
+namespace pdex {
+
+struct OutputConfig {
+  std::string dir;
+  int64_t every = 0;  // write every `every` steps (0: only the initial and final states)
+  std::vector<std::string> formats{"png"};
+  std::vector<std::string> fields;  // empty: all
+  std::string colormap = "viridis";
+  bool auto_range = true;
+  double range_min = 0, range_max = 1;
+  int scale = 1;                    // PNG pixels per cell
+};
+
+struct RunConfig {
+  std::string file;
+  std::string model;
+  ArdSpec spec;
+  std::string scheme = "euler";
+  int64_t steps = 0;
+  bool force = false;      // run even when dt exceeds the stable estimate
+  int64_t check_every = 0;  // NaN/Inf guard interval in steps
+  OutputConfig output;
+  Backend backend = Backend::openmp;
+  Precision precision = Precision::f32;
+  bool progress = true;
+  nlohmann::json resolved;  // the configuration after overrides, for summary.json
+};
+
+struct CliOverrides {
+  std::vector<std::string> sets;  // --set key=value
+  std::string backend, precision, out_dir;
+};
+
+// Reads and validates `file`; throws InputError naming the file and key for any problem.
+RunConfig load_run_config(const std::string& file, const CliOverrides& cli);
+
+}  // namespace pdex

@@ -1,0 +1,169 @@
+#include "pdex/app/simulation.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "pdex/app/output_writer.hpp"
+#include "pdex/app/progress.hpp"
+#include "pdex/core/error.hpp"
+#include "pdex/models/ard/ard_stability.hpp"
+#include "pdex/models/ard/ard_stepper.hpp"
+
+namespace pdex {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string fmt(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
+
+// Refuses grids that cannot fit before allocating anything: state, checkpoint and parameter fields.
+void check_memory(const RunConfig& rc) {
+  const Grid2& g = rc.spec.grid;
+  const double cells = double(g.nx + 2) * double(g.ny + 2);
+  const double bytes_per_value = rc.precision == Precision::f32 ? 4 : 8;
+  int fields = 6;  // two states of (u, v) and a checkpoint
+  for (const auto& [name, p] : rc.spec.params) fields += p.varies();
+  fields += rc.spec.ax.varies() + rc.spec.ay.varies() + 3 * rc.spec.anisotropic;
+  const double need = cells * bytes_per_value * fields + 16.0 * double(g.cells());  // + host staging in double
+  const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  if (need > have)
+    throw InputError(rc.file + ": key 'grid.nx' / 'grid.ny': a " + std::to_string(g.nx) + " x " +
+                     std::to_string(g.ny) + " grid needs about " + fmt(need / (1 << 30)) + " GiB but this machine has " +
+                     fmt(have / (1 << 30)) + " GiB; use a smaller grid or f32");
+}
+
+nlohmann::json stats_json(const std::vector<std::string>& names, const std::vector<FieldStats>& stats) {
+  nlohmann::json j;
+  for (std::size_t f = 0; f < names.size(); ++f)
+    j[names[f]] = {{"min", stats[f].min}, {"max", stats[f].max}, {"mean", stats[f].mean}};
+  return j;
+}
+
+void write_summary(const std::string& dir, const nlohmann::json& summary) {
+  std::ofstream out(dir + "/summary.json");
+  out << summary.dump(2) << "\n";
+  if (!out) throw Error("cannot write " + dir + "/summary.json");
+}
+
+// After a chunk that ended with a NaN/Inf: go back to its start and step one at a time to name the step.
+[[noreturn]] void locate_blow_up(Stepper& s, const RunConfig& rc, int64_t chunk_start, int64_t chunk_len) {
+  s.restore();
+  const auto& names = s.field_names();
+  for (int64_t k = 1; k <= chunk_len; ++k) {
+    s.advance(1);
+    for (std::size_t f = 0; f < names.size(); ++f) {
+      const int64_t at = s.first_nonfinite(int(f));
+      if (at < 0) continue;
+      const int64_t step = chunk_start + k;
+      throw NumericalError("the solution blew up at step " + std::to_string(step) + " (t = " +
+                           fmt(double(step) * rc.spec.dt) + "): field '" + names[f] + "' is NaN or infinite at cell x=" +
+                           std::to_string(at % rc.spec.grid.nx) + ", y=" + std::to_string(at / rc.spec.grid.nx) +
+                           ". Reduce time.dt (now " + fmt(rc.spec.dt) +
+                           "), or check the parameters and initial state; outputs written so far are kept in " +
+                           rc.output.dir);
+    }
+  }
+  throw NumericalError("the solution became non-finite between steps " + std::to_string(chunk_start) + " and " +
+                       std::to_string(chunk_start + chunk_len) + " but did not again when repeated step by step; "
+                       "this points to a backend fault: please report it");
+}
+
+bool any_nonfinite(Stepper& s) {
+  for (std::size_t f = 0; f < s.field_names().size(); ++f)
+    if (s.first_nonfinite(int(f)) >= 0) return true;
+  return false;
+}
+}  // namespace
+
+nlohmann::json check_stability(const RunConfig& rc) {
+  const StableStep st = ard_stable_step(rc.spec);
+  nlohmann::json j = {{"dt", rc.spec.dt}, {"dt_max", st.dt_max}, {"limit", st.reason}, {"forced", rc.force}};
+  if (rc.spec.dt > st.dt_max && !rc.force) {
+    std::string advice = st.dt_max > 0 ? "use time.dt <= " + fmt(st.dt_max) : st.reason;
+    throw InputError(rc.file + ": key 'time.dt': dt = " + fmt(rc.spec.dt) + " exceeds the largest stable forward-Euler step " +
+                     fmt(st.dt_max) + " (" + st.reason + "); " + advice +
+                     ", or set time.force = true to run anyway");
+  }
+  return j;
+}
+
+RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
+  const auto t_start = Clock::now();
+  nlohmann::json stability = check_stability(rc);
+  check_memory(rc);
+  auto stepper = make_ard_stepper(rc.spec, rc.backend, rc.precision);
+  RunResult res;
+  res.field_names = stepper->field_names();
+  nlohmann::json& sum = res.summary;
+  sum = {{"pdex_version", "0.1.0"}, {"config_file", rc.file}, {"config", rc.resolved}, {"model", rc.model},
+         {"scheme", rc.scheme}, {"backend", backend_name(rc.backend)}, {"device", device_name(rc.backend)},
+         {"precision", precision_name(rc.precision)}, {"grid", {{"nx", rc.spec.grid.nx}, {"ny", rc.spec.grid.ny},
+         {"dx", rc.spec.grid.dx}, {"dy", rc.spec.grid.dy}}}, {"dt", rc.spec.dt}, {"stability", stability}};
+
+  std::unique_ptr<OutputWriter> writer;
+  if (options.write_outputs) writer = std::make_unique<OutputWriter>(rc);
+  std::vector<std::string> files;
+  auto output = [&](int64_t step) {
+    if (!writer) return;
+    auto w = writer->write(*stepper, step);
+    files.insert(files.end(), w.begin(), w.end());
+  };
+  output(0);
+
+  Progress progress(rc.steps, rc.progress && options.write_outputs);
+  int64_t step = 0;
+  try {
+    while (step < rc.steps) {
+      int64_t stop = std::min(rc.steps, step + rc.check_every);
+      if (rc.output.every > 0) stop = std::min(stop, (step / rc.output.every + 1) * rc.output.every);
+      stepper->save();
+      const auto t0 = Clock::now();
+      stepper->advance(stop - step);
+      res.step_seconds += seconds_since(t0);
+      if (any_nonfinite(*stepper)) locate_blow_up(*stepper, rc, step, stop - step);
+      step = stop;
+      progress.update(step);
+      if (rc.output.every > 0 && step % rc.output.every == 0 && step < rc.steps) output(step);
+    }
+    progress.finish(step);
+    output(rc.steps);
+  } catch (const NumericalError& e) {
+    progress.finish(step);
+    sum["status"] = "failed";
+    sum["error"] = e.what();
+    sum["steps_completed"] = step;
+    sum["outputs"] = files;
+    if (writer) write_summary(writer->dir(), sum);
+    throw;
+  }
+
+  for (std::size_t f = 0; f < res.field_names.size(); ++f) {
+    res.stats.push_back(stepper->stats(int(f)));
+    if (options.keep_final_values) res.final_values.push_back(stepper->values(int(f)));
+  }
+  res.steps = rc.steps;
+  res.total_seconds = seconds_since(t_start);
+  const double cells = double(rc.spec.grid.cells());
+  sum["status"] = "ok";
+  sum["steps"] = rc.steps;
+  sum["simulated_time"] = double(rc.steps) * rc.spec.dt;
+  sum["wall_seconds"] = {{"stepping", res.step_seconds}, {"total", res.total_seconds}};
+  sum["cell_updates_per_second"] = res.step_seconds > 0 ? cells * double(rc.steps) / res.step_seconds : 0.0;
+  sum["fields"] = stats_json(res.field_names, res.stats);
+  sum["outputs"] = files;
+  if (writer) write_summary(writer->dir(), sum);
+  return res;
+}
+
+}  // namespace pdex

@@ -1,0 +1,37 @@
+#pragma once
+// A Simulation owns the clock and the output schedule: it advances a Stepper in chunks, writes outputs,
+// guards against NaN/Inf, reports progress, and records everything in summary.json.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pdex/app/run_config.hpp"
+#include "pdex/time/stepper.hpp"
+
+namespace pdex {
+
+struct RunResult {
+  int64_t steps = 0;
+  double step_seconds = 0;   // wall time spent advancing (outputs and checks excluded)
+  double total_seconds = 0;  // set-up to finish
+  std::vector<std::string> field_names;
+  std::vector<FieldStats> stats;
+  std::vector<std::vector<double>> final_values;  // filled when requested
+  nlohmann::json summary;
+};
+
+struct RunOptions {
+  bool write_outputs = true;
+  bool keep_final_values = false;
+};
+
+// Throws InputError (bad set-up, unstable dt), BackendUnavailable, NumericalError (NaN/Inf: the message
+// names the step, field and cell; outputs written before it and a summary.json with status "failed" remain).
+RunResult run_simulation(const RunConfig& rc, const RunOptions& options = {});
+
+// Refuses a dt above the stable estimate unless time.force is set; returns the estimate as JSON.
+nlohmann::json check_stability(const RunConfig& rc);
+
+}  // namespace pdex

@@ -1,0 +1,141 @@
+// Advection velocity and diffusion tensor inputs ([model.advection], [model.diffusion]).
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+
+#include "pdex/app/field_specs.hpp"
+#include "pdex/core/error.hpp"
+#include "pdex/io/npy.hpp"
+
+namespace pdex {
+
+namespace {
+
+ScalarSpec from_function(const Grid2& g, auto f) {
+  ScalarSpec s;
+  s.cells.resize(std::size_t(g.cells()));
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) s.cells[std::size_t(j) * g.nx + i] = f(g.x(i), g.y(j));
+  return s;
+}
+
+// Velocity presets, centred at c: solid-body rotation, plane shear, and a Lamb-Oseen vortex.
+void velocity_preset(SpecContext& ctx, ArdSpec& spec, const std::string& base) {
+  const Grid2& g = ctx.grid;
+  const std::string preset = ctx.cfg.get_choice(base + ".preset", {"rotation", "shear", "vortex"});
+  std::vector<double> c{g.x0 + g.width() / 2, g.y0 + g.height() / 2};
+  if (ctx.cfg.has(base + ".center")) c = ctx.cfg.get_doubles(base + ".center", 2);
+  const double k = ctx.cfg.get_double(base + ".strength");
+  if (preset == "rotation") {  // angular velocity k
+    spec.ax = from_function(g, [&](double, double y) { return -k * (y - c[1]); });
+    spec.ay = from_function(g, [&](double x, double) { return k * (x - c[0]); });
+  } else if (preset == "shear") {  // shear rate k
+    spec.ax = from_function(g, [&](double, double y) { return k * (y - c[1]); });
+    spec.ay = ScalarSpec{0.0, {}};
+  } else {  // circulation k, core radius rc
+    const double rc = ctx.cfg.get_double(base + ".radius", std::min(g.width(), g.height()) / 8);
+    if (rc <= 0) ctx.cfg.fail(base + ".radius", "expected a positive core radius");
+    auto swirl = [&](double x, double y) {
+      const double r2 = (x - c[0]) * (x - c[0]) + (y - c[1]) * (y - c[1]);
+      return r2 == 0 ? 0.0 : k / (2 * std::numbers::pi * r2) * (1 - std::exp(-r2 / (rc * rc)));
+    };
+    spec.ax = from_function(g, [&](double x, double y) { return -swirl(x, y) * (y - c[1]); });
+    spec.ay = from_function(g, [&](double x, double y) { return swirl(x, y) * (x - c[0]); });
+  }
+}
+
+ScalarSpec plane(const io::NpyArray& a, std::size_t p, std::size_t n) {
+  return ScalarSpec{0.0, std::vector<double>(a.data.begin() + std::ptrdiff_t(p * n), a.data.begin() + std::ptrdiff_t((p + 1) * n))};
+}
+
+void tensor_from_file(SpecContext& ctx, ArdSpec& spec, const std::string& path) {
+  std::filesystem::path file(ctx.cfg.get_string(path));
+  if (file.is_relative()) file = std::filesystem::path(ctx.base_dir) / file;
+  io::NpyArray a;
+  try {
+    a = io::read_npy(file);
+  } catch (const InputError& e) {
+    ctx.cfg.fail(path, e.what());
+  }
+  const std::size_t n = std::size_t(ctx.grid.cells());
+  if (a.shape != std::vector<std::size_t>{3, std::size_t(ctx.grid.ny), std::size_t(ctx.grid.nx)})
+    ctx.cfg.fail(path, file.string() + ": expected shape (3, ny, nx) holding the xx, xy, yy components");
+  spec.mxx = plane(a, 0, n), spec.mxy = plane(a, 1, n), spec.myy = plane(a, 2, n);
+}
+
+// M = e e^T + (I - e e^T) / ratio with e the unit flow direction: diffusion `ratio` times faster along
+// streamlines than across them (the seed's vector-field visualization, Sec. 1 and Fig. 1).
+void tensor_along_flow(SpecContext& ctx, ArdSpec& spec, const std::string& base) {
+  if (spec.advection == Advection::none && !ctx.cfg.has("model.advection"))
+    ctx.cfg.fail(base + ".preset", "\"along_flow\" needs a velocity in [model.advection]");
+  const double ratio = ctx.cfg.get_double(base + ".ratio", 10.0);
+  if (ratio < 1) ctx.cfg.fail(base + ".ratio", "expected a ratio >= 1 (along-flow over cross-flow diffusivity)");
+  const std::size_t n = std::size_t(ctx.grid.cells());
+  spec.mxx.cells.assign(n, 1.0), spec.mxy.cells.assign(n, 0.0), spec.myy.cells.assign(n, 1.0);
+  for (std::size_t k = 0; k < n; ++k) {
+    const double ax = spec.ax.varies() ? spec.ax.cells[k] : spec.ax.value;
+    const double ay = spec.ay.varies() ? spec.ay.cells[k] : spec.ay.value;
+    const double a = std::hypot(ax, ay);
+    if (a == 0) continue;
+    const double ex = ax / a, ey = ay / a, q = 1 / ratio;
+    spec.mxx.cells[k] = ex * ex + q * (1 - ex * ex);
+    spec.mxy.cells[k] = ex * ey * (1 - q);
+    spec.myy.cells[k] = ey * ey + q * (1 - ey * ey);
+  }
+}
+
+void check_positive_definite(SpecContext& ctx, const ArdSpec& spec, const std::string& base) {
+  const std::size_t n = std::size_t(ctx.grid.cells());
+  auto at = [](const ScalarSpec& s, std::size_t k) { return s.varies() ? s.cells[k] : s.value; };
+  for (std::size_t k = 0; k < n; ++k) {
+    const double xx = at(spec.mxx, k), xy = at(spec.mxy, k), yy = at(spec.myy, k);
+    if (!(xx > 0 && yy > 0 && xx * yy - xy * xy > 0))
+      ctx.cfg.fail(base, "the diffusion tensor is not symmetric positive definite at cell (x=" +
+                             std::to_string(k % std::size_t(ctx.grid.nx)) + ", y=" +
+                             std::to_string(k / std::size_t(ctx.grid.nx)) + "): xx=" + std::to_string(xx) +
+                             ", xy=" + std::to_string(xy) + ", yy=" + std::to_string(yy) +
+                             "; need xx > 0, yy > 0 and xx*yy > xy^2");
+  }
+}
+
+}  // namespace
+
+void read_advection(SpecContext& ctx, ArdSpec& spec) {
+  const std::string base = "model.advection";
+  if (!ctx.cfg.find(base)) return;
+  const std::string scheme = ctx.cfg.get_choice(base + ".scheme", {"none", "centered", "upwind"}, "centered");
+  spec.advection = scheme == "none" ? Advection::none : scheme == "upwind" ? Advection::upwind : Advection::centered;
+  const bool preset = ctx.cfg.has(base + ".preset"), constant = ctx.cfg.has(base + ".velocity");
+  if (int(preset) + int(constant) + int(ctx.cfg.has(base + ".x")) > 1)
+    ctx.cfg.fail(base, "give one of 'velocity = [ax, ay]', 'preset = ...', or per-component 'x' and 'y'");
+  if (preset) {
+    velocity_preset(ctx, spec, base);
+  } else if (constant) {
+    auto a = ctx.cfg.get_doubles(base + ".velocity", 2);
+    spec.ax = ScalarSpec{a[0], {}}, spec.ay = ScalarSpec{a[1], {}};
+  } else {
+    spec.ax = read_scalar(ctx, base + ".x", 0.0);
+    spec.ay = read_scalar(ctx, base + ".y", 0.0);
+  }
+}
+
+void read_diffusion(SpecContext& ctx, ArdSpec& spec) {
+  const std::string base = "model.diffusion";
+  if (!ctx.cfg.find(base)) return;
+  const std::string kind = ctx.cfg.get_choice(base + ".kind", {"isotropic", "tensor"}, "isotropic");
+  if (kind == "isotropic") return;
+  spec.anisotropic = true;
+  if (ctx.cfg.has(base + ".preset")) {
+    ctx.cfg.get_choice(base + ".preset", {"along_flow"});
+    tensor_along_flow(ctx, spec, base);
+  } else if (ctx.cfg.has(base + ".file")) {
+    tensor_from_file(ctx, spec, base + ".file");
+  } else {
+    spec.mxx = read_scalar(ctx, base + ".xx", 1.0);
+    spec.mxy = read_scalar(ctx, base + ".xy", 0.0);
+    spec.myy = read_scalar(ctx, base + ".yy", 1.0);
+  }
+  check_positive_definite(ctx, spec, base);
+}
+
+}  // namespace pdex

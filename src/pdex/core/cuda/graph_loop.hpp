@@ -1,0 +1,58 @@
+#pragma once
+// StepLoop<Cuda>: replays a captured CUDA graph of `chunk` steps. A graph per ping-pong parity, since
+// the captured launches name the buffers; the chunk is even, so a replay ends on the parity it began.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "pdex/core/cuda/cuda_check.hpp"
+#include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/core/executor.hpp"
+
+namespace pdex {
+
+template <class Exec>
+class StepLoop;
+
+template <>
+class StepLoop<Cuda> {
+ public:
+  static constexpr int64_t chunk = 64;
+
+  StepLoop() = default;
+  StepLoop(const StepLoop&) = delete;
+  StepLoop& operator=(const StepLoop&) = delete;
+  ~StepLoop() {
+    for (cudaGraphExec_t g : graphs_)
+      if (g) (void)cudaGraphExecDestroy(g);
+  }
+
+  template <class F>
+  void run(const Cuda& ex, int64_t n, int parity, F&& steps) {
+    cudaStream_t s = ex.context->stream();
+    if (n >= chunk) {
+      cudaGraphExec_t& g = graphs_[parity & 1];
+      if (!g) g = capture(s, steps);
+      for (; n >= chunk; n -= chunk) PDEX_CUDA_CHECK(cudaGraphLaunch(g, s));
+    }
+    steps(n);
+    PDEX_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+
+ private:
+  template <class F>
+  static cudaGraphExec_t capture(cudaStream_t s, F& steps) {
+    cudaGraph_t graph = nullptr;
+    PDEX_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    steps(chunk);
+    PDEX_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+    cudaGraphExec_t exec = nullptr;
+    PDEX_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    PDEX_CUDA_CHECK(cudaGraphDestroy(graph));
+    return exec;
+  }
+
+  cudaGraphExec_t graphs_[2] = {nullptr, nullptr};
+};
+
+}  // namespace pdex

@@ -1,0 +1,63 @@
+#include "pdex/models/ard/ard_catalog.hpp"
+
+#include "pdex/core/error.hpp"
+
+namespace pdex {
+
+namespace {
+// Parameters are dimensionless: lengths in units of the grid spacing's unit, times in the step's unit.
+std::vector<ReactionInfo> make_catalog() {
+  return {
+      {"turing", "Turing's morphogen system (seed 000, eqs. 3-4)",
+       "f = s (u v - u - alpha),  g = s (beta - u v)",
+       {{"alpha", 12.0, "decay rate of u"},
+        {"beta", 16.0, "growth rate of v"},
+        {"s", 1.0 / 128.0, "reaction rate"},
+        {"Du", 1.0 / 16.0, "diffusivity of u"},
+        {"Dv", 0.5, "diffusivity of v"}},
+       true, 4.0, 4.0, 0.5},
+      {"gray_scott", "Gray-Scott (Pearson 1993)", "f = -u v^2 + F (1 - u),  g = u v^2 - (F + k) v",
+       {{"F", 0.0367, "feed rate"},
+        {"k", 0.0649, "kill rate"},
+        {"Du", 0.2097, "diffusivity of u"},
+        {"Dv", 0.105, "diffusivity of v"}},
+       true, 1.0, 0.0, 1.0},
+      {"fitzhugh_nagumo", "FitzHugh-Nagumo excitable medium", "f = u - u^3/3 - v,  g = eps (u + a - b v)",
+       {{"a", 0.7, "offset of the recovery nullcline"},
+        {"b", 0.8, "slope of the recovery nullcline"},
+        {"eps", 0.08, "time-scale ratio of recovery to excitation"},
+        {"Du", 1.0, "diffusivity of u"},
+        {"Dv", 0.0, "diffusivity of v"}},
+       false, -1.2, -0.62, 0.1},
+      {"brusselator", "Brusselator (Prigogine-Lefever)", "f = a - (b + 1) u + u^2 v,  g = b u - u^2 v",
+       {{"a", 3.0, "input rate"},
+        {"b", 9.0, "conversion rate"},
+        {"Du", 1.0, "diffusivity of u"},
+        {"Dv", 8.0, "diffusivity of v"}},
+       true, 3.0, 3.0, 0.02},
+      {"schnakenberg", "Schnakenberg", "f = gamma (a - u + u^2 v),  g = gamma (b - u^2 v)",
+       {{"a", 0.1, "production of u"},
+        {"b", 0.9, "production of v"},
+        {"gamma", 1.0, "reaction strength"},
+        {"Du", 1.0, "diffusivity of u"},
+        {"Dv", 40.0, "diffusivity of v"}},
+       true, 1.0, 0.9, 0.005},
+  };
+}
+}  // namespace
+
+const std::vector<ReactionInfo>& ard_catalog() {
+  static const std::vector<ReactionInfo> catalog = make_catalog();
+  return catalog;
+}
+
+const ReactionInfo& ard_reaction(const std::string& name) {
+  std::string known;
+  for (const auto& r : ard_catalog()) {
+    if (r.name == name) return r;
+    known += (known.empty() ? "" : ", ") + r.name;
+  }
+  throw InputError("unknown model '" + name + "': expected one of " + known + " (see `pdex list`)");
+}
+
+}  // namespace pdex

@@ -1,0 +1,37 @@
+#pragma once
+// A fully resolved advection-reaction-diffusion run, as the configuration layer hands it to the engine.
+// Host-side plain data; the engine turns it into device fields and kernel structs.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/grid.hpp"
+#include "pdex/models/ard/ard_rhs.hpp"
+
+namespace pdex {
+
+// A parameter: a constant, or one value per cell (row-major [y][x]).
+struct ScalarSpec {
+  double value = 0.0;
+  std::vector<double> cells;
+  bool varies() const { return !cells.empty(); }
+  double max_abs() const;
+  double min_value() const;
+};
+
+struct ArdSpec {
+  std::string reaction;                      // a name from ard_catalog()
+  std::map<std::string, ScalarSpec> params;  // the reaction's parameters and Du, Dv
+  Advection advection = Advection::none;
+  ScalarSpec ax, ay;                          // velocity components
+  bool anisotropic = false;
+  ScalarSpec mxx, mxy, myy;                   // diffusion tensor shape M (sigma = D M)
+  bool clamp = true;
+  FieldBoundary bc = FieldBoundary::all(BcKind::periodic);
+  Grid2 grid;
+  std::vector<double> u0, v0;  // initial state, row-major
+  double dt = 1.0;
+};
+
+}  // namespace pdex

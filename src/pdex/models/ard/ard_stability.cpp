@@ -1,0 +1,64 @@
+#include "pdex/models/ard/ard_stability.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace pdex {
+
+double ScalarSpec::max_abs() const {
+  double m = std::abs(value);
+  if (varies()) {
+    m = 0;
+    for (double c : cells) m = std::max(m, std::abs(c));
+  }
+  return m;
+}
+
+double ScalarSpec::min_value() const {
+  if (!varies()) return value;
+  return *std::min_element(cells.begin(), cells.end());
+}
+
+namespace {
+const ScalarSpec& param(const ArdSpec& s, const char* name) {
+  static const ScalarSpec zero{};
+  auto it = s.params.find(name);
+  return it == s.params.end() ? zero : it->second;
+}
+
+// Largest eigenvalue bound (Gershgorin) of the discrete diffusion operator per unit diffusivity.
+double diffusion_eigen_bound(const ArdSpec& s) {
+  const double ix2 = 1 / (s.grid.dx * s.grid.dx), iy2 = 1 / (s.grid.dy * s.grid.dy);
+  if (!s.anisotropic) return 4 * (ix2 + iy2);
+  return 4 * (s.mxx.max_abs() * ix2 + s.myy.max_abs() * iy2) + 4 * s.mxy.max_abs() / (s.grid.dx * s.grid.dy);
+}
+}  // namespace
+
+StableStep ard_stable_step(const ArdSpec& s) {
+  const double dmax = std::max(param(s, "Du").max_abs(), param(s, "Dv").max_abs());
+  const double lambda = dmax * diffusion_eigen_bound(s);
+  const double inf = std::numeric_limits<double>::infinity();
+  StableStep diff{lambda > 0 ? 2 / lambda : inf, "diffusion number (Dmax = " + std::to_string(dmax) + ")"};
+  if (s.advection == Advection::none) return diff;
+
+  const double axm = s.ax.max_abs(), aym = s.ay.max_abs();
+  if (s.advection == Advection::upwind) {
+    const double rate = lambda / 2 + axm / s.grid.dx + aym / s.grid.dy;
+    return {rate > 0 ? 1 / rate : inf, "upwind advection CFL with diffusion (|a|max = " +
+                                           std::to_string(std::hypot(axm, aym)) + ")"};
+  }
+  // Centred differences with forward Euler: von Neumann needs dt <= 2 Dmin / |a|^2 besides the diffusion bound.
+  const double a2 = axm * axm + aym * aym;
+  const double dmin = std::min(param(s, "Du").min_value(), param(s, "Dv").min_value());
+  if (a2 == 0) return diff;
+  if (dmin <= 0)
+    return {0, "centred advection is unstable with forward Euler when a species has no diffusion; "
+               "set model.advection.scheme = \"upwind\""};
+  const double dt_adv = 2 * dmin / a2;
+  if (dt_adv < diff.dt_max) return {dt_adv, "centred advection (2 Dmin / |a|^2)"};
+  return diff;
+}
+
+}  // namespace pdex

@@ -1,0 +1,19 @@
+#pragma once
+// Builds the engine for an advection-reaction-diffusion run on a backend and precision chosen at run time.
+#include <memory>
+
+#include "pdex/core/executor.hpp"
+#include "pdex/core/precision.hpp"
+#include "pdex/models/ard/ard_spec.hpp"
+#include "pdex/time/stepper.hpp"
+
+namespace pdex {
+
+// Forward-Euler stepper for `spec`. Throws BackendUnavailable for a backend this build or machine lacks.
+std::unique_ptr<Stepper> make_ard_stepper(const ArdSpec& spec, Backend backend, Precision precision);
+
+// One per executor, each compiled in its own translation unit (the CUDA one by nvcc).
+template <class Exec>
+std::unique_ptr<Stepper> make_ard_stepper_on(const Exec& ex, const ArdSpec& spec, Precision precision);
+
+}  // namespace pdex

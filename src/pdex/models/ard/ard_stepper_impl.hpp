@@ -1,0 +1,188 @@
+#pragma once
+// The templated engine behind make_ard_stepper_on(); included once per executor translation unit.
+#include <memory>
+#include <type_traits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pdex/core/error.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/grid/field_reductions.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/models/ard/ard_rhs.hpp"
+#include "pdex/models/ard/ard_spec.hpp"
+#include "pdex/models/ard/ard_stepper.hpp"
+#include "pdex/models/ard/reactions.hpp"
+#include "pdex/time/forward_euler.hpp"
+#include "pdex/time/step_loop.hpp"
+#include "pdex/time/stepper.hpp"
+
+namespace pdex::ard_detail {
+
+constexpr int ghost_width = 1;  // all stencils here reach one cell (corners included)
+
+// Uploads per-cell parameters into fields of the state's layout, and keeps them alive.
+template <class Exec, class T>
+class ParamStore {
+ public:
+  explicit ParamStore(const Grid2& g) : grid_(g) {}
+
+  // Ghosts of parameter fields follow the state's sides: periodic stays periodic, every other side
+  // mirrors evenly (or oddly, for the off-diagonal tensor entry, so that no flux crosses a zero-flux side).
+  Param<T> upload(const ScalarSpec& s, const FieldBoundary& state_bc, bool odd = false) {
+    if (!s.varies()) return Param<T>{T(s.value), nullptr};
+    return Param<T>{T(0), upload_cells(s.cells, state_bc, odd)};
+  }
+
+  // The tensor shape M as one 3-component field (xx, xy, yy).
+  FieldView<const T> upload_tensor(const ArdSpec& spec) {
+    Field<T> host(grid_, 3, ghost_width, MemorySpace::host);
+    const ScalarSpec* parts[3] = {&spec.mxx, &spec.mxy, &spec.myy};
+    for (int c = 0; c < 3; ++c) host.set_interior(c, cells_of(*parts[c]));
+    FieldBoundary bc;
+    for (int side = 0; side < 4; ++side)
+      for (int c = 0; c < 3; ++c) bc.side[side][c] = mirror_of(spec.bc.side[side][0], c == 1);
+    fill_ghosts(Serial{}, host, bc);
+    keep(std::move(host));
+    return fields_.back().cview();
+  }
+
+ private:
+  static SideBc mirror_of(SideBc s, bool odd) {
+    if (s.kind == BcKind::periodic) return s;
+    return odd ? SideBc{BcKind::dirichlet, 0.0} : SideBc{BcKind::neumann, 0.0};
+  }
+  std::vector<T> cells_of(const ScalarSpec& s) const {
+    if (s.varies()) return std::vector<T>(s.cells.begin(), s.cells.end());
+    return std::vector<T>(std::size_t(grid_.cells()), T(s.value));
+  }
+  const T* upload_cells(const std::vector<double>& cells, const FieldBoundary& state_bc, bool odd) {
+    Field<T> host(grid_, 1, ghost_width, MemorySpace::host);
+    host.set_interior(0, std::vector<T>(cells.begin(), cells.end()));
+    FieldBoundary bc;
+    for (int side = 0; side < 4; ++side) bc.side[side][0] = mirror_of(state_bc.side[side][0], odd);
+    fill_ghosts(Serial{}, host, bc);
+    return keep(std::move(host));
+  }
+  const T* keep(Field<T>&& host) {
+    fields_.push_back(to_space(host, Exec::space));
+    return fields_.back().cview().data;
+  }
+
+  Grid2 grid_;
+  std::vector<Field<T>> fields_;
+};
+
+// Each reaction's parameters by name; `p(name)` uploads one.
+template <class T, class P>
+Turing<T> make_reaction(std::type_identity<Turing<T>>, P&& p) {
+  return {p("alpha"), p("beta"), p("s")};
+}
+template <class T, class P>
+GrayScott<T> make_reaction(std::type_identity<GrayScott<T>>, P&& p) {
+  return {p("F"), p("k")};
+}
+template <class T, class P>
+FitzHughNagumo<T> make_reaction(std::type_identity<FitzHughNagumo<T>>, P&& p) {
+  return {p("a"), p("b"), p("eps")};
+}
+template <class T, class P>
+Brusselator<T> make_reaction(std::type_identity<Brusselator<T>>, P&& p) {
+  return {p("a"), p("b")};
+}
+template <class T, class P>
+Schnakenberg<T> make_reaction(std::type_identity<Schnakenberg<T>>, P&& p) {
+  return {p("a"), p("b"), p("gamma")};
+}
+
+template <class Exec, class T, class Reaction>
+class ArdEuler final : public Stepper {
+ public:
+  ArdEuler(const Exec& ex, const ArdSpec& spec) : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), params_(spec.grid) {
+    const Grid2& g = spec.grid;
+    auto param = [&](const char* name) { return params_.upload(spec.params.at(name), bc_); };
+    rhs_.reaction = make_reaction<T>(std::type_identity<Reaction>{}, param);
+    rhs_.Du = param("Du");
+    rhs_.Dv = param("Dv");
+    rhs_.advection = spec.advection;
+    rhs_.ax = params_.upload(spec.ax, bc_);
+    rhs_.ay = params_.upload(spec.ay, bc_);
+    if (spec.anisotropic) {
+      FieldView<const T> m = params_.upload_tensor(spec);
+      rhs_.m = m.data;
+      rhs_.m_stride = m.comp_stride;
+    }
+    rhs_.clamp = spec.clamp;
+    Field<T> host(g, 2, ghost_width, MemorySpace::host);
+    host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
+    host.set_interior(1, std::vector<T>(spec.v0.begin(), spec.v0.end()));
+    fill_ghosts(Serial{}, host, bc_);
+    rhs_.h = Spacing<T>::make(g.dx, g.dy, host.view().pitch);
+    state_[0] = to_space(host, Exec::space);
+    state_[1] = host.like(Exec::space);
+    saved_ = host.like(Exec::space);
+  }
+
+  const std::vector<std::string>& field_names() const override { return names_; }
+
+  void advance(int64_t steps) override {
+    loop_.run(ex_, steps, cur_, [this](int64_t n) {
+      for (int64_t k = 0; k < n; ++k) {
+        euler_step(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
+        cur_ = 1 - cur_;
+      }
+    });
+  }
+
+  std::vector<double> values(int field) override {
+    Field<T> host = to_space(state_[cur_], MemorySpace::host);
+    std::vector<T> v = host.interior(field);
+    return std::vector<double>(v.begin(), v.end());
+  }
+
+  FieldStats stats(int field) override {
+    auto v = state_[cur_].cview();
+    const double n = double(v.nx) * v.ny;
+    return {double(field_min(ex_, v, field)), double(field_max(ex_, v, field)), field_sum(ex_, v, field) / n};
+  }
+
+  int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, state_[cur_].cview(), field); }
+  void save() override { copy(saved_, state_[cur_]); }
+  void restore() override { copy(state_[cur_], saved_); }
+  double bytes_per_step() const override { return 4.0 * sizeof(T) * double(state_[0].grid().cells()); }
+
+ private:
+  Exec ex_;
+  FieldBoundary bc_;
+  T dt_;
+  ParamStore<Exec, T> params_;
+  ArdRhs<T, Reaction> rhs_{};
+  Field<T> state_[2], saved_;
+  int cur_ = 0;
+  StepLoop<Exec> loop_;
+  std::vector<std::string> names_{"u", "v"};
+};
+
+template <class Exec, class T>
+std::unique_ptr<Stepper> make_typed(const Exec& ex, const ArdSpec& spec) {
+  const std::string& r = spec.reaction;
+  if (r == "turing") return std::make_unique<ArdEuler<Exec, T, Turing<T>>>(ex, spec);
+  if (r == "gray_scott") return std::make_unique<ArdEuler<Exec, T, GrayScott<T>>>(ex, spec);
+  if (r == "fitzhugh_nagumo") return std::make_unique<ArdEuler<Exec, T, FitzHughNagumo<T>>>(ex, spec);
+  if (r == "brusselator") return std::make_unique<ArdEuler<Exec, T, Brusselator<T>>>(ex, spec);
+  if (r == "schnakenberg") return std::make_unique<ArdEuler<Exec, T, Schnakenberg<T>>>(ex, spec);
+  throw InputError("unknown reaction '" + r + "'");
+}
+
+}  // namespace pdex::ard_detail
+
+namespace pdex {
+
+template <class Exec>
+std::unique_ptr<Stepper> make_ard_stepper_on(const Exec& ex, const ArdSpec& spec, Precision precision) {
+  if (precision == Precision::f32) return ard_detail::make_typed<Exec, float>(ex, spec);
+  return ard_detail::make_typed<Exec, double>(ex, spec);
+}
+
+}  // namespace pdex

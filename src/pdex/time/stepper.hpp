@@ -1,0 +1,32 @@
+#pragma once
+// The run-time face of a configured model + integrator + executor + precision. Everything below it
+// is templated; the application sees only this interface (dispatch once, at the top: principle 1).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pdex {
+
+struct FieldStats {
+  double min = 0, max = 0, mean = 0;
+};
+
+class Stepper {
+ public:
+  virtual ~Stepper() = default;
+  virtual const std::vector<std::string>& field_names() const = 0;
+  // Advances the state by `steps` time steps. No checks inside: the caller decides when to look.
+  virtual void advance(int64_t steps) = 0;
+  // Interior values of one field, row-major [y][x], copied to the host.
+  virtual std::vector<double> values(int field) = 0;
+  virtual FieldStats stats(int field) = 0;
+  // Linear index y * nx + x of the first NaN/Inf of a field, or -1 when all values are finite.
+  virtual int64_t first_nonfinite(int field) = 0;
+  // A copy of the state to go back to (kept in the state's memory space; allocated at set-up).
+  virtual void save() = 0;
+  virtual void restore() = 0;
+  // Bytes one step must move at least (each state value read once and written once), for bandwidth figures.
+  virtual double bytes_per_step() const = 0;
+};
+
+}  // namespace pdex
