@@ -1,0 +1,174 @@
+#include "pdex/io/png_writer.hpp"
+
+#include <png.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "pdex/core/error.hpp"
+
+namespace pdex::io {
+
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
+};
+using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
+
+// Releases libpng's read state on every path out, exceptions included; png_image_free is a
+// no-op once libpng has freed the state itself.
+struct PngImageGuard {
+  png_image* image;
+  ~PngImageGuard() { png_image_free(image); }
+};
+
+// The resolved mapping value -> t = (v - lo) / (hi - lo); halves keep hi - lo finite even for
+// a field spanning most of the double range.
+struct Scaling {
+  double half_lo = 0;
+  double inv_half_span = 0;  // 0 marks a constant field
+};
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+template <class T>
+Scaling resolve_range(std::span<const T> values, const ColorRange& range, const std::string& where) {
+  double lo = range.min, hi = range.max;
+  if (range.automatic) {
+    lo = std::numeric_limits<double>::infinity();
+    hi = -lo;
+    for (T v : values) {
+      if (!std::isfinite(v)) continue;
+      lo = std::min(lo, static_cast<double>(v));
+      hi = std::max(hi, static_cast<double>(v));
+    }
+    if (lo > hi) return {};  // no finite value: every pixel is invalid_color anyway
+  } else if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi)) {
+    throw InputError(where + ": invalid color range [" + number_text(lo) + ", " + number_text(hi) +
+                     "]; expected finite min < max, or an automatic range");
+  }
+  const double half_span = 0.5 * hi - 0.5 * lo;
+  return {0.5 * lo, half_span > 0 ? 1.0 / half_span : 0.0};
+}
+
+template <class T>
+Rgb cell_color(T v, const Scaling& s, std::span<const Rgb, colormap_size> table) {
+  if (!std::isfinite(v)) return invalid_color;
+  if (s.inv_half_span == 0) return table[colormap_size / 2];  // constant field: no contrast to show
+  const double t = (0.5 * static_cast<double>(v) - s.half_lo) * s.inv_half_span;
+  const double scaled = std::clamp(t, 0.0, 1.0) * static_cast<double>(colormap_size);
+  return table[std::min(static_cast<std::size_t>(scaled), colormap_size - 1)];
+}
+
+void write_rgb_png(const std::filesystem::path& file, const std::vector<std::uint8_t>& rgb, std::size_t width,
+                   std::size_t height) {
+  const std::string where = file.string();
+  errno = 0;
+  std::FILE* f = std::fopen(where.c_str(), "wb");
+  if (!f) throw Error(where + ": cannot create file (" + std::strerror(errno) + ")");
+  // libpng's simplified API reports errors through image.message instead of longjmp, so no
+  // setjmp frame has to coexist with C++ objects here.
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  image.width = static_cast<png_uint_32>(width);
+  image.height = static_cast<png_uint_32>(height);
+  image.format = PNG_FORMAT_RGB;
+  const bool encoded = png_image_write_to_stdio(&image, f, 0, rgb.data(), 0, nullptr) != 0;
+  std::string why = encoded ? std::string() : std::string(image.message);
+  const int close_errno = std::fclose(f) == 0 ? 0 : errno;
+  if (encoded && close_errno != 0) why = std::strerror(close_errno);  // e.g. a full disk at flush time
+  if (!why.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove(file, ignored);
+    throw Error(where + ": cannot write PNG (" + why + ")");
+  }
+}
+
+template <class T>
+void write_png_impl(const std::filesystem::path& file, std::span<const T> values, int nx, int ny, Colormap cmap,
+                    ColorRange range, int scale) {
+  const std::string where = file.string();
+  if (nx <= 0 || ny <= 0) {
+    throw Error(where + ": cannot write PNG of " + std::to_string(nx) + "x" + std::to_string(ny) + " cells");
+  }
+  if (values.size() != static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny)) {
+    throw Error(where + ": cannot write PNG: " + std::to_string(values.size()) + " values for " + std::to_string(nx) +
+                "x" + std::to_string(ny) + " cells");
+  }
+  if (scale < 1) throw InputError(where + ": PNG scale must be at least 1, got " + std::to_string(scale));
+  const auto sx = static_cast<std::size_t>(nx), sy = static_cast<std::size_t>(ny), ss = static_cast<std::size_t>(scale);
+  // PNG dimensions are 31-bit; the RGB buffer must also fit comfortably in memory.
+  constexpr std::size_t max_side = 0x7FFFFFFF;
+  if (sx > max_side / ss || sy > max_side / ss || (sx * ss) * (sy * ss) > (std::size_t{1} << 32)) {
+    throw Error(where + ": picture of " + std::to_string(nx) + "x" + std::to_string(ny) + " cells at scale " +
+                std::to_string(scale) + " is too large; lower the scale");
+  }
+  const std::size_t width = sx * ss, height = sy * ss, row_bytes = 3 * width;
+
+  const Scaling scaling = resolve_range(values, range, where);
+  const std::span<const Rgb, colormap_size> table = colormap_table(cmap);
+  std::vector<std::uint8_t> rgb(row_bytes * height);
+  for (std::size_t y = 0; y < sy; ++y) {
+    // y points up: cell row y is drawn in picture rows counted from the bottom.
+    std::uint8_t* first = rgb.data() + (sy - 1 - y) * ss * row_bytes;
+    std::uint8_t* p = first;
+    for (std::size_t x = 0; x < sx; ++x) {
+      const Rgb c = cell_color(values[y * sx + x], scaling, table);
+      for (std::size_t k = 0; k < ss; ++k) {
+        *p++ = c.r;
+        *p++ = c.g;
+        *p++ = c.b;
+      }
+    }
+    for (std::size_t k = 1; k < ss; ++k) std::memcpy(first + k * row_bytes, first, row_bytes);
+  }
+  write_rgb_png(file, rgb, width, height);
+}
+
+}  // namespace
+
+void write_png(const std::filesystem::path& file, std::span<const double> values, int nx, int ny, Colormap cmap,
+               ColorRange range, int scale) {
+  write_png_impl(file, values, nx, ny, cmap, range, scale);
+}
+
+void write_png(const std::filesystem::path& file, std::span<const float> values, int nx, int ny, Colormap cmap,
+               ColorRange range, int scale) {
+  write_png_impl(file, values, nx, ny, cmap, range, scale);
+}
+
+std::vector<std::uint8_t> read_png_rgb(const std::filesystem::path& file, int& width, int& height) {
+  const std::string where = file.string();
+  errno = 0;
+  FileHandle f(std::fopen(where.c_str(), "rb"));
+  if (!f) throw InputError(where + ": cannot open file (" + std::strerror(errno) + ")");
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  const PngImageGuard guard{&image};
+  if (png_image_begin_read_from_stdio(&image, f.get()) == 0) {
+    throw InputError(where + ": not a readable PNG (" + image.message + ")");
+  }
+  image.format = PNG_FORMAT_RGB;  // libpng converts gray, palette and 16-bit images to RGB8
+  std::vector<std::uint8_t> rgb(PNG_IMAGE_SIZE(image));
+  if (png_image_finish_read(&image, nullptr, rgb.data(), 0, nullptr) == 0) {
+    throw InputError(where + ": cannot decode PNG (" + image.message + ")");
+  }
+  width = static_cast<int>(image.width);
+  height = static_cast<int>(image.height);
+  return rgb;
+}
+
+}  // namespace pdex::io
