@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what pdex needs on Debian 12 (only what is missing) and configures + builds it.
+#   scripts/setup.sh [BUILD_DIR]      (default: build)
+# CUDA is used when nvcc is on PATH or in /usr/local/cuda/bin; without it the CPU backends are built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+pkgs=(build-essential cmake ninja-build pkg-config libomp-dev libpng-dev nlohmann-json3-dev libcli11-dev
+      libtomlplusplus-dev libgtest-dev)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
+werror=OFF; [ "${CI:-}" = "true" ] && werror=ON
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPDEX_WERROR=$werror >/dev/null
+cmake --build "$build" -j"$(nproc)"
