@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 pkgs=(build-essential cmake ninja-build pkg-config libomp-dev libpng-dev nlohmann-json3-dev libcli11-dev
-      libtomlplusplus-dev libgtest-dev)
+      libtomlplusplus-dev libgtest-dev python3-numpy)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
