@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
 
   std::string file, suite;
   pdex::CliOverrides cli;
-  std::vector<std::string> backends, bench_args;
+  std::vector<std::string> backends;
 
   auto* run = app.add_subcommand("run", "run a simulation from a TOML configuration");
   run->add_option("config", file, "configuration file (.toml)")->required();
@@ -53,9 +53,7 @@ int main(int argc, char** argv) {
 
   auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit) and write JSON");
   bench->add_option("suite", suite, "suite name: explicit")->required();
-  bench->add_option("args", bench_args, "suite options (see pdex bench explicit --help)");
-  bench->allow_extras();
-  bench->prefix_command();
+  bench->prefix_command();  // everything after SUITE goes to the suite (pdex bench explicit --help)
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -63,8 +61,7 @@ int main(int argc, char** argv) {
     if (*compare) return pdex::cmd_compare(file, cli, backends);
     if (*list) return pdex::cmd_list();
     if (*bench) {
-      for (const auto& extra : bench->remaining()) bench_args.push_back(extra);
-      return pdex::cmd_bench(suite, bench_args);
+      return pdex::cmd_bench(suite, bench->remaining());
     }
   } catch (const pdex::NumericalError& e) {
     std::fprintf(stderr, "pdex: error: %s\n", e.what());

@@ -1,6 +1,7 @@
 #pragma once
 // for_each_cell and reduce on the host executors. The kernel body f(i, j) is the same one the CUDA
 // executor runs (DESIGN principle 1); only the loop around it differs.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +21,27 @@ void for_each_cell(const OpenMP&, Range2 r, F f) {
 #pragma omp parallel for schedule(static)
   for (int j = r.j0; j < r.j1; ++j)
     for (int i = r.i0; i < r.i1; ++i) f(i, j);
+}
+
+// The inner cells of r (at least `ghost` from every side) run `inner`, the rest run `edge`: host loops
+// over the inner cells then carry no boundary test and vectorize.
+inline void split_ranges(Range2 r, int ghost, Range2& inner, Range2 strips[4]) {
+  const int yb = std::min(r.j0 + ghost, r.j1), yt = std::max(yb, r.j1 - ghost);
+  const int xl = std::min(r.i0 + ghost, r.i1), xr = std::max(xl, r.i1 - ghost);
+  inner = Range2{xl, xr, yb, yt};
+  strips[0] = Range2{r.i0, r.i1, r.j0, yb};
+  strips[1] = Range2{r.i0, r.i1, yt, r.j1};
+  strips[2] = Range2{r.i0, xl, yb, yt};
+  strips[3] = Range2{xr, r.i1, yb, yt};
+}
+
+template <class Exec, class Inner, class Edge>
+  requires(Exec::space == MemorySpace::host)
+void for_each_cell_split(const Exec& ex, Range2 r, int ghost, Inner inner, Edge edge) {
+  Range2 core, strips[4];
+  split_ranges(r, ghost, core, strips);
+  for_each_cell(ex, core, inner);
+  for (const Range2& s : strips) for_each_cell(ex, s, edge);
 }
 
 // Reduces f(i, j) over r with op. Rows are combined in index order, so the result is deterministic.
