@@ -1,0 +1,205 @@
+// Reductions (core/parallel*.hpp, grid/field_reductions.hpp) on every executor. Integer-valued data
+// make sums, square sums and counts exact in double, so every executor must return the plain loop's
+// value exactly, whatever order it combines in.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/executor_types.hpp"
+#include "pdex/core/parallel.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/grid/field_reductions.hpp"
+
+namespace pdex::test {
+namespace {
+
+// Integers in [-50, 50]: sums stay below 2^53 and are exact in double.
+PDEX_HD inline int pattern(int i, int j) { return (i * 7 + j * 13) % 101 - 50; }
+
+struct Expected {
+  int64_t sum = 0, sum_sq = 0, count_pos = 0;
+  int min = std::numeric_limits<int>::max(), max = std::numeric_limits<int>::lowest(), max_abs = 0;
+};
+
+Expected plain_loop(Range2 r) {
+  Expected e;
+  for (int j = r.j0; j < r.j1; ++j)
+    for (int i = r.i0; i < r.i1; ++i) {
+      const int v = pattern(i, j);
+      e.sum += v;
+      e.sum_sq += int64_t(v) * v;
+      e.count_pos += v > 10 ? 1 : 0;
+      e.min = std::min(e.min, v);
+      e.max = std::max(e.max, v);
+      e.max_abs = std::max(e.max_abs, std::abs(v));
+    }
+  return e;
+}
+
+template <class Exec>
+void check_range_reductions(const Exec& ex, Range2 r) {
+  const Expected e = plain_loop(r);
+  auto val = [] PDEX_HD(int i, int j) { return double(pattern(i, j)); };
+  EXPECT_EQ(reduce<double>(ex, r, val, Sum<double>{}), double(e.sum));
+  EXPECT_EQ(reduce<int64_t>(ex, r, [] PDEX_HD(int i, int j) { return int64_t(pattern(i, j)); }, Sum<int64_t>{}),
+            e.sum);
+  EXPECT_EQ(reduce<double>(ex, r, val, Min<double>{}), double(e.min));
+  EXPECT_EQ(reduce<double>(ex, r, val, Max<double>{}), double(e.max));
+  EXPECT_EQ(reduce<int>(ex, r, [] PDEX_HD(int i, int j) { return pattern(i, j); }, Min<int>{}), e.min);
+  EXPECT_EQ(reduce<float>(ex, r, [] PDEX_HD(int i, int j) { return float(pattern(i, j)); }, Max<float>{}),
+            float(e.max));
+  const double sum_sq = reduce<double>(
+      ex, r, [] PDEX_HD(int i, int j) { return double(pattern(i, j)) * double(pattern(i, j)); }, Sum<double>{});
+  EXPECT_EQ(std::sqrt(sum_sq), std::sqrt(double(e.sum_sq)));  // L2 norm
+  EXPECT_EQ(reduce<double>(ex, r, [] PDEX_HD(int i, int j) { return pattern(i, j) < 0 ? -double(pattern(i, j)) : double(pattern(i, j)); },
+                           Max<double>{}),
+            double(e.max_abs));  // L-infinity norm
+  EXPECT_EQ(reduce<int64_t>(ex, r, [] PDEX_HD(int i, int j) { return int64_t(pattern(i, j) > 10 ? 1 : 0); },
+                            Sum<int64_t>{}),
+            e.count_pos);  // count-if
+}
+
+// A field whose ghosts hold a huge value: reductions must read the interior only.
+template <class Exec, class T>
+void check_field_reductions(const Exec& ex) {
+  const Grid2 g{1000, 999};
+  Field<T> host(g, 2, 1, MemorySpace::host);
+  for (T& x : host.buffer().host_span()) x = T(1e6);
+  auto hv = host.view();
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) {
+      hv(0, i, j) = T(0);
+      hv(1, i, j) = T(pattern(i, j));
+    }
+  const Field<T> dev = to_space(host, Exec::space);
+  finish(ex);
+  const Expected e = plain_loop(hv.interior());
+  auto v = dev.cview();
+  EXPECT_EQ(field_sum(ex, v, 1), double(e.sum));
+  EXPECT_EQ(field_min(ex, v, 1), T(e.min));
+  EXPECT_EQ(field_max(ex, v, 1), T(e.max));
+  EXPECT_EQ(field_l2(ex, v, 1), std::sqrt(double(e.sum_sq)));
+  EXPECT_EQ(field_linf(ex, v, 1), T(e.max_abs));
+  EXPECT_EQ(field_count_if(ex, v, 1, [] PDEX_HD(T x) { return x > T(10); }), e.count_pos);
+  // Component 0 is all zero in the interior, 1e6 in the ghosts.
+  EXPECT_EQ(field_max(ex, v, 0), T(0));
+  EXPECT_EQ(field_sum(ex, v, 0), 0.0);
+}
+
+template <class Exec>
+void check_first_nonfinite(const Exec& ex) {
+  const Grid2 g{37, 23};
+  Field<double> host(g, 1, 1, MemorySpace::host);
+  auto hv = host.view();
+  hv(0, -1, 5) = std::numeric_limits<double>::quiet_NaN();  // a ghost: not reported
+  {
+    const Field<double> dev = to_space(host, Exec::space);
+    finish(ex);
+    EXPECT_EQ(first_nonfinite(ex, dev.cview(), 0), -1);
+  }
+  hv(0, 30, 20) = std::numeric_limits<double>::infinity();
+  hv(0, 4, 11) = std::numeric_limits<double>::quiet_NaN();
+  hv(0, 9, 11) = -std::numeric_limits<double>::infinity();
+  const Field<double> dev = to_space(host, Exec::space);
+  finish(ex);
+  EXPECT_EQ(first_nonfinite(ex, dev.cview(), 0), 11 * 37 + 4);
+}
+
+template <class Exec>
+void check_empty_ranges(const Exec& ex) {
+  const Range2 empties[] = {{5, 5, 0, 10}, {0, 10, 7, 7}, {10, 0, 0, 10}, {0, 0, 0, 0}};
+  auto one = [] PDEX_HD(int, int) { return 1.0; };
+  for (const Range2& r : empties) {
+    EXPECT_EQ(reduce<double>(ex, r, one, Sum<double>{}), 0.0);
+    EXPECT_EQ(reduce<double>(ex, r, one, Min<double>{}), std::numeric_limits<double>::max());
+    EXPECT_EQ(reduce<double>(ex, r, one, Max<double>{}), std::numeric_limits<double>::lowest());
+    EXPECT_EQ(reduce<int64_t>(ex, r, [] PDEX_HD(int, int) { return int64_t(1); }, Sum<int64_t>{}), 0);
+  }
+}
+
+template <class E>
+class ReductionTest : public ExecutorTest<E> {};
+TYPED_TEST_SUITE(ReductionTest, Executors, ExecutorNames);
+
+TYPED_TEST(ReductionTest, IntegerValuedSumMinMaxNormsAndCountAreExact) {
+  check_range_reductions(make_executor<TypeParam>(), Range2{0, 1000, 0, 999});
+}
+
+TYPED_TEST(ReductionTest, IntegerValuedReductionsAreExactOnAnOffsetRange) {
+  check_range_reductions(make_executor<TypeParam>(), Range2{17, 1017, 5, 1004});
+  check_range_reductions(make_executor<TypeParam>(), Range2{3, 4, 2, 3});  // a single cell
+  check_range_reductions(make_executor<TypeParam>(), Range2{0, 1, 0, 5000});  // one column
+}
+
+TYPED_TEST(ReductionTest, FieldReductionsReadTheInteriorOnlyAndAreExactInF64) {
+  check_field_reductions<TypeParam, double>(make_executor<TypeParam>());
+}
+
+TYPED_TEST(ReductionTest, FieldReductionsReadTheInteriorOnlyAndAreExactInF32) {
+  check_field_reductions<TypeParam, float>(make_executor<TypeParam>());
+}
+
+TYPED_TEST(ReductionTest, FirstNonfiniteFindsTheEarliestNanOrInfInRowMajorOrder) {
+  check_first_nonfinite(make_executor<TypeParam>());
+}
+
+TYPED_TEST(ReductionTest, EmptyRangeReturnsTheIdentity) { check_empty_ranges(make_executor<TypeParam>()); }
+
+// Random doubles spread over 16 decades make a sum depend on the order of its additions.
+std::vector<double> random_doubles(std::size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> decade(-8, 8);
+  std::vector<double> out(n);
+  for (double& x : out) x = mantissa(rng) * std::pow(10.0, decade(rng));
+  return out;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+class ThreadCount {
+ public:
+  explicit ThreadCount(int n) : saved_(omp_get_max_threads()) { omp_set_num_threads(n); }
+  ~ThreadCount() { omp_set_num_threads(saved_); }
+
+ private:
+  int saved_;
+};
+
+TEST(HostReduction, SerialAndOpenMPSumsOfRandomDoublesAgreeBitForBit) {
+  const Range2 r{0, 1000, 0, 777};
+  const std::vector<double> data = random_doubles(std::size_t(r.size()), 2024);
+  const double* p = data.data();
+  auto f = [p](int i, int j) { return p[std::size_t(j) * 1000 + i]; };
+  const double serial = reduce<double>(Serial{}, r, f, Sum<double>{});
+  // The data must be able to tell orders apart, or the comparison below proves nothing.
+  double flat = 0;
+  for (double x : data) flat += x;
+  ASSERT_FALSE(same_bits(flat, serial)) << "the data do not distinguish summation orders; pick another seed";
+  for (int threads : {1, 2, 3, 5, 8}) {
+    ThreadCount tc(threads);
+    EXPECT_TRUE(same_bits(reduce<double>(OpenMP{}, r, f, Sum<double>{}), serial)) << threads << " threads";
+    EXPECT_TRUE(same_bits(reduce<double>(OpenMP{}, r, f, Max<double>{}), reduce<double>(Serial{}, r, f, Max<double>{})));
+  }
+}
+
+// Guards the build: a translation unit that nvcc compiles gets OpenMP only if the host compiler is
+// told to (-Xcompiler=-fopenmp); without it the OpenMP executor silently runs on one thread.
+TEST(HostReduction, OpenMPExecutorRunsOnTheRequestedThreads) {
+  ThreadCount tc(3);
+  std::vector<int> owner(64, -1);
+  int* o = owner.data();
+  for_each_cell(OpenMP{}, Range2{0, 1, 0, 64}, [o](int, int j) { o[j] = omp_get_thread_num(); });
+  EXPECT_EQ(owner.front(), 0);
+  EXPECT_EQ(owner.back(), 2);
+}
+
+}  // namespace
+}  // namespace pdex::test
