@@ -14,27 +14,28 @@ namespace pdex {
 
 enum class Advection : int { none = 0, centered = 1, upwind = 2 };
 
-template <class T, class Reaction>
+// Adv and Tensor are fixed at compile time: each kernel carries only the terms it evaluates.
+template <class T, class Reaction, Advection Adv = Advection::none, bool Tensor = false>
 struct ArdRhs {
+  using reaction_type = Reaction;
   static constexpr int ncomp = 2;
   Reaction reaction;
   Param<T> Du, Dv;
-  Advection advection = Advection::none;
   Param<T> ax, ay;
-  const T* m = nullptr;  // tensor M: components xx, xy, yy at m + c * m_stride; null when isotropic
+  const T* m = nullptr;  // tensor M (Tensor only): components xx, xy, yy at m + c * m_stride
   int64_t m_stride = 0;
-  bool clamp = true;
+  T floor = T(0);        // the clamping bound: 0, or the lowest value when clamping is off
   Spacing<T> h{};
 
   PDEX_HD T diffusion(const T* p, int64_t o, const Param<T>& d) const {
-    if (m) return div_tensor(p, o, d, m, m + m_stride, m + 2 * m_stride, h);
-    return d.at(o) * lap(p, o, h);
+    if constexpr (Tensor) return div_tensor(p, o, d, m, m + m_stride, m + 2 * m_stride, h);
+    else return d.at(o) * lap(p, o, h);
   }
 
   PDEX_HD T transport(const T* p, int64_t o) const {
-    if (advection == Advection::none) return T(0);
-    const T a = ax.at(o), b = ay.at(o);
-    return advection == Advection::upwind ? advect_upwind(p, o, a, b, h) : advect_centered(p, o, a, b, h);
+    if constexpr (Adv == Advection::none) return T(0);
+    else if constexpr (Adv == Advection::upwind) return advect_upwind(p, o, ax.at(o), ay.at(o), h);
+    else return advect_centered(p, o, ax.at(o), ay.at(o), h);
   }
 
   PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
@@ -48,7 +49,7 @@ struct ArdRhs {
   }
 
   // Both species are kept non-negative, as the seed does (Sec. 3.1.1 and its Appendix).
-  PDEX_HD T limit(int, T x) const { return clamp && x < T(0) ? T(0) : x; }
+  PDEX_HD T limit(int, T x) const { return x < floor ? floor : x; }
 };
 
 }  // namespace pdex

@@ -1,5 +1,6 @@
 #pragma once
 // The templated engine behind make_ard_stepper_on(); included once per executor translation unit.
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <string>
@@ -31,8 +32,11 @@ class ParamStore {
   // Ghosts of parameter fields follow the state's sides: periodic stays periodic, every other side
   // mirrors evenly (or oddly, for the off-diagonal tensor entry, so that no flux crosses a zero-flux side).
   Param<T> upload(const ScalarSpec& s, const FieldBoundary& state_bc, bool odd = false) {
-    if (!s.varies()) return Param<T>{T(s.value), nullptr};
-    return Param<T>{T(0), upload_cells(s.cells, state_bc, odd)};
+    if (s.varies()) return Param<T>{T(0), upload_cells(s.cells, state_bc, odd), 1};
+    if (Exec::space == MemorySpace::device) return Param<T>{T(s.value), nullptr, 0};
+    if (n_constants_ == constants_.size()) throw Error("internal: too many constant parameters");
+    constants_.data()[n_constants_] = T(s.value);
+    return Param<T>{T(s.value), constants_.data() + n_constants_++, 0};
   }
 
   // The tensor shape M as one 3-component field (xx, xy, yy).
@@ -72,6 +76,9 @@ class ParamStore {
 
   Grid2 grid_;
   std::vector<Field<T>> fields_;
+  // Host executors read constants through a stride-0 pointer (see Param); the storage never moves.
+  Buffer<T> constants_{64, MemorySpace::host};
+  std::size_t n_constants_ = 0;
 };
 
 // Each reaction's parameters by name; `p(name)` uploads one.
@@ -96,16 +103,15 @@ Schnakenberg<T> make_reaction(std::type_identity<Schnakenberg<T>>, P&& p) {
   return {p("a"), p("b"), p("gamma")};
 }
 
-template <class Exec, class T, class Reaction>
+template <class Exec, class T, class Rhs>
 class ArdEuler final : public Stepper {
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec) : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), params_(spec.grid) {
     const Grid2& g = spec.grid;
     auto param = [&](const char* name) { return params_.upload(spec.params.at(name), bc_); };
-    rhs_.reaction = make_reaction<T>(std::type_identity<Reaction>{}, param);
+    rhs_.reaction = make_reaction<T>(std::type_identity<typename Rhs::reaction_type>{}, param);
     rhs_.Du = param("Du");
     rhs_.Dv = param("Dv");
-    rhs_.advection = spec.advection;
     rhs_.ax = params_.upload(spec.ax, bc_);
     rhs_.ay = params_.upload(spec.ay, bc_);
     if (spec.anisotropic) {
@@ -113,7 +119,7 @@ class ArdEuler final : public Stepper {
       rhs_.m = m.data;
       rhs_.m_stride = m.comp_stride;
     }
-    rhs_.clamp = spec.clamp;
+    rhs_.floor = spec.clamp ? T(0) : std::numeric_limits<T>::lowest();
     Field<T> host(g, 2, ghost_width, MemorySpace::host);
     host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
     host.set_interior(1, std::vector<T>(spec.v0.begin(), spec.v0.end()));
@@ -157,21 +163,39 @@ class ArdEuler final : public Stepper {
   FieldBoundary bc_;
   T dt_;
   ParamStore<Exec, T> params_;
-  ArdRhs<T, Reaction> rhs_{};
+  Rhs rhs_{};
   Field<T> state_[2], saved_;
   int cur_ = 0;
   StepLoop<Exec> loop_;
   std::vector<std::string> names_{"u", "v"};
 };
 
+// The advection scheme and the tensor are compile-time choices, so that each kernel carries only the
+// work it needs and host loops stay branch-free.
+template <class Exec, class T, class Reaction>
+std::unique_ptr<Stepper> make_with(const Exec& ex, const ArdSpec& spec) {
+  auto make = [&]<Advection A, bool Tensor>() -> std::unique_ptr<Stepper> {
+    return std::make_unique<ArdEuler<Exec, T, ArdRhs<T, Reaction, A, Tensor>>>(ex, spec);
+  };
+  auto with_tensor = [&]<Advection A>() {
+    return spec.anisotropic ? make.template operator()<A, true>() : make.template operator()<A, false>();
+  };
+  switch (spec.advection) {
+    case Advection::none: return with_tensor.template operator()<Advection::none>();
+    case Advection::centered: return with_tensor.template operator()<Advection::centered>();
+    case Advection::upwind: return with_tensor.template operator()<Advection::upwind>();
+  }
+  throw Error("internal: unknown advection scheme");
+}
+
 template <class Exec, class T>
 std::unique_ptr<Stepper> make_typed(const Exec& ex, const ArdSpec& spec) {
   const std::string& r = spec.reaction;
-  if (r == "turing") return std::make_unique<ArdEuler<Exec, T, Turing<T>>>(ex, spec);
-  if (r == "gray_scott") return std::make_unique<ArdEuler<Exec, T, GrayScott<T>>>(ex, spec);
-  if (r == "fitzhugh_nagumo") return std::make_unique<ArdEuler<Exec, T, FitzHughNagumo<T>>>(ex, spec);
-  if (r == "brusselator") return std::make_unique<ArdEuler<Exec, T, Brusselator<T>>>(ex, spec);
-  if (r == "schnakenberg") return std::make_unique<ArdEuler<Exec, T, Schnakenberg<T>>>(ex, spec);
+  if (r == "turing") return make_with<Exec, T, Turing<T>>(ex, spec);
+  if (r == "gray_scott") return make_with<Exec, T, GrayScott<T>>(ex, spec);
+  if (r == "fitzhugh_nagumo") return make_with<Exec, T, FitzHughNagumo<T>>(ex, spec);
+  if (r == "brusselator") return make_with<Exec, T, Brusselator<T>>(ex, spec);
+  if (r == "schnakenberg") return make_with<Exec, T, Schnakenberg<T>>(ex, spec);
   throw InputError("unknown reaction '" + r + "'");
 }
 

@@ -9,10 +9,18 @@ namespace pdex {
 template <class T>
 struct Param {
   T value = T(0);
-  const T* cells = nullptr;  // when set, one value per cell at the state's offsets
+  const T* cells = nullptr;  // a field (stride 1), or on host executors the constant's own storage (stride 0)
+  int64_t stride = 0;
 
-  // The branch is uniform over a launch, so it costs nothing measurable on CPU or GPU.
-  PDEX_HD T at(int64_t offset) const { return cells ? cells[offset] : value; }
+  PDEX_HD T at(int64_t offset) const {
+#if defined(__CUDA_ARCH__)
+    // A warp-uniform branch costs nothing on the GPU and keeps constants in registers.
+    return stride ? cells[offset] : value;
+#else
+    // Branch-free, so that host loops over cells vectorize (a branch around a load cannot be if-converted).
+    return cells[offset * stride];
+#endif
+  }
 };
 
 }  // namespace pdex
