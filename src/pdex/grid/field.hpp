@@ -15,8 +15,8 @@ class Field {
  public:
   Field() = default;
   Field(const Grid2& grid, int ncomp, int ghost, MemorySpace space)
-      : grid_(grid), ncomp_(ncomp), ghost_(ghost),
-        pitch_(int64_t(grid.nx) + 2 * ghost), comp_stride_(pitch_ * (int64_t(grid.ny) + 2 * ghost)),
+      : grid_(grid), ncomp_(ncomp), ghost_(ghost), xoff_(int(round_up(ghost))),
+        pitch_(round_up(int64_t(xoff_) + grid.nx + ghost)), comp_stride_(pitch_ * (int64_t(grid.ny) + 2 * ghost)),
         buffer_(std::size_t(comp_stride_ * ncomp), space) {}
 
   const Grid2& grid() const { return grid_; }
@@ -25,9 +25,9 @@ class Field {
   MemorySpace space() const { return buffer_.space(); }
   std::size_t bytes() const { return buffer_.bytes(); }
 
-  FieldView<T> view() { return {buffer_.data(), grid_.nx, grid_.ny, ghost_, ncomp_, pitch_, comp_stride_}; }
+  FieldView<T> view() { return {buffer_.data(), grid_.nx, grid_.ny, ghost_, ncomp_, pitch_, comp_stride_, xoff_}; }
   FieldView<const T> view() const {
-    return {buffer_.data(), grid_.nx, grid_.ny, ghost_, ncomp_, pitch_, comp_stride_};
+    return {buffer_.data(), grid_.nx, grid_.ny, ghost_, ncomp_, pitch_, comp_stride_, xoff_};
   }
   FieldView<const T> cview() const { return view(); }
 
@@ -52,8 +52,11 @@ class Field {
   }
 
  private:
+  static constexpr int64_t align = 128 / sizeof(T);  // values per 128-byte line
+  static constexpr int64_t round_up(int64_t n) { return (n + align - 1) / align * align; }
+
   Grid2 grid_{};
-  int ncomp_ = 0, ghost_ = 0;
+  int ncomp_ = 0, ghost_ = 0, xoff_ = 0;
   int64_t pitch_ = 0, comp_stride_ = 0;
   Buffer<T> buffer_;
 };

@@ -1,7 +1,9 @@
 #pragma once
 // A non-owning, trivially copyable window on a Field's memory, captured by value into kernels.
-// Layout: component-major; within a component, rows of pitch = nx + 2 ghost cells. Every field of
-// one grid and ghost width shares offsets, so a kernel computes offset(i, j) once for all of them.
+// Layout: component-major; within a component, rows of `pitch` values, the first interior cell of
+// each row at column `xoff` >= ghost. pitch and xoff are multiples of 128 bytes, so that every row's
+// interior starts on a cache line and a warp's loads are aligned. Every field of one grid and ghost
+// width shares offsets, so a kernel computes offset(i, j) once for all of them.
 #include <cstdint>
 
 #include "pdex/core/macros.hpp"
@@ -14,8 +16,9 @@ struct FieldView {
   T* data = nullptr;
   int nx = 0, ny = 0, ghost = 0, ncomp = 0;
   int64_t pitch = 0, comp_stride = 0;
+  int xoff = 0;
 
-  PDEX_HD int64_t offset(int i, int j) const { return (int64_t(j) + ghost) * pitch + (i + ghost); }
+  PDEX_HD int64_t offset(int i, int j) const { return (int64_t(j) + ghost) * pitch + (i + xoff); }
   PDEX_HD T* comp(int c) const { return data + c * comp_stride; }
   PDEX_HD T& operator()(int c, int i, int j) const { return data[c * comp_stride + offset(i, j)]; }
   PDEX_HD Range2 interior() const { return Range2{0, nx, 0, ny}; }

@@ -13,17 +13,32 @@
 namespace pdex {
 namespace cuda_detail {
 
-// 32 x 8 threads: a warp spans 32 consecutive cells of a row (coalesced), 8 rows share a block's
-// stencil neighbours in L1.
-constexpr int block_x = 32;
-constexpr int block_y = 8;
+#ifndef PDEX_CUDA_BX
+#define PDEX_CUDA_BX 128
+#endif
+#ifndef PDEX_CUDA_BY
+#define PDEX_CUDA_BY 2
+#endif
+#ifndef PDEX_CUDA_ROWS
+#define PDEX_CUDA_ROWS 2
+#endif
+// A warp spans consecutive cells of a row (coalesced); the rows of a block share their stencil
+// neighbours in L1; each thread takes `rows` cells down a column for more loads in flight.
+constexpr int block_x = PDEX_CUDA_BX;
+constexpr int block_y = PDEX_CUDA_BY;
+constexpr int rows = PDEX_CUDA_ROWS;
 constexpr int reduce_threads = 256;
 
 template <class F>
 __global__ void for_each_kernel(Range2 r, F f) {
   const int i = r.i0 + int(blockIdx.x * blockDim.x + threadIdx.x);
-  const int j = r.j0 + int(blockIdx.y * blockDim.y + threadIdx.y);
-  if (i < r.i1 && j < r.j1) f(i, j);
+  const int j0 = r.j0 + int(blockIdx.y * blockDim.y * rows + threadIdx.y);
+  if (i >= r.i1) return;
+#pragma unroll
+  for (int k = 0; k < rows; ++k) {
+    const int j = j0 + k * int(blockDim.y);
+    if (j < r.j1) f(i, j);
+  }
 }
 
 template <class V, class Op>
@@ -64,7 +79,8 @@ __global__ void reduce_partials_kernel(const V* partials, int count, Op op, V* r
 }
 
 inline dim3 grid_for(Range2 r) {
-  return dim3(unsigned((r.width() + block_x - 1) / block_x), unsigned((r.height() + block_y - 1) / block_y));
+  return dim3(unsigned((r.width() + block_x - 1) / block_x),
+              unsigned((r.height() + block_y * rows - 1) / (block_y * rows)));
 }
 
 }  // namespace cuda_detail
