@@ -64,7 +64,11 @@ void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace s
     return;
   }
 #ifdef PDEX_HAVE_CUDA
+  // Kernels run on non-blocking streams, which the copy (legacy default stream) does not wait for, and a
+  // device-to-device copy returns before it is done: order the copy with everything around it.
+  PDEX_CUDA_CHECK(cudaDeviceSynchronize());
   PDEX_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+  PDEX_CUDA_CHECK(cudaDeviceSynchronize());
 #else
   no_cuda();
 #endif
@@ -78,6 +82,7 @@ void fill_zero_bytes(void* p, MemorySpace space, std::size_t bytes) {
   }
 #ifdef PDEX_HAVE_CUDA
   PDEX_CUDA_CHECK(cudaMemset(p, 0, bytes));
+  PDEX_CUDA_CHECK(cudaDeviceSynchronize());  // see copy_bytes
 #else
   no_cuda();
 #endif
