@@ -174,6 +174,7 @@ void read_run(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   if (!cli.precision.empty()) cfg.find("run.precision");
   rc.precision = parse_precision(precision);
   rc.progress = cfg.get_bool("run.progress", true);
+  rc.spec.temporal_blocking = cfg.get_bool("run.temporal_blocking", true);
 }
 
 }  // namespace

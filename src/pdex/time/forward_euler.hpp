@@ -41,3 +41,7 @@ void euler_step(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView
 }
 
 }  // namespace pdex
+
+#if defined(__CUDACC__) && defined(PDEX_HAVE_CUDA)
+#include "pdex/time/cuda/euler_tiles.cuh"
+#endif

@@ -8,13 +8,19 @@ namespace {
 // Parameters are dimensionless: lengths in units of the grid spacing's unit, times in the step's unit.
 std::vector<ReactionInfo> make_catalog() {
   return {
+      // Seed 000 gives no values; these follow Turk (1991): alpha = 12 (with +-0.1 noise per cell in the
+      // examples), beta = 16, s = 1/128, Du = 1/16. At the steady state (4, 4) a Turing instability needs
+      // Dv/Du > 4; Dv = 0.26 (ratio 4.16) sits just past that threshold, where the quadratic kinetics
+      // select spots (hexagons) over stripes: examples/turing_spots.toml gives spots on the seed's
+      // 512x512 grid. Ratios of 6-8 give a labyrinth of stripes with spots mixed in (docs/models.md).
+      // The explicit limit 1/(4 Dv) = 0.96 keeps the seed's dt = 0.5 stable.
       {"turing", "Turing's morphogen system (seed 000, eqs. 3-4)",
        "f = s (u v - u - alpha),  g = s (beta - u v)",
        {{"alpha", 12.0, "decay rate of u"},
         {"beta", 16.0, "growth rate of v"},
         {"s", 1.0 / 128.0, "reaction rate"},
         {"Du", 1.0 / 16.0, "diffusivity of u"},
-        {"Dv", 0.5, "diffusivity of v"}},
+        {"Dv", 0.26, "diffusivity of v"}},
        true, 4.0, 4.0, 0.5},
       {"gray_scott", "Gray-Scott (Pearson 1993)", "f = -u v^2 + F (1 - u),  g = u v^2 - (F + k) v",
        {{"F", 0.0367, "feed rate"},

@@ -19,6 +19,7 @@ template <class T, class Reaction, Advection Adv = Advection::none, bool Tensor 
 struct ArdRhs {
   using reaction_type = Reaction;
   static constexpr int ncomp = 2;
+  static constexpr bool tensor = Tensor;
   Reaction reaction;
   Param<T> Du, Dv;
   Param<T> ax, ay;
@@ -27,25 +28,29 @@ struct ArdRhs {
   T floor = T(0);        // the clamping bound: 0, or the lowest value when clamping is off
   Spacing<T> h{};
 
-  PDEX_HD T diffusion(const T* p, int64_t o, const Param<T>& d) const {
-    if constexpr (Tensor) return div_tensor(p, o, d, m, m + m_stride, m + 2 * m_stride, h);
-    else return d.at(o) * lap(p, o, h);
+  // Stencils read the state around offset `so` with spacing data `sh`; parameters are read at `po`.
+  // The two differ only when the state is a tile copied elsewhere (the temporally blocked CUDA schedule).
+  PDEX_HD T diffusion(const T* p, int64_t so, const Spacing<T>& sh, const Param<T>& d, int64_t po) const {
+    if constexpr (Tensor) return div_tensor(p, so, d, m, m + m_stride, m + 2 * m_stride, sh);  // so == po
+    else return d.at(po) * lap(p, so, sh);
   }
 
-  PDEX_HD T transport(const T* p, int64_t o) const {
+  PDEX_HD T transport(const T* p, int64_t so, const Spacing<T>& sh, int64_t po) const {
     if constexpr (Adv == Advection::none) return T(0);
-    else if constexpr (Adv == Advection::upwind) return advect_upwind(p, o, ax.at(o), ay.at(o), h);
-    else return advect_centered(p, o, ax.at(o), ay.at(o), h);
+    else if constexpr (Adv == Advection::upwind) return advect_upwind(p, so, ax.at(po), ay.at(po), sh);
+    else return advect_centered(p, so, ax.at(po), ay.at(po), sh);
+  }
+
+  PDEX_HD void eval(const T* u, const T* v, int64_t so, const Spacing<T>& sh, int64_t po, T r[ncomp]) const {
+    T fu, fv;
+    reaction(u[so], v[so], po, fu, fv);
+    r[0] = fu + diffusion(u, so, sh, Du, po) - transport(u, so, sh, po);  // eq. (5)
+    r[1] = fv + diffusion(v, so, sh, Dv, po) - transport(v, so, sh, po);  // eq. (6)
   }
 
   PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
     const int64_t o = s.offset(i, j);
-    const T* u = s.comp(0);
-    const T* v = s.comp(1);
-    T fu, fv;
-    reaction(u[o], v[o], o, fu, fv);
-    r[0] = fu + diffusion(u, o, Du) - transport(u, o);  // eq. (5)
-    r[1] = fv + diffusion(v, o, Dv) - transport(v, o);  // eq. (6)
+    eval(s.comp(0), s.comp(1), o, h, o, r);
   }
 
   // Both species are kept non-negative, as the seed does (Sec. 3.1.1 and its Appendix).

@@ -32,6 +32,7 @@ struct ArdSpec {
   Grid2 grid;
   std::vector<double> u0, v0;  // initial state, row-major
   double dt = 1.0;
+  bool temporal_blocking = true;  // let CUDA take several steps per launch where it can (periodic, isotropic)
 };
 
 }  // namespace pdex

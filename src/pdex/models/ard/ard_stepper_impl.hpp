@@ -15,6 +15,7 @@
 #include "pdex/models/ard/ard_spec.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 #include "pdex/models/ard/reactions.hpp"
+#include "pdex/time/euler_tiles_shape.hpp"
 #include "pdex/time/forward_euler.hpp"
 #include "pdex/time/step_loop.hpp"
 #include "pdex/time/stepper.hpp"
@@ -81,6 +82,13 @@ class ParamStore {
   std::size_t n_constants_ = 0;
 };
 
+inline bool all_periodic(const FieldBoundary& bc) {
+  for (const auto& side : bc.side)
+    for (int c = 0; c < 2; ++c)
+      if (side[c].kind != BcKind::periodic) return false;
+  return true;
+}
+
 // Each reaction's parameters by name; `p(name)` uploads one.
 template <class T, class P>
 Turing<T> make_reaction(std::type_identity<Turing<T>>, P&& p) {
@@ -128,13 +136,21 @@ class ArdEuler final : public Stepper {
     state_[0] = to_space(host, Exec::space);
     state_[1] = host.like(Exec::space);
     saved_ = host.like(Exec::space);
+    tiled_ = spec.temporal_blocking && all_periodic(bc_);
   }
 
   const std::vector<std::string>& field_names() const override { return names_; }
 
   void advance(int64_t steps) override {
     loop_.run(ex_, steps, cur_, [this](int64_t n) {
-      for (int64_t k = 0; k < n; ++k) {
+      int64_t k = 0;
+      if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor) {
+        for (constexpr int block = EulerTiles<T>::steps; tiled_ && k + block <= n; k += block) {
+          euler_tiles(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
+          cur_ = 1 - cur_;
+        }
+      }
+      for (; k < n; ++k) {
         euler_step(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
         cur_ = 1 - cur_;
       }
@@ -166,6 +182,7 @@ class ArdEuler final : public Stepper {
   Rhs rhs_{};
   Field<T> state_[2], saved_;
   int cur_ = 0;
+  bool tiled_ = false;  // temporally blocked CUDA schedule (time/cuda/euler_tiles.cuh)
   StepLoop<Exec> loop_;
   std::vector<std::string> names_{"u", "v"};
 };
