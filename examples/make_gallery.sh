@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every example and stores its final picture in docs/gallery/<name>.png (the README shows them).
+# Usage, from the repository root:  examples/make_gallery.sh [pdex run options, e.g. --backend cuda]
+# Writes the runs' outputs under out/<name>/ as the examples say; prints each run's wall time.
+set -euo pipefail
+pdex=${PDEX:-build/src/pdex/app/pdex}
+mkdir -p docs/gallery
+# name, field shown, and --half for the 512x512 run (keeps the picture small)
+while read -r name field half; do
+  start=$(date +%s.%N)
+  "$pdex" run "examples/$name.toml" "$@" > "out/$name.log" 2>&1 || { echo "$name: failed, see out/$name.log"; exit 1; }
+  end=$(date +%s.%N)
+  last=$(ls "out/$name/${field}"_*.png | sort | tail -n 1)
+  python3 examples/gallery.py "$last" "docs/gallery/$name.png" $half
+  printf "%-24s %7.1f s  %s -> docs/gallery/%s.png (%s bytes)\n" "$name" "$(python3 -c "print($end - $start)")" \
+    "$last" "$name" "$(stat -c %s "docs/gallery/$name.png")"
+done <<'LIST'
+turing_spots_demo v
+turing_spots v --half
+turing_stripes u
+gray_scott_spots v
+gray_scott_stripes v
+gray_scott_waves v
+fitzhugh_nagumo_spiral u
+brusselator u
+schnakenberg u
+advection_steered v
+anisotropic v
+LIST
