@@ -1,0 +1,94 @@
+// A run that produces NaN/Inf stops at the step where it happened, says where (step, field, cell),
+// exits with status 3, and keeps everything it wrote before (outputs and a summary.json saying "failed").
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "app_test_support.hpp"
+
+namespace pdex::app_testing {
+namespace {
+
+constexpr int numerical_error_status = 3;  // main.cpp: NumericalError
+
+// Gray-Scott at dt = 5, four times its explicit limit, forced: the checkerboard mode grows by a
+// factor of about 7 per step and overflows float within some tens of steps.
+std::string unstable_config(int steps, int check_every) {
+  return "[model]\nname = \"gray_scott\"\n"
+         "[grid]\nnx = 32\nny = 24\n"
+         "[time]\ndt = 5.0\nforce = true\nsteps = " + std::to_string(steps) +
+         "\ncheck_every = " + std::to_string(check_every) + "\n"
+         "[initial]\nu = { value = 1.0, noise = 0.01, seed = 1 }\nv = { value = 0.25, noise = 0.01, seed = 2 }\n"
+         "[output]\nevery = 4\nformats = [\"npy\", \"png\"]\n"
+         "[run]\nbackend = \"serial\"\nprogress = false\n";
+}
+
+// The step the message names, or -1.
+long blow_up_step(const std::string& output) {
+  std::smatch m;
+  if (!std::regex_search(output, m, std::regex("blew up at step ([0-9]+) \\(t = [0-9.e+]+\\): field '([uv])' is NaN or infinite at cell x=[0-9]+, y=[0-9]+")))
+    return -1;
+  return std::stol(m[1]);
+}
+
+Outcome run_unstable(const ScratchDir& dir, const std::string& name, int steps, int check_every) {
+  write_text(dir / (name + ".toml"), unstable_config(steps, check_every));
+  return run_pdex({"run", dir.str(name + ".toml"), "--out", dir.str(name)});
+}
+
+TEST(BlowUp, StopsAtTheStepWhereItHappenedAndKeepsEarlierOutputs) {
+  ScratchDir dir;
+  const Outcome o = run_unstable(dir, "full", 500, 7);
+  ASSERT_EQ(o.status, numerical_error_status) << o.output;
+  const long step = blow_up_step(o.output);
+  ASSERT_GT(step, 8) << "the test needs a blow-up after two outputs; message:\n" << o.output;
+  ASSERT_LT(step, 500) << o.output;
+  EXPECT_TRUE(contains(o.output, "Reduce time.dt (now 5)")) << o.output;
+
+  // The named step is the first bad one: one step fewer runs to the end, exactly that many fails there.
+  const Outcome before = run_unstable(dir, "before", int(step - 1), 7);
+  EXPECT_EQ(before.status, 0) << before.output;
+  EXPECT_EQ(read_json(dir / "before" / "summary.json")["status"], "ok");
+  const Outcome at = run_unstable(dir, "at", int(step), 7);
+  EXPECT_EQ(at.status, numerical_error_status) << at.output;
+  EXPECT_EQ(blow_up_step(at.output), step) << at.output;
+
+  // Outputs of every earlier `output.every` step are kept, none after.
+  for (long s = 0; s < step; s += 4) {
+    char tag[32];
+    std::snprintf(tag, sizeof tag, "%06ld", s);
+    for (const char* f : {"u_", "v_"})
+      for (const char* ext : {".npy", ".png"})
+        EXPECT_TRUE(fs::exists(dir / "full" / (f + std::string(tag) + ext))) << f << tag << ext << " was lost";
+  }
+  for (const auto& name : file_names(dir / "full")) {
+    if (name == "summary.json") continue;
+    EXPECT_LT(std::stol(name.substr(2, 6)), step) << name << " written at or after the blow-up";
+  }
+  auto summary = read_json(dir / "full" / "summary.json");
+  EXPECT_EQ(summary["status"], "failed");
+  EXPECT_TRUE(contains(summary["error"].get<std::string>(), "step " + std::to_string(step)));
+  EXPECT_EQ(summary["outputs"].size(), 4 * std::size_t((step - 1) / 4 + 1)) << summary.dump(2);
+}
+
+TEST(BlowUp, TheReportedStepDoesNotDependOnTheCheckInterval) {
+  ScratchDir dir;
+  const long every_step = blow_up_step(run_unstable(dir, "c1", 500, 1).output);
+  const long every_50 = blow_up_step(run_unstable(dir, "c50", 500, 50).output);
+  ASSERT_GT(every_step, 0);
+  EXPECT_EQ(every_50, every_step);
+}
+
+TEST(BlowUp, ClampOffWithAHugeDtAlsoStopsWithStatus3) {
+  ScratchDir dir;
+  write_text(dir / "cfg.toml", unstable_config(200, 10));
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out"), "--set", "model.clamp=false",
+                              "--set", "time.dt=50.0"});
+  EXPECT_EQ(o.status, numerical_error_status) << o.output;
+  EXPECT_GT(blow_up_step(o.output), 0) << o.output;
+  EXPECT_EQ(read_json(dir / "out" / "summary.json")["status"], "failed");
+}
+
+}  // namespace
+}  // namespace pdex::app_testing
