@@ -30,7 +30,6 @@ TEST(RunOutputs, SetOverridesReachTheRunAndTheSummary) {
   auto set = read_json(dir / "set" / "summary.json");
   EXPECT_DOUBLE_EQ(set["config"]["model"]["params"]["F"].get<double>(), 0.035);
   EXPECT_EQ(set["steps"], 12);
-  EXPECT_FALSE(base["config"]["model"].contains("params")) << "the base file sets no parameters";
   EXPECT_NE(set["fields"]["v"]["mean"].get<double>(), base["fields"]["v"]["mean"].get<double>());
 }
 
@@ -66,6 +65,18 @@ TEST(RunOutputs, SummaryHasTheKeysTheDesignLists) {
   EXPECT_GT(s["fields"]["u"]["max"].get<double>(), 0.9);
   EXPECT_LT(s["fields"]["v"]["min"].get<double>(), 0.05);
   EXPECT_EQ(s["outputs"].size(), 4u);  // u and v .npy, initial and final
+}
+
+TEST(RunOutputs, SummaryConfigHoldsTheValuesUsedIncludingDefaults) {
+  GTEST_SKIP() << "app rough edge: summary.json's \"config\" is the TOML file after --set (run_config.cpp, "
+                  "rc.resolved), not the configuration as resolved: defaults the run used (model.params.F, "
+                  "grid.dx, time.check_every, output.every, ...) are missing, so the summary alone does not say "
+                  "which parameters produced the result";
+  ScratchDir dir;
+  ASSERT_EQ(run_file(dir, gray_scott_config(), "run").status, 0);
+  auto s = read_json(dir / "run" / "summary.json");
+  EXPECT_DOUBLE_EQ(s["config"]["model"]["params"]["F"].get<double>(), 0.0367);
+  EXPECT_DOUBLE_EQ(s["config"]["grid"]["dx"].get<double>(), 1.0);
 }
 
 TEST(RunOutputs, OutputEveryKStepsWritesTheExpectedFileNames) {
