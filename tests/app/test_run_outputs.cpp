@@ -68,10 +68,6 @@ TEST(RunOutputs, SummaryHasTheKeysTheDesignLists) {
 }
 
 TEST(RunOutputs, SummaryConfigHoldsTheValuesUsedIncludingDefaults) {
-  GTEST_SKIP() << "app rough edge: summary.json's \"config\" is the TOML file after --set (run_config.cpp, "
-                  "rc.resolved), not the configuration as resolved: defaults the run used (model.params.F, "
-                  "grid.dx, time.check_every, output.every, ...) are missing, so the summary alone does not say "
-                  "which parameters produced the result";
   ScratchDir dir;
   ASSERT_EQ(run_file(dir, gray_scott_config(), "run").status, 0);
   auto s = read_json(dir / "run" / "summary.json");
@@ -220,9 +216,6 @@ TEST(Compare, WritesTimeRatioAndNormsPerFieldAndSerialEqualsOpenMP) {
 }
 
 TEST(Compare, GrayScottSerialEqualsOpenMP) {
-  GTEST_SKIP() << "engine bug (also skipped in tests/models/test_backend_agreement.cpp): the Serial and OpenMP "
-                  "Euler steps round differently (FMA contraction, GCC's default -ffp-contract=fast), so "
-                  "Gray-Scott's v differs by about one ulp (Linf 5.7e-14 on a 48x40 f32 run of 200 steps)";
   ScratchDir dir;
   expect_zero_differences(run_compare(dir, gray_scott_config("", 48, 40, 200)));
 }

@@ -56,7 +56,6 @@ constexpr const char* fp_contract_bug =
     "needs -ffp-contract=off in pdex_options";
 
 TEST_P(SerialOpenMPTest, TuringFromNoiseIsBitIdenticalAfter200Steps) {
-  GTEST_SKIP() << fp_contract_bug;
   const ArdSpec s = turing_from_noise(Grid2{96, 80});
   auto serial = make_ard_stepper(s, Backend::serial, GetParam());
   serial->advance(200);
@@ -74,7 +73,6 @@ TEST_P(SerialOpenMPTest, TuringFromNoiseIsBitIdenticalAfter200Steps) {
 }
 
 TEST_P(SerialOpenMPTest, GrayScottIsBitIdenticalAfter200Steps) {
-  GTEST_SKIP() << fp_contract_bug;
   const ArdSpec s = gray_scott_from_noise(Grid2{64, 64});
   auto serial = make_ard_stepper(s, Backend::serial, GetParam());
   auto openmp = make_ard_stepper(s, Backend::openmp, GetParam());

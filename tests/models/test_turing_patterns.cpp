@@ -92,15 +92,9 @@ INSTANTIATE_TEST_SUITE_P(Backends, TuringPatternTest,
 // stay finite: the step is what `pdex run` uses when a configuration gives none.
 class CatalogStepTest : public ::testing::TestWithParam<std::string> {};
 
-// Engine bug (ard_catalog.cpp, the suggested dt that `pdex list` prints), skipped while present:
-//   brusselator: dt = 0.02 is within the diffusion limit (0.03125), but the pattern's peaks (u ~ 11)
-//     make dg/dv = -u^2 ~ -130, and forward Euler needs dt < 2/130: overflow by t ~ 4 (dt = 0.005 runs).
-// (turing failed too while its defaults had Dv = 0.5, which put dt = 0.5 exactly on the diffusion
-// limit; afba452's Dv = 0.26 fixed that.)
+// The suggested dt must survive the stiffness of each model's own pattern, not only the diffusion limit
+// (brusselator: the peaks, u ~ 11, give dg/dv = -u^2 ~ -130, so forward Euler needs dt < 2/130).
 TEST_P(CatalogStepTest, SuggestedStepKeepsTheDefaultsFinite) {
-  if (GetParam() == "brusselator")
-    GTEST_SKIP() << "engine bug: the catalog's suggested dt for brusselator is too large for the stiffness of "
-                    "its own pattern and diverges (see the comment above)";
   const Grid2 g{64, 64};
   ArdSpec s = catalog_spec(GetParam(), g);
   EXPECT_LE(s.dt, ard_stable_step(s).dt_max);

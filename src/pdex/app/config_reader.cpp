@@ -93,9 +93,14 @@ void ConfigReader::apply_override(const std::string& assignment) {
 const toml::node* ConfigReader::lookup(const std::string& path) const {
   const toml::node* n = &root_;
   for (const auto& part : split_path(path)) {
-    const toml::table* t = n->as_table();
-    if (!t) return nullptr;
-    n = t->get(part);
+    if (const toml::array* a = n->as_array()) {  // "shapes.0": an array element by index
+      if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+      n = a->get(std::stoul(part));
+    } else if (const toml::table* t = n->as_table()) {
+      n = t->get(part);
+    } else {
+      return nullptr;
+    }
     if (!n) return nullptr;
   }
   return n;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <set>
+#include <string_view>
 
 #include "pdex/core/error.hpp"
 #include "pdex/io/npy.hpp"
@@ -58,22 +60,21 @@ void paint_shapes(SpecContext& ctx, const std::string& path, std::vector<double>
   const Grid2& g = ctx.grid;
   for (std::size_t k = 0; k < shapes->size(); ++k) {
     const std::string p = path + "." + std::to_string(k);
-    if (!shapes->get(k)->is_table()) ctx.cfg.fail(path, "element " + std::to_string(k) + " is not a table");
-    // toml++ paths do not index arrays, so read the element through a reader of its own.
-    ConfigReader sub(*shapes->get(k)->as_table(), ctx.cfg.file());
-    const std::string kind = sub.get_choice("shape", {"square", "rectangle", "disc"});
+    const toml::table* t = shapes->get(k)->as_table();
+    if (!t) ctx.cfg.fail(p, "expected a table like { shape = \"disc\", radius = r, value = 1.0 }");
+    static const std::set<std::string_view> known{"shape", "center", "value", "size", "width", "height", "radius"};
+    for (const auto& [key, v] : *t)
+      if (!known.count(key.str()))
+        ctx.cfg.fail(p + "." + std::string(key.str()),
+                     "unknown key in a shape; expected shape, center, value and size | width, height | radius");
+    const std::string kind = ctx.cfg.get_choice(p + ".shape", {"square", "rectangle", "disc"});
     std::vector<double> c{g.x0 + g.width() / 2, g.y0 + g.height() / 2};
-    if (sub.has("center")) c = sub.get_doubles("center", 2);
-    const double value = sub.get_double("value");
+    if (ctx.cfg.has(p + ".center")) c = ctx.cfg.get_doubles(p + ".center", 2);
+    const double value = ctx.cfg.get_double(p + ".value");
     double hx = 0, hy = 0, r = 0;
-    if (kind == "square") hx = hy = sub.get_double("size") / 2;
-    if (kind == "rectangle") hx = sub.get_double("width") / 2, hy = sub.get_double("height") / 2;
-    if (kind == "disc") r = sub.get_double("radius");
-    try {
-      sub.check_all_used();
-    } catch (const InputError& e) {
-      ctx.cfg.fail(p, e.what());
-    }
+    if (kind == "square") hx = hy = ctx.cfg.get_double(p + ".size") / 2;
+    if (kind == "rectangle") hx = ctx.cfg.get_double(p + ".width") / 2, hy = ctx.cfg.get_double(p + ".height") / 2;
+    if (kind == "disc") r = ctx.cfg.get_double(p + ".radius");
     for (int j = 0; j < g.ny; ++j)
       for (int i = 0; i < g.nx; ++i) {
         const double x = g.x(i) - c[0], y = g.y(j) - c[1];

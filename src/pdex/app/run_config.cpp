@@ -2,13 +2,17 @@
 
 #include <toml++/toml.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
 #include "pdex/app/config_reader.hpp"
 #include "pdex/app/field_specs.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/io/colormap.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 
 namespace pdex {
@@ -16,6 +20,24 @@ namespace pdex {
 namespace {
 
 constexpr int64_t max_cells_per_side = 1 << 20;
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g GiB", bytes / double(1ull << 30));
+  return buf;
+}
+
+// Refuses a grid that cannot fit before anything of its size is allocated: the initial state and
+// per-cell inputs (doubles while reading), two states and a checkpoint of (u, v), parameter fields.
+void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precision) {
+  const double cells = double(g.nx + 64) * double(g.ny + 2);
+  const double value = precision == Precision::f32 ? 4 : 8;
+  const double need = cells * (4 * 8 + 8 * value);
+  const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  if (need > have)
+    cfg.fail("grid.nx", "a " + std::to_string(g.nx) + " x " + std::to_string(g.ny) + " grid needs about " + gib(need) +
+                            " but this machine has " + gib(have) + "; use a smaller grid (grid.nx, grid.ny) or f32");
+}
 
 Grid2 read_grid(ConfigReader& cfg) {
   Grid2 g;
@@ -91,7 +113,13 @@ FieldBoundary read_boundary(ConfigReader& cfg) {
 
 void read_model(ConfigReader& cfg, RunConfig& rc, const std::string& base_dir) {
   rc.model = cfg.get_string("model.name");
-  const ReactionInfo& info = ard_reaction(rc.model);
+  const ReactionInfo* found = nullptr;
+  try {
+    found = &ard_reaction(rc.model);
+  } catch (const InputError& e) {
+    cfg.fail("model.name", e.what());
+  }
+  const ReactionInfo& info = *found;
   ArdSpec& s = rc.spec;
   s.reaction = info.name;
   s.clamp = cfg.get_bool("model.clamp", info.clamp);
@@ -155,6 +183,11 @@ void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   for (const auto& f : o.fields)
     if (f != "u" && f != "v") cfg.fail("output.fields", "unknown field '" + f + "'; this model has \"u\" and \"v\"");
   o.colormap = cfg.get_string("output.colormap", "viridis");
+  try {
+    io::parse_colormap(o.colormap);
+  } catch (const InputError& e) {
+    cfg.fail("output.colormap", e.what());
+  }
   if (const toml::node* r = cfg.find("output.range"); r && !r->is_string()) {
     auto mm = cfg.get_doubles("output.range", 2);
     if (!(mm[0] < mm[1])) cfg.fail("output.range", "expected [min, max] with min < max");
@@ -177,6 +210,52 @@ void read_run(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   rc.spec.temporal_blocking = cfg.get_bool("run.temporal_blocking", true);
 }
 
+nlohmann::json scalar_json(const ScalarSpec& s) {
+  if (!s.varies()) return s.value;
+  double lo = s.cells[0], hi = s.cells[0], sum = 0;
+  for (double c : s.cells) lo = std::min(lo, c), hi = std::max(hi, c), sum += c;
+  return {{"varies", true}, {"min", lo}, {"max", hi}, {"mean", sum / double(s.cells.size())}};
+}
+
+nlohmann::json boundary_json(const FieldBoundary& bc) {
+  const char* sides[4] = {"left", "right", "bottom", "top"};
+  const char* kinds[3] = {"periodic", "neumann", "dirichlet"};
+  const char* fields[2] = {"u", "v"};
+  nlohmann::json j;
+  for (int s = 0; s < 4; ++s)
+    for (int c = 0; c < 2; ++c) {
+      const SideBc& b = bc.side[s][c];
+      j[sides[s]][fields[c]] = {{"kind", kinds[int(b.kind)]}};
+      if (b.kind == BcKind::dirichlet) j[sides[s]][fields[c]]["value"] = b.value;
+    }
+  return j;
+}
+
+// Every value the run uses, defaults included, so that summary.json alone says what produced a result.
+nlohmann::json resolved_json(const RunConfig& rc) {
+  const ArdSpec& s = rc.spec;
+  const char* adv[3] = {"none", "centered", "upwind"};
+  nlohmann::json params;
+  for (const auto& [name, p] : s.params) params[name] = scalar_json(p);
+  nlohmann::json model = {{"name", rc.model}, {"params", params}, {"clamp", s.clamp},
+                          {"advection", {{"scheme", adv[int(s.advection)]}, {"x", scalar_json(s.ax)}, {"y", scalar_json(s.ay)}}},
+                          {"diffusion", {{"kind", s.anisotropic ? "tensor" : "isotropic"}}}};
+  if (s.anisotropic)
+    model["diffusion"].update({{"xx", scalar_json(s.mxx)}, {"xy", scalar_json(s.mxy)}, {"yy", scalar_json(s.myy)}});
+  const OutputConfig& o = rc.output;
+  return {{"model", model},
+          {"grid", {{"nx", s.grid.nx}, {"ny", s.grid.ny}, {"dx", s.grid.dx}, {"dy", s.grid.dy}, {"x0", s.grid.x0},
+                    {"y0", s.grid.y0}, {"boundary", boundary_json(s.bc)}}},
+          {"time", {{"scheme", rc.scheme}, {"dt", s.dt}, {"steps", rc.steps}, {"force", rc.force},
+                    {"check_every", rc.check_every}}},
+          {"initial", {{"u", scalar_json(ScalarSpec{0.0, s.u0})}, {"v", scalar_json(ScalarSpec{0.0, s.v0})}}},
+          {"output", {{"dir", o.dir}, {"every", o.every}, {"formats", o.formats}, {"fields", o.fields},
+                      {"colormap", o.colormap}, {"range", o.auto_range ? nlohmann::json("auto") : nlohmann::json{o.range_min, o.range_max}},
+                      {"scale", o.scale}}},
+          {"run", {{"backend", backend_name(rc.backend)}, {"precision", precision_name(rc.precision)},
+                   {"progress", rc.progress}, {"temporal_blocking", s.temporal_blocking}}}};
+}
+
 }  // namespace
 
 RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
@@ -186,15 +265,17 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   rc.file = file;
   std::stringstream js;
   js << toml::json_formatter{cfg.root()};
-  rc.resolved = nlohmann::json::parse(js.str());
+  rc.input = nlohmann::json::parse(js.str());
   const std::string base_dir = std::filesystem::path(file).parent_path().string();
   rc.spec.grid = read_grid(cfg);
+  read_run(cfg, rc, cli);
+  check_grid_fits(cfg, rc.spec.grid, rc.precision);
   rc.spec.bc = read_boundary(cfg);
   read_time(cfg, rc);
   read_model(cfg, rc, base_dir.empty() ? "." : base_dir);
   read_output(cfg, rc, cli);
-  read_run(cfg, rc, cli);
   cfg.check_all_used();
+  rc.resolved = resolved_json(rc);
   return rc;
 }
 

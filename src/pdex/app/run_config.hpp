@@ -35,7 +35,8 @@ struct RunConfig {
   Backend backend = Backend::openmp;
   Precision precision = Precision::f32;
   bool progress = true;
-  nlohmann::json resolved;  // the configuration after overrides, for summary.json
+  nlohmann::json input;     // the file as read, after --set overrides
+  nlohmann::json resolved;  // every value the run uses, defaults included (summary.json's "config")
 };
 
 struct CliOverrides {

@@ -1,7 +1,5 @@
 #include "pdex/app/simulation.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -25,22 +23,6 @@ std::string fmt(double x) {
   s.precision(6);
   s << x;
   return s.str();
-}
-
-// Refuses grids that cannot fit before allocating anything: state, checkpoint and parameter fields.
-void check_memory(const RunConfig& rc) {
-  const Grid2& g = rc.spec.grid;
-  const double cells = double(g.nx + 2) * double(g.ny + 2);
-  const double bytes_per_value = rc.precision == Precision::f32 ? 4 : 8;
-  int fields = 6;  // two states of (u, v) and a checkpoint
-  for (const auto& [name, p] : rc.spec.params) fields += p.varies();
-  fields += rc.spec.ax.varies() + rc.spec.ay.varies() + 3 * rc.spec.anisotropic;
-  const double need = cells * bytes_per_value * fields + 16.0 * double(g.cells());  // + host staging in double
-  const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
-  if (need > have)
-    throw InputError(rc.file + ": key 'grid.nx' / 'grid.ny': a " + std::to_string(g.nx) + " x " +
-                     std::to_string(g.ny) + " grid needs about " + fmt(need / (1 << 30)) + " GiB but this machine has " +
-                     fmt(have / (1 << 30)) + " GiB; use a smaller grid or f32");
 }
 
 nlohmann::json stats_json(const std::vector<std::string>& names, const std::vector<FieldStats>& stats) {
@@ -71,7 +53,7 @@ void write_summary(const std::string& dir, const nlohmann::json& summary) {
                            std::to_string(at % rc.spec.grid.nx) + ", y=" + std::to_string(at / rc.spec.grid.nx) +
                            ". Reduce time.dt (now " + fmt(rc.spec.dt) +
                            "), or check the parameters and initial state; outputs written so far are kept in " +
-                           rc.output.dir);
+                           rc.output.dir, step - 1);
     }
   }
   throw NumericalError("the solution became non-finite between steps " + std::to_string(chunk_start) + " and " +
@@ -101,12 +83,11 @@ nlohmann::json check_stability(const RunConfig& rc) {
 RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   const auto t_start = Clock::now();
   nlohmann::json stability = check_stability(rc);
-  check_memory(rc);
   auto stepper = make_ard_stepper(rc.spec, rc.backend, rc.precision);
   RunResult res;
   res.field_names = stepper->field_names();
   nlohmann::json& sum = res.summary;
-  sum = {{"pdex_version", "0.1.0"}, {"config_file", rc.file}, {"config", rc.resolved}, {"model", rc.model},
+  sum = {{"pdex_version", "0.1.0"}, {"config_file", rc.file}, {"config", rc.resolved}, {"config_input", rc.input}, {"model", rc.model},
          {"scheme", rc.scheme}, {"backend", backend_name(rc.backend)}, {"device", device_name(rc.backend)},
          {"precision", precision_name(rc.precision)}, {"grid", {{"nx", rc.spec.grid.nx}, {"ny", rc.spec.grid.ny},
          {"dx", rc.spec.grid.dx}, {"dy", rc.spec.grid.dy}}}, {"dt", rc.spec.dt}, {"stability", stability}};
@@ -142,7 +123,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
     progress.finish(step);
     sum["status"] = "failed";
     sum["error"] = e.what();
-    sum["steps_completed"] = step;
+    sum["steps_completed"] = e.last_good_step >= 0 ? e.last_good_step : step;
     sum["outputs"] = files;
     if (writer) write_summary(writer->dir(), sum);
     throw;

@@ -20,7 +20,8 @@ class InputError : public Error {
 // A simulation that produced NaN/Inf or another unrecoverable numerical state.
 class NumericalError : public Error {
  public:
-  using Error::Error;
+  NumericalError(const std::string& what, long long last_good = -1) : Error(what), last_good_step(last_good) {}
+  long long last_good_step;  // the last step whose state was finite, when known
 };
 
 // The requested backend does not exist in this build or on this machine.
