@@ -33,11 +33,17 @@ __global__ void __launch_bounds__(EulerTiles<T>::threads)
   using C = EulerTiles<T>;
   extern __shared__ unsigned char raw[];
   T* buf = reinterpret_cast<T*>(raw);  // [buffer][species][cell]
+  // Global offsets of the tile's rows and columns, wrapped once here rather than in every step.
+  __shared__ int64_t row_off[C::hgt];
+  __shared__ int col_off[C::w];
   const int gx0 = int(blockIdx.x) * C::tx - C::steps, gy0 = int(blockIdx.y) * C::ty - C::steps;
-  const Spacing<T> sh = Spacing<T>{rhs.h.idx, rhs.h.idy, rhs.h.idx2, rhs.h.idy2, rhs.h.ihdx, rhs.h.ihdy, C::w};
+  for (int k = threadIdx.x; k < C::hgt; k += C::threads) row_off[k] = in.offset(0, wrap(gy0 + k, in.ny));
+  for (int k = threadIdx.x; k < C::w; k += C::threads) col_off[k] = wrap(gx0 + k, in.nx);
+  __syncthreads();
+  const Spacing<T> sh{rhs.h.idx, rhs.h.idy, rhs.h.idx2, rhs.h.idy2, rhs.h.ihdx, rhs.h.ihdy, C::w};
 
-  for (int k = threadIdx.x; k < C::cells; k += C::threads) {
-    const int64_t o = in.offset(wrap(gx0 + k % C::w, in.nx), wrap(gy0 + k / C::w, in.ny));
+  for (int k = threadIdx.x; k < C::cells; k += C::threads) {  // C::w is a constant: no division here
+    const int64_t o = row_off[k / C::w] + col_off[k % C::w];
     buf[k] = in.comp(0)[o];
     buf[C::cells + k] = in.comp(1)[o];
   }
@@ -47,14 +53,13 @@ __global__ void __launch_bounds__(EulerTiles<T>::threads)
   for (int s = 1; s <= C::steps; ++s) {
     const T* u = buf + cur * 2 * C::cells;
     T* next = buf + (1 - cur) * 2 * C::cells;
-    const int lo = s, wi = C::w - 2 * s, hi = C::hgt - 2 * s;  // cells still exact after s steps
-    for (int k = threadIdx.x; k < wi * hi; k += C::threads) {
-      const int x = lo + k % wi, y = lo + k / wi, so = y * C::w + x;
-      const int64_t po = in.offset(wrap(gx0 + x, in.nx), wrap(gy0 + y, in.ny));
+    for (int k = threadIdx.x; k < C::cells; k += C::threads) {
+      const int x = k % C::w, y = k / C::w;
+      if (x < s || x >= C::w - s || y < s || y >= C::hgt - s) continue;  // not exact after s steps
       T r[2];
-      rhs.eval(u, u + C::cells, so, sh, po, r);
-      next[so] = rhs.limit(0, u[so] + dt * r[0]);
-      next[C::cells + so] = rhs.limit(1, u[C::cells + so] + dt * r[1]);
+      rhs.eval(u, u + C::cells, k, sh, row_off[y] + col_off[x], r);
+      next[k] = rhs.limit(0, u[k] + dt * r[0]);
+      next[C::cells + k] = rhs.limit(1, u[C::cells + k] + dt * r[1]);
     }
     cur = 1 - cur;
     __syncthreads();
