@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
+# Tests run side by side; spinning OpenMP threads would starve each other.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 cd build && ctest --output-on-failure -j"$(nproc)"
