@@ -27,32 +27,6 @@ std::vector<double> uniform_noise(std::size_t count, double amplitude, uint64_t 
 
 namespace {
 
-std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, std::size_t planes = 1) {
-  const std::string name = ctx.cfg.get_string(path);
-  std::filesystem::path file(name);
-  if (file.is_relative()) file = std::filesystem::path(ctx.base_dir) / file;
-  io::NpyArray a;
-  try {
-    a = io::read_npy(file);
-  } catch (const InputError& e) {
-    ctx.cfg.fail(path, e.what());
-  }
-  std::vector<std::size_t> want{std::size_t(ctx.grid.ny), std::size_t(ctx.grid.nx)};
-  if (planes > 1) want.insert(want.begin(), planes);
-  if (a.shape != want) {
-    auto show = [](const std::vector<std::size_t>& s) {
-      std::string r = "(";
-      for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-      return r + (s.size() == 1 ? ",)" : ")");
-    };
-    ctx.cfg.fail(path, file.string() + " has shape " + show(a.shape) + "; expected " + show(want) +
-                           " (arrays are indexed [y, x], i.e. (ny, nx))");
-  }
-  for (double v : a.data)
-    if (!std::isfinite(v)) ctx.cfg.fail(path, file.string() + " contains NaN or infinite values");
-  return a.data;
-}
-
 void paint_shapes(SpecContext& ctx, const std::string& path, std::vector<double>& cells) {
   const toml::node* n = ctx.cfg.find(path);
   const toml::array* shapes = n ? n->as_array() : nullptr;
@@ -86,6 +60,32 @@ void paint_shapes(SpecContext& ctx, const std::string& path, std::vector<double>
 }
 
 }  // namespace
+
+std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, std::size_t planes) {
+  const std::string name = ctx.cfg.get_string(path);
+  std::filesystem::path file(name);
+  if (file.is_relative()) file = std::filesystem::path(ctx.base_dir) / file;
+  io::NpyArray a;
+  try {
+    a = io::read_npy(file);
+  } catch (const InputError& e) {
+    ctx.cfg.fail(path, e.what());
+  }
+  std::vector<std::size_t> want{std::size_t(ctx.grid.ny), std::size_t(ctx.grid.nx)};
+  if (planes > 1) want.insert(want.begin(), planes);
+  if (a.shape != want) {
+    auto show = [](const std::vector<std::size_t>& s) {
+      std::string r = "(";
+      for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
+      return r + (s.size() == 1 ? ",)" : ")");
+    };
+    ctx.cfg.fail(path, file.string() + " has shape " + show(a.shape) + "; expected " + show(want) +
+                           " (arrays are indexed [y, x], i.e. (ny, nx))");
+  }
+  for (double v : a.data)
+    if (!std::isfinite(v)) ctx.cfg.fail(path, file.string() + " contains NaN or infinite values");
+  return a.data;
+}
 
 ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<double> fallback) {
   const toml::node* n = ctx.cfg.find(path);

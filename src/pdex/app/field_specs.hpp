@@ -22,6 +22,10 @@ struct SpecContext {
   std::string base_dir;  // .npy paths are relative to the configuration file's folder
 };
 
+// The .npy file named at `path` (relative to the configuration's folder), checked to hold `planes`
+// arrays of shape (ny, nx) of finite values; C order, so plane p's [y, x] is at (p * ny + y) * nx + x.
+std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, std::size_t planes = 1);
+
 // A number, or { value = , noise = , seed = , file = , shapes = [...] }. Missing: `fallback`, or an error.
 ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<double> fallback = std::nullopt);
 

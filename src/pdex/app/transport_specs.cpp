@@ -1,11 +1,9 @@
 // Advection velocity and diffusion tensor inputs ([model.advection], [model.diffusion]).
 #include <cmath>
-#include <filesystem>
 #include <numbers>
 
 #include "pdex/app/field_specs.hpp"
 #include "pdex/core/error.hpp"
-#include "pdex/io/npy.hpp"
 
 namespace pdex {
 
@@ -44,23 +42,15 @@ void velocity_preset(SpecContext& ctx, ArdSpec& spec, const std::string& base) {
   }
 }
 
-ScalarSpec plane(const io::NpyArray& a, std::size_t p, std::size_t n) {
-  return ScalarSpec{0.0, std::vector<double>(a.data.begin() + std::ptrdiff_t(p * n), a.data.begin() + std::ptrdiff_t((p + 1) * n))};
+ScalarSpec plane(const std::vector<double>& data, std::size_t p, std::size_t n) {
+  return ScalarSpec{0.0, std::vector<double>(data.begin() + std::ptrdiff_t(p * n), data.begin() + std::ptrdiff_t((p + 1) * n))};
 }
 
+// One .npy of shape (3, ny, nx): the xx, xy, yy components.
 void tensor_from_file(SpecContext& ctx, ArdSpec& spec, const std::string& path) {
-  std::filesystem::path file(ctx.cfg.get_string(path));
-  if (file.is_relative()) file = std::filesystem::path(ctx.base_dir) / file;
-  io::NpyArray a;
-  try {
-    a = io::read_npy(file);
-  } catch (const InputError& e) {
-    ctx.cfg.fail(path, e.what());
-  }
+  const std::vector<double> m = read_npy_field(ctx, path, 3);
   const std::size_t n = std::size_t(ctx.grid.cells());
-  if (a.shape != std::vector<std::size_t>{3, std::size_t(ctx.grid.ny), std::size_t(ctx.grid.nx)})
-    ctx.cfg.fail(path, file.string() + ": expected shape (3, ny, nx) holding the xx, xy, yy components");
-  spec.mxx = plane(a, 0, n), spec.mxy = plane(a, 1, n), spec.myy = plane(a, 2, n);
+  spec.mxx = plane(m, 0, n), spec.mxy = plane(m, 1, n), spec.myy = plane(m, 2, n);
 }
 
 // M = e e^T + (I - e e^T) / ratio with e the unit flow direction: diffusion `ratio` times faster along
