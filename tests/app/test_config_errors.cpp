@@ -242,6 +242,7 @@ INSTANTIATE_TEST_SUITE_P(
         KeyCase{"OutputEveryNegative", "output.every=-5", "output.every", "expected a non-negative number of steps"},
         KeyCase{"OutputFormatUnknown", "output.formats=[\"vtk\"]", "output.formats", "unknown format 'vtk'"},
         KeyCase{"OutputFieldUnknown", "output.fields=[\"w\"]", "output.fields", "unknown field 'w'"},
+        KeyCase{"DirichletSideWithoutValue", "grid.boundary={ left = \"dirichlet\", right = \"neumann\", bottom = \"neumann\", top = \"neumann\" }", "grid.boundary.left", "a Dirichlet side needs its value"},
         KeyCase{"OutputScaleZero", "output.scale=0", "output.scale", "expected an integer from 1 to 16"},
         KeyCase{"OutputRangeReversed", "output.range=[1.0, 0.0]", "output.range", "expected [min, max] with min < max"},
         KeyCase{"ShapeUnknownKey", "initial.u={ value = 1.0, shapes = [{ shape = \"disc\", radius = 2.0, value = 1.0, colour = 3 }] }", "initial.u.shapes.0.colour", "unknown key in a shape"}),

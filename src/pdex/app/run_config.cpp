@@ -64,8 +64,13 @@ BcKind kind_of(const std::string& s) {
 void read_side(ConfigReader& cfg, const std::string& path, int side, FieldBoundary& bc) {
   const toml::node* n = cfg.find(path);
   const char* names[2] = {"u", "v"};
+  auto kind_without_value = [&](const std::string& p) {
+    const BcKind k = kind_of(cfg.get_choice(p, bc_kinds));
+    if (k == BcKind::dirichlet) cfg.fail(p, "a Dirichlet side needs its value: { kind = \"dirichlet\", value = 1.0 }");
+    return SideBc{k, 0.0};
+  };
   if (n->is_string()) {
-    for (int c = 0; c < 2; ++c) bc.side[side][c] = SideBc{kind_of(cfg.get_choice(path, bc_kinds)), 0.0};
+    for (int c = 0; c < 2; ++c) bc.side[side][c] = kind_without_value(path);
     return;
   }
   if (!n->is_table()) cfg.fail(path, "expected a kind (\"periodic\", \"neumann\", \"dirichlet\") or a table");
@@ -79,7 +84,7 @@ void read_side(ConfigReader& cfg, const std::string& path, int side, FieldBounda
     const std::string p = path + "." + names[c];
     if (!cfg.has(p)) cfg.fail(path, std::string("missing the condition for field '") + names[c] + "'");
     if (cfg.find(p)->is_string()) {
-      bc.side[side][c] = SideBc{kind_of(cfg.get_choice(p, bc_kinds)), 0.0};
+      bc.side[side][c] = kind_without_value(p);
     } else {
       bc.side[side][c] = SideBc{kind_of(cfg.get_choice(p + ".kind", bc_kinds)), cfg.get_double(p + ".value", 0.0)};
     }
