@@ -15,14 +15,15 @@ namespace pdex {
 enum class Advection : int { none = 0, centered = 1, upwind = 2 };
 
 // Adv and Tensor are fixed at compile time: each kernel carries only the terms it evaluates.
-template <class T, class Reaction, Advection Adv = Advection::none, bool Tensor = false>
+template <class T, class Reaction, Advection Adv = Advection::none, bool Tensor = false, class P = Param<T>>
 struct ArdRhs {
   using reaction_type = Reaction;
+  using param_type = P;
   static constexpr int ncomp = 2;
   static constexpr bool tensor = Tensor;
   Reaction reaction;
-  Param<T> Du, Dv;
-  Param<T> ax, ay;
+  P Du, Dv;
+  P ax, ay;
   const T* m = nullptr;  // tensor M (Tensor only): components xx, xy, yy at m + c * m_stride
   int64_t m_stride = 0;
   T floor = T(0);        // the clamping bound: 0, or the lowest value when clamping is off
@@ -30,7 +31,7 @@ struct ArdRhs {
 
   // Stencils read the state around offset `so` with spacing data `sh`; parameters are read at `po`.
   // The two differ only when the state is a tile copied elsewhere (the temporally blocked CUDA schedule).
-  PDEX_HD T diffusion(const T* p, int64_t so, const Spacing<T>& sh, const Param<T>& d, int64_t po) const {
+  PDEX_HD T diffusion(const T* p, int64_t so, const Spacing<T>& sh, const P& d, int64_t po) const {
     if constexpr (Tensor) return div_tensor(p, so, d, m, m + m_stride, m + 2 * m_stride, sh);  // so == po
     else return d.at(po) * lap(p, so, sh);
   }

@@ -90,24 +90,24 @@ inline bool all_periodic(const FieldBoundary& bc) {
 }
 
 // Each reaction's parameters by name; `p(name)` uploads one.
-template <class T, class P>
-Turing<T> make_reaction(std::type_identity<Turing<T>>, P&& p) {
+template <class T, class P, class F>
+Turing<T, P> make_reaction(std::type_identity<Turing<T, P>>, F&& p) {
   return {p("alpha"), p("beta"), p("s")};
 }
-template <class T, class P>
-GrayScott<T> make_reaction(std::type_identity<GrayScott<T>>, P&& p) {
+template <class T, class P, class F>
+GrayScott<T, P> make_reaction(std::type_identity<GrayScott<T, P>>, F&& p) {
   return {p("F"), p("k")};
 }
-template <class T, class P>
-FitzHughNagumo<T> make_reaction(std::type_identity<FitzHughNagumo<T>>, P&& p) {
+template <class T, class P, class F>
+FitzHughNagumo<T, P> make_reaction(std::type_identity<FitzHughNagumo<T, P>>, F&& p) {
   return {p("a"), p("b"), p("eps")};
 }
-template <class T, class P>
-Brusselator<T> make_reaction(std::type_identity<Brusselator<T>>, P&& p) {
+template <class T, class P, class F>
+Brusselator<T, P> make_reaction(std::type_identity<Brusselator<T, P>>, F&& p) {
   return {p("a"), p("b")};
 }
-template <class T, class P>
-Schnakenberg<T> make_reaction(std::type_identity<Schnakenberg<T>>, P&& p) {
+template <class T, class P, class F>
+Schnakenberg<T, P> make_reaction(std::type_identity<Schnakenberg<T, P>>, F&& p) {
   return {p("a"), p("b"), p("gamma")};
 }
 
@@ -116,12 +116,13 @@ class ArdEuler final : public Stepper {
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec) : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), params_(spec.grid) {
     const Grid2& g = spec.grid;
-    auto param = [&](const char* name) { return params_.upload(spec.params.at(name), bc_); };
+    using P = typename Rhs::param_type;
+    auto param = [&](const char* name) { return P(params_.upload(spec.params.at(name), bc_)); };
     rhs_.reaction = make_reaction<T>(std::type_identity<typename Rhs::reaction_type>{}, param);
     rhs_.Du = param("Du");
     rhs_.Dv = param("Dv");
-    rhs_.ax = params_.upload(spec.ax, bc_);
-    rhs_.ay = params_.upload(spec.ay, bc_);
+    rhs_.ax = P(params_.upload(spec.ax, bc_));
+    rhs_.ay = P(params_.upload(spec.ay, bc_));
     if (spec.anisotropic) {
       FieldView<const T> m = params_.upload_tensor(spec);
       rhs_.m = m.data;
@@ -189,10 +190,10 @@ class ArdEuler final : public Stepper {
 
 // The advection scheme and the tensor are compile-time choices, so that each kernel carries only the
 // work it needs and host loops stay branch-free.
-template <class Exec, class T, class Reaction>
+template <class Exec, class T, class P, class Reaction>
 std::unique_ptr<Stepper> make_with(const Exec& ex, const ArdSpec& spec) {
   auto make = [&]<Advection A, bool Tensor>() -> std::unique_ptr<Stepper> {
-    return std::make_unique<ArdEuler<Exec, T, ArdRhs<T, Reaction, A, Tensor>>>(ex, spec);
+    return std::make_unique<ArdEuler<Exec, T, ArdRhs<T, Reaction, A, Tensor, P>>>(ex, spec);
   };
   auto with_tensor = [&]<Advection A>() {
     return spec.anisotropic ? make.template operator()<A, true>() : make.template operator()<A, false>();
@@ -205,14 +206,29 @@ std::unique_ptr<Stepper> make_with(const Exec& ex, const ArdSpec& spec) {
   throw Error("internal: unknown advection scheme");
 }
 
+inline bool all_constant(const ArdSpec& spec) {
+  for (const auto& [name, p] : spec.params)
+    if (p.varies()) return false;
+  return !spec.ax.varies() && !spec.ay.varies();
+}
+
+// On the host, runs whose parameters are all constant get ConstParam kernels (constants in registers);
+// the GPU always uses Param, whose warp-uniform branch costs nothing there.
+template <class Exec, class T, template <class, class> class R>
+std::unique_ptr<Stepper> make_for(const Exec& ex, const ArdSpec& spec) {
+  if constexpr (Exec::space == MemorySpace::host)
+    if (all_constant(spec)) return make_with<Exec, T, ConstParam<T>, R<T, ConstParam<T>>>(ex, spec);
+  return make_with<Exec, T, Param<T>, R<T, Param<T>>>(ex, spec);
+}
+
 template <class Exec, class T>
 std::unique_ptr<Stepper> make_typed(const Exec& ex, const ArdSpec& spec) {
   const std::string& r = spec.reaction;
-  if (r == "turing") return make_with<Exec, T, Turing<T>>(ex, spec);
-  if (r == "gray_scott") return make_with<Exec, T, GrayScott<T>>(ex, spec);
-  if (r == "fitzhugh_nagumo") return make_with<Exec, T, FitzHughNagumo<T>>(ex, spec);
-  if (r == "brusselator") return make_with<Exec, T, Brusselator<T>>(ex, spec);
-  if (r == "schnakenberg") return make_with<Exec, T, Schnakenberg<T>>(ex, spec);
+  if (r == "turing") return make_for<Exec, T, Turing>(ex, spec);
+  if (r == "gray_scott") return make_for<Exec, T, GrayScott>(ex, spec);
+  if (r == "fitzhugh_nagumo") return make_for<Exec, T, FitzHughNagumo>(ex, spec);
+  if (r == "brusselator") return make_for<Exec, T, Brusselator>(ex, spec);
+  if (r == "schnakenberg") return make_for<Exec, T, Schnakenberg>(ex, spec);
   throw InputError("unknown reaction '" + r + "'");
 }
 

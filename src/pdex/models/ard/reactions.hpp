@@ -9,9 +9,9 @@
 namespace pdex {
 
 // Turing's morphogen kinetics, seed 000 eqs. (3)-(4).
-template <class T>
+template <class T, class P = Param<T>>
 struct Turing {
-  Param<T> alpha, beta, s;
+  P alpha, beta, s;
   PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
     const T uv = u * v, rate = s.at(o);
     fu = rate * (uv - u - alpha.at(o));  // eq. (3)
@@ -20,9 +20,9 @@ struct Turing {
 };
 
 // Gray-Scott (Pearson 1993): u the substrate, v the autocatalyst.
-template <class T>
+template <class T, class P = Param<T>>
 struct GrayScott {
-  Param<T> F, k;
+  P F, k;
   PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
     const T uvv = u * v * v, feed = F.at(o);
     fu = -uvv + feed * (T(1) - u);
@@ -31,9 +31,9 @@ struct GrayScott {
 };
 
 // FitzHugh-Nagumo (FitzHugh 1961): u the fast voltage-like variable, v the slow recovery variable.
-template <class T>
+template <class T, class P = Param<T>>
 struct FitzHughNagumo {
-  Param<T> a, b, eps;
+  P a, b, eps;
   PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
     fu = u - u * u * u / T(3) - v;
     fv = eps.at(o) * (u + a.at(o) - b.at(o) * v);
@@ -41,9 +41,9 @@ struct FitzHughNagumo {
 };
 
 // Brusselator (Prigogine and Lefever 1968).
-template <class T>
+template <class T, class P = Param<T>>
 struct Brusselator {
-  Param<T> a, b;
+  P a, b;
   PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
     const T uuv = u * u * v, bb = b.at(o);
     fu = a.at(o) - (bb + T(1)) * u + uuv;
@@ -52,9 +52,9 @@ struct Brusselator {
 };
 
 // Schnakenberg (1979), in Murray's scaling with the reaction strength gamma.
-template <class T>
+template <class T, class P = Param<T>>
 struct Schnakenberg {
-  Param<T> a, b, gamma;
+  P a, b, gamma;
   PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
     const T uuv = u * u * v, g = gamma.at(o);
     fu = g * (a.at(o) - u + uuv);
