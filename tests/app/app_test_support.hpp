@@ -16,47 +16,15 @@
 #include <string_view>
 #include <vector>
 
+#include "support/scratch_dir.hpp"
+
 namespace pdex::app_testing {
 
 namespace fs = std::filesystem;
 
-// A fresh folder per test, named after the test and the process so that CTest may run the discovered
-// tests in parallel; removed afterwards.
-class ScratchDir {
- public:
-  ScratchDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string("pdex_app_") + info->test_suite_name() + "_" + info->name() + "_" +
-                       std::to_string(::getpid());
-    std::replace(name.begin(), name.end(), '/', '_');
-    path_ = fs::temp_directory_path() / name;
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-  fs::path operator/(std::string_view name) const { return path_ / name; }
-  std::string str(std::string_view name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-inline void write_text(const fs::path& file, std::string_view text) {
-  std::ofstream out(file, std::ios::binary);
-  out << text;
-  ASSERT_TRUE(out.good()) << "cannot write " << file;
-}
-
-inline std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using pdex::testing::ScratchDir;
+using pdex::testing::read_file_bytes;
+using pdex::testing::write_file_bytes;
 
 inline nlohmann::json read_json(const fs::path& file) {
   std::ifstream in(file);
@@ -102,7 +70,7 @@ inline Outcome run_pdex(const std::vector<std::string>& args, const std::string&
 
 // The dtype string of a .npy file's header, e.g. "<f4".
 inline std::string npy_descr(const fs::path& file) {
-  const std::string bytes = read_text(file);
+  const std::string bytes = read_file_bytes(file);
   const auto at = bytes.find("'descr': '");
   if (at == std::string::npos) return "";
   const auto start = at + 10;

@@ -33,7 +33,7 @@ long blow_up_step(const std::string& output) {
 }
 
 Outcome run_unstable(const ScratchDir& dir, const std::string& name, int steps, int check_every) {
-  write_text(dir / (name + ".toml"), unstable_config(steps, check_every));
+  write_file_bytes(dir / (name + ".toml"), unstable_config(steps, check_every));
   return run_pdex({"run", dir.str(name + ".toml"), "--out", dir.str(name)});
 }
 
@@ -82,7 +82,7 @@ TEST(BlowUp, TheReportedStepDoesNotDependOnTheCheckInterval) {
 
 TEST(BlowUp, ClampOffWithAHugeDtAlsoStopsWithStatus3) {
   ScratchDir dir;
-  write_text(dir / "cfg.toml", unstable_config(200, 10));
+  write_file_bytes(dir / "cfg.toml", unstable_config(200, 10));
   const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out"), "--set", "model.clamp=false",
                               "--set", "time.dt=50.0"});
   EXPECT_EQ(o.status, numerical_error_status) << o.output;

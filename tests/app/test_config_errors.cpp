@@ -24,7 +24,7 @@ void expect_refused(const Outcome& o, const std::vector<std::string>& parts) {
 
 // Writes `text` as cfg.toml and runs it (outputs to a subfolder); returns the outcome.
 Outcome run_config(const ScratchDir& dir, const std::string& text, const std::vector<std::string>& extra = {}) {
-  write_text(dir / "cfg.toml", text);
+  write_file_bytes(dir / "cfg.toml", text);
   std::vector<std::string> args{"run", dir.str("cfg.toml"), "--out", dir.str("out")};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_pdex(args);
@@ -68,7 +68,7 @@ TEST(ConfigErrors, ReportsMissingRequiredValues) {
 
 TEST(ConfigErrors, NonPositiveSizesAreRefused) {
   ScratchDir dir;
-  write_text(dir / "cfg.toml", gray_scott_config());
+  write_file_bytes(dir / "cfg.toml", gray_scott_config());
   expect_refused(run_pdex({"run", dir.str("cfg.toml"), "--set", "grid.nx=0"}),
                  {"cfg.toml", "key 'grid.nx'", "expected a positive cell count up to 2^20, got 0"});
   expect_refused(run_pdex({"run", dir.str("cfg.toml"), "--set", "grid.dx=-1"}),
@@ -79,7 +79,7 @@ TEST(ConfigErrors, NonPositiveSizesAreRefused) {
 // capped at 4 GiB so that a regression fails here instead of exhausting the machine).
 TEST(ConfigErrors, GridTooLargeForMemoryFailsFast) {
   ScratchDir dir;
-  write_text(dir / "cfg.toml", gray_scott_config());
+  write_file_bytes(dir / "cfg.toml", gray_scott_config());
   const auto t0 = std::chrono::steady_clock::now();
   const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--set", "grid.nx=1000000", "--set", "grid.ny=1000000"},
                              "ulimit -v 4194304; ");
@@ -90,7 +90,7 @@ TEST(ConfigErrors, GridTooLargeForMemoryFailsFast) {
 
 TEST(ConfigErrors, GridTooLargeForMemoryMessageNamesTheGridAndTheMemory) {
   ScratchDir dir;
-  write_text(dir / "cfg.toml", gray_scott_config());
+  write_file_bytes(dir / "cfg.toml", gray_scott_config());
   const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--set", "grid.nx=1000000", "--set", "grid.ny=1000000"},
                              "ulimit -v 4194304; ");
   expect_refused(o, {"cfg.toml", "grid.nx", "GiB"});
@@ -104,7 +104,7 @@ TEST(ConfigErrors, MissingNpyFileIsNamed) {
 
 TEST(ConfigErrors, MalformedNpyFilesAreRefused) {
   ScratchDir dir;
-  write_text(dir / "bad.npy", "P5\n3 2\n255\nabcdef");
+  write_file_bytes(dir / "bad.npy", "P5\n3 2\n255\nabcdef");
   expect_refused(run_config(dir, gray_scott_config(), {"--set", "initial.u={ file = \"bad.npy\" }"}),
                  {"cfg.toml", "key 'initial.u.file'", "bad.npy", "not a .npy file (bad magic)"});
   const std::vector<double> wrong(4 * 3, 1.0);
@@ -187,7 +187,7 @@ TEST(ConfigErrors, DtAboveTheStableLimitGivesTheLargestStableDt) {
 
 TEST(ConfigErrors, ForceRunsAnywayAboveTheStableLimit) {
   ScratchDir dir;
-  write_text(dir / "cfg.toml", gray_scott_config("", 16, 16, 2));
+  write_file_bytes(dir / "cfg.toml", gray_scott_config("", 16, 16, 2));
   const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out"), "--set", "time.dt=1.5", "--set", "time.force=true"});
   ASSERT_EQ(o.status, 0) << o.output;
   auto summary = read_json(dir / "out" / "summary.json");

@@ -31,7 +31,7 @@ TEST(Examples, EveryExampleLoadsIsStableAndWritesToOutByName) {
     EXPECT_NO_THROW(check_stability(rc));
     EXPECT_EQ(rc.output.dir, "out/" + file.stem().string());
     EXPECT_GT(rc.steps, 0);
-    const std::string text = read_text(file);
+    const std::string text = read_file_bytes(file);
     EXPECT_TRUE(contains(text, "pdex run examples/" + file.filename().string())) << "header lacks the command";
     EXPECT_FALSE(contains(text, "TIME_")) << "header lacks the measured run times";
   }

@@ -15,7 +15,7 @@ namespace {
 
 Outcome run_file(const ScratchDir& dir, const std::string& text, const std::string& out,
                  const std::vector<std::string>& extra = {}) {
-  write_text(dir / (out + ".toml"), text);
+  write_file_bytes(dir / (out + ".toml"), text);
   std::vector<std::string> args{"run", dir.str(out + ".toml"), "--out", dir.str(out)};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_pdex(args);
@@ -38,7 +38,7 @@ TEST(RunOutputs, SummaryHasTheKeysTheDesignLists) {
   const Outcome o = run_file(dir, gray_scott_config("", 32, 24, 20), "run");
   ASSERT_EQ(o.status, 0) << o.output;
   auto s = read_json(dir / "run" / "summary.json");
-  ASSERT_TRUE(s.is_object()) << read_text(dir / "run" / "summary.json");
+  ASSERT_TRUE(s.is_object()) << read_file_bytes(dir / "run" / "summary.json");
   EXPECT_EQ(s["status"], "ok");
   EXPECT_EQ(s["config"]["model"]["name"], "gray_scott");  // the configuration as resolved
   EXPECT_EQ(s["config"]["run"]["backend"], "serial");
@@ -163,9 +163,9 @@ TEST(RunOutputs, SeededNoiseIsIdenticalOnSerialAndOpenMP) {
   ASSERT_EQ(run_file(dir, text, "serial", {"--backend", "serial", "--set", "initial.u={ value = 4.0, noise = 0.1, seed = 3 }"}).status, 0);
   ASSERT_EQ(run_file(dir, text, "openmp", {"--backend", "openmp", "--set", "initial.u={ value = 4.0, noise = 0.1, seed = 3 }"}).status, 0);
   ASSERT_EQ(run_file(dir, text, "other", {"--backend", "serial", "--set", "initial.u={ value = 4.0, noise = 0.1, seed = 4 }"}).status, 0);
-  const auto a = read_text(dir / "serial" / "u_000000.npy"), b = read_text(dir / "openmp" / "u_000000.npy");
+  const auto a = read_file_bytes(dir / "serial" / "u_000000.npy"), b = read_file_bytes(dir / "openmp" / "u_000000.npy");
   EXPECT_EQ(a, b);
-  EXPECT_NE(a, read_text(dir / "other" / "u_000000.npy")) << "another seed must give another field";
+  EXPECT_NE(a, read_file_bytes(dir / "other" / "u_000000.npy")) << "another seed must give another field";
   const auto values = io::read_npy(dir / "serial" / "u_000000.npy").data;
   double lo = 1e9, hi = -1e9;
   for (double x : values) lo = std::min(lo, x), hi = std::max(hi, x);
@@ -180,13 +180,13 @@ TEST(RunOutputs, SeededNoiseRunsAgreeOnSerialAndOpenMPAfterStepping) {
   ASSERT_EQ(run_file(dir, text, "serial", {"--backend", "serial"}).status, 0);
   ASSERT_EQ(run_file(dir, text, "openmp", {"--backend", "openmp"}).status, 0);
   for (const char* f : {"u_000200.npy", "v_000200.npy"})
-    EXPECT_EQ(read_text(dir / "serial" / f), read_text(dir / "openmp" / f)) << f;
+    EXPECT_EQ(read_file_bytes(dir / "serial" / f), read_file_bytes(dir / "openmp" / f)) << f;
   auto s = read_json(dir / "serial" / "summary.json"), o = read_json(dir / "openmp" / "summary.json");
   EXPECT_EQ(s["fields"], o["fields"]);
 }
 
 nlohmann::json run_compare(const ScratchDir& dir, const std::string& text) {
-  write_text(dir / "cmp.toml", text);
+  write_file_bytes(dir / "cmp.toml", text);
   const Outcome o = run_pdex({"compare", dir.str("cmp.toml"), "--backends", "serial,openmp", "--out", dir.str("cmp")});
   EXPECT_EQ(o.status, 0) << o.output;
   EXPECT_TRUE(contains(o.output, "time ratio serial / openmp")) << o.output;

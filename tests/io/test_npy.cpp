@@ -11,16 +11,16 @@
 
 #include "npy_bytes.hpp"
 #include "pdex/core/error.hpp"
-#include "scratch_dir.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace pdex::io {
 namespace {
 
 using testing::npy_file_bytes;
 using testing::raw_bytes;
-using testing::read_file_bytes;
-using testing::ScratchDir;
-using testing::write_file_bytes;
+using pdex::testing::read_file_bytes;
+using pdex::testing::ScratchDir;
+using pdex::testing::write_file_bytes;
 
 // Values that expose any lossy step: signed zero, subnormals, extremes, infinities, a non-dyadic fraction.
 template <class T>

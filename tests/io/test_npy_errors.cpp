@@ -9,15 +9,15 @@
 #include "npy_bytes.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/io/npy.hpp"
-#include "scratch_dir.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace pdex::io {
 namespace {
 
 using testing::npy_file_bytes;
 using testing::raw_bytes;
-using testing::ScratchDir;
-using testing::write_file_bytes;
+using pdex::testing::ScratchDir;
+using pdex::testing::write_file_bytes;
 
 const std::string good_dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }";
 

@@ -10,12 +10,12 @@
 
 #include "pdex/core/error.hpp"
 #include "pdex/io/npy.hpp"
-#include "scratch_dir.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace pdex::io {
 namespace {
 
-using testing::ScratchDir;
+using pdex::testing::ScratchDir;
 
 // The first interpreter that can import numpy; a pyenv shim early in PATH may lack it while
 // the system python3 has Debian's python3-numpy.

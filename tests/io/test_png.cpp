@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "pdex/core/error.hpp"
-#include "scratch_dir.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace pdex::io {
 namespace {
 
-using testing::ScratchDir;
-using testing::write_file_bytes;
+using pdex::testing::ScratchDir;
+using pdex::testing::write_file_bytes;
 
 struct Picture {
   int width = 0, height = 0;

@@ -1,22 +1,23 @@
 #pragma once
-// A fresh directory per test, removed afterwards; named after the test and the process so that
-// CTest can run the discovered tests in parallel.
+// Test helpers shared by the suites: a fresh folder per test, removed afterwards, named after the test
+// and the process so that CTest can run the discovered tests in parallel; whole-file reads and writes.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <string_view>
 
-namespace pdex::io::testing {
+namespace pdex::testing {
 
 class ScratchDir {
  public:
   ScratchDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string("pdex_io_") + info->test_suite_name() + "_" + info->name() + "_" +
+    std::string name = std::string("pdex_") + info->test_suite_name() + "_" + info->name() + "_" +
                        std::to_string(::getpid());
     std::replace(name.begin(), name.end(), '/', '_');  // parametrized test names contain '/'
     path_ = std::filesystem::temp_directory_path() / name;
@@ -32,6 +33,7 @@ class ScratchDir {
 
   const std::filesystem::path& path() const { return path_; }
   std::filesystem::path operator/(std::string_view file) const { return path_ / file; }
+  std::string str(std::string_view file) const { return (path_ / file).string(); }
 
  private:
   std::filesystem::path path_;
@@ -48,4 +50,4 @@ inline std::string read_file_bytes(const std::filesystem::path& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-}  // namespace pdex::io::testing
+}  // namespace pdex::testing
