@@ -41,17 +41,32 @@ __global__ void for_each_kernel(Range2 r, F f) {
   }
 }
 
+// __shfl_down_sync for arithmetic types, word by word for small structs (several sums in one pass).
+template <class V>
+__device__ V shuffle_down(V v, int off) {
+  if constexpr (std::is_arithmetic_v<V>) {
+    return __shfl_down_sync(0xffffffffu, v, off);
+  } else {
+    static_assert(sizeof(V) % sizeof(int) == 0);
+    V out;
+    const int* in = reinterpret_cast<const int*>(&v);
+    int* to = reinterpret_cast<int*>(&out);
+    for (int k = 0; k < int(sizeof(V) / sizeof(int)); ++k) to[k] = __shfl_down_sync(0xffffffffu, in[k], off);
+    return out;
+  }
+}
+
 template <class V, class Op>
 __device__ V block_reduce(V v, Op op) {
   __shared__ unsigned char raw[reduce_threads / 32 * sizeof(V)];
   V* warp_vals = reinterpret_cast<V*>(raw);
-  for (int off = 16; off > 0; off /= 2) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
+  for (int off = 16; off > 0; off /= 2) v = op(v, shuffle_down(v, off));
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (lane == 0) warp_vals[warp] = v;
   __syncthreads();
   if (warp == 0) {
     v = lane < reduce_threads / 32 ? warp_vals[lane] : Op::identity();
-    for (int off = 16; off > 0; off /= 2) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
+    for (int off = 16; off > 0; off /= 2) v = op(v, shuffle_down(v, off));
   }
   return v;
 }

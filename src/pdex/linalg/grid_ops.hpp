@@ -1,0 +1,110 @@
+#pragma once
+// Vector operations on the interiors of grid fields, every component in lock step (a block-diagonal
+// system is solved as one), on any executor. Sums accumulate in double, in a fixed order (deterministic).
+#include <cstdint>
+
+#include "pdex/core/parallel.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field_view.hpp"
+
+namespace pdex {
+
+// Two sums carried by one reduction pass (a fused update and its norms).
+struct Pair {
+  double a = 0, b = 0;
+};
+struct PairSum {
+  PDEX_HD static constexpr Pair identity() { return Pair{0, 0}; }
+  PDEX_HD Pair operator()(Pair x, Pair y) const { return Pair{x.a + y.a, x.b + y.b}; }
+};
+
+template <class T>
+FieldView<const T> as_const(const FieldView<T>& v) {
+  return {v.data, v.nx, v.ny, v.ghost, v.ncomp, v.pitch, v.comp_stride, v.xoff};
+}
+
+// The interior and the ghost layers: where a field is set as a whole.
+template <class T>
+Range2 with_ghosts(const FieldView<T>& f) {
+  return Range2{-f.ghost, f.nx + f.ghost, -f.ghost, f.ny + f.ghost};
+}
+
+template <class Exec, class T>
+void fill_all(const Exec& ex, FieldView<T> x, T value) {
+  for_each_cell(ex, with_ghosts(x), [=] PDEX_HD(int i, int j) {
+    for (int c = 0; c < x.ncomp; ++c) x(c, i, j) = value;
+  });
+}
+
+template <class Exec, class T>
+void copy_interior(const Exec& ex, FieldView<const T> x, FieldView<T> y) {
+  for_each_cell(ex, x.interior(), [=] PDEX_HD(int i, int j) {
+    const int64_t o = x.offset(i, j);
+    for (int c = 0; c < x.ncomp; ++c) y.comp(c)[o] = x.comp(c)[o];
+  });
+}
+
+// y = a x + b y
+template <class Exec, class T>
+void axpby(const Exec& ex, T a, FieldView<const T> x, T b, FieldView<T> y) {
+  for_each_cell(ex, x.interior(), [=] PDEX_HD(int i, int j) {
+    const int64_t o = x.offset(i, j);
+    for (int c = 0; c < x.ncomp; ++c) y.comp(c)[o] = a * x.comp(c)[o] + b * y.comp(c)[o];
+  });
+}
+
+template <class Exec, class T>
+double dot(const Exec& ex, FieldView<const T> x, FieldView<const T> y) {
+  return reduce<double>(
+      ex, x.interior(),
+      [=] PDEX_HD(int i, int j) {
+        const int64_t o = x.offset(i, j);
+        double s = 0;
+        for (int c = 0; c < x.ncomp; ++c) s += double(x.comp(c)[o]) * double(y.comp(c)[o]);
+        return s;
+      },
+      Sum<double>{});
+}
+
+// r = b - A x, returning |r|^2. x's ghosts must hold its boundary images.
+template <class Exec, class T, class Op>
+double residual(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b, FieldView<T> r) {
+  return reduce<double>(
+      ex, x.interior(),
+      [=] PDEX_HD(int i, int j) {
+        const int64_t o = x.offset(i, j);
+        double s = 0;
+        for (int c = 0; c < x.ncomp; ++c) {
+          const T v = b.comp(c)[o] - op.apply(x, i, j, c);
+          r.comp(c)[o] = v;
+          s += double(v) * double(v);
+        }
+        return s;
+      },
+      Sum<double>{});
+}
+
+// r = b - A x without a norm (no reduction: no wait for the host).
+template <class Exec, class T, class Op>
+void residual_field(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b, FieldView<T> r) {
+  for_each_cell(ex, x.interior(), [=] PDEX_HD(int i, int j) {
+    for (int c = 0; c < x.ncomp; ++c) r(c, i, j) = b(c, i, j) - op.apply(x, i, j, c);
+  });
+}
+
+// Interior mean of component c.
+template <class Exec, class T>
+double mean(const Exec& ex, FieldView<const T> x, int c) {
+  const double s = reduce<double>(
+      ex, x.interior(), [=] PDEX_HD(int i, int j) { return double(x(c, i, j)); }, Sum<double>{});
+  return s / (double(x.nx) * x.ny);
+}
+
+// Removes the mean of component c (interior and ghosts): fixes the constant of a singular problem.
+template <class Exec, class T>
+void remove_mean(const Exec& ex, FieldView<T> x, int c) {
+  const T m = T(mean(ex, as_const(x), c));
+  for_each_cell(ex, with_ghosts(x), [=] PDEX_HD(int i, int j) { x(c, i, j) -= m; });
+}
+
+}  // namespace pdex

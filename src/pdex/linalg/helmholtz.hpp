@@ -1,0 +1,83 @@
+#pragma once
+// The grid operator of every implicit solve here, matrix-free, per component c:
+//   (A x)_c = alpha x_c - beta_c d_c(x) lap x_c
+// Poisson -lap u = f is alpha = 0, beta = 1; a theta step (seed 000, eqs. 13-14) is alpha = 1,
+// beta_c = theta dt D_c. d_c is a per-cell diffusivity multiplier (a field of the state's layout) or 1.
+// Boundary values enter through x's ghosts (boundary.hpp), so A is affine for a Dirichlet value b != 0;
+// solvers apply it with the homogeneous conditions to corrections and search directions.
+#include <cstdint>
+
+#include "pdex/core/macros.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field_view.hpp"
+#include "pdex/grid/stencil.hpp"
+
+namespace pdex {
+
+constexpr int max_solver_components = 2;
+
+template <class T>
+struct Helmholtz {
+  T alpha = T(0);
+  T beta[max_solver_components] = {T(1), T(1)};
+  const T* d[max_solver_components] = {nullptr, nullptr};
+  Spacing<T> h{};
+  int nx = 0, ny = 0;
+  // How a side's ghost depends on the cell beside it (ghost = s x + value): +1 Neumann, -1 Dirichlet,
+  // 0 periodic (the ghost is another cell). It corrects the diagonal of the cells along that side.
+  T self[4][max_solver_components] = {};
+
+  PDEX_HD T coef(int c, int64_t o) const { return d[c] ? beta[c] * d[c][o] : beta[c]; }
+
+  PDEX_HD T apply(const FieldView<const T>& x, int i, int j, int c) const {
+    const int64_t o = x.offset(i, j);
+    const T* p = x.comp(c);
+    return alpha * p[o] - coef(c, o) * lap(p, o, h);
+  }
+
+  // The coefficient of x(i, j) in (A x)(i, j), boundary images included: exact Jacobi and Gauss-Seidel.
+  PDEX_HD T diag(int i, int j, int c, int64_t o) const {
+    T cx = T(2), cy = T(2);
+    if (i == 0) cx -= self[left][c];
+    if (i == nx - 1) cx -= self[right][c];
+    if (j == 0) cy -= self[bottom][c];
+    if (j == ny - 1) cy -= self[top][c];
+    return alpha + coef(c, o) * (cx * h.idx2 + cy * h.idy2);
+  }
+};
+
+// The operator on a grid with conditions `bc` (only their kinds matter here).
+template <class T>
+Helmholtz<T> make_helmholtz(int nx, int ny, double dx, double dy, int64_t pitch, double alpha, const double* beta,
+                            int ncomp, const FieldBoundary& bc) {
+  Helmholtz<T> op;
+  op.alpha = T(alpha);
+  op.h = Spacing<T>::make(dx, dy, pitch);
+  op.nx = nx;
+  op.ny = ny;
+  for (int c = 0; c < ncomp; ++c) {
+    op.beta[c] = T(beta[c]);
+    for (int s = 0; s < 4; ++s) {
+      const BcKind k = bc.side[s][c].kind;
+      op.self[s][c] = k == BcKind::neumann ? T(1) : k == BcKind::dirichlet ? T(-1) : T(0);
+    }
+  }
+  return op;
+}
+
+// The same conditions with every Dirichlet value 0: the conditions a correction or a search direction obeys.
+inline FieldBoundary homogeneous(FieldBoundary bc) {
+  for (auto& side : bc.side)
+    for (auto& s : side) s.value = 0.0;
+  return bc;
+}
+
+// True when A has constants in its null space for component c: no identity part and no Dirichlet side.
+inline bool has_constant_null_space(double alpha, const FieldBoundary& bc, int c) {
+  if (alpha != 0.0) return false;
+  for (const auto& side : bc.side)
+    if (side[c].kind == BcKind::dirichlet) return false;
+  return true;
+}
+
+}  // namespace pdex

@@ -1,0 +1,266 @@
+#pragma once
+// One object per linear system shape: it owns the workspace (allocated at set-up, never in a step
+// loop: DESIGN principle 2) and solves A x = b by the configured method, A a Helmholtz-type operator.
+// Relaxation follows seed 000 sec. 3.2.3: the largest change is tested every `check_every` sweeps, then
+// the L2 residual; every component is relaxed in lock step.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "pdex/core/error.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/grid_ops.hpp"
+#include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/krylov_kernels.hpp"
+#include "pdex/linalg/multigrid.hpp"
+#include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/solver_settings.hpp"
+
+namespace pdex {
+
+// A near-optimal SOR weight from the Jacobi spectral radius of the lowest mode, cos(pi / n) per axis.
+template <class T>
+double sor_omega(const Helmholtz<T>& op) {
+  const double pi = 3.14159265358979323846;
+  const double ax = double(op.h.idx2), ay = double(op.h.idy2), b = double(op.beta[0]);
+  const double rho = b * (2 * ax * std::cos(pi / op.nx) + 2 * ay * std::cos(pi / op.ny)) /
+                     (double(op.alpha) + b * (2 * ax + 2 * ay));
+  return 2.0 / (1.0 + std::sqrt(std::max(0.0, 1.0 - rho * rho)));
+}
+
+template <class Exec, class T>
+class LinearSolver {
+ public:
+  // `layout`: a field of the unknown's shape (grid, components, ghost width 1).
+  LinearSolver(const Exec& ex, const Field<T>& layout, const Helmholtz<T>& op, const FieldBoundary& bc,
+               const SolverSettings& s)
+      : ex_(ex), op_(op), bc_(bc), hbc_(homogeneous(bc)), s_(s), ncomp_(layout.components()) {
+    for (int c = 0; c < ncomp_; ++c)
+      if (has_constant_null_space(double(op.alpha), bc, c)) singular_ = true;
+    auto field = [&] { return layout.like(Exec::space); };
+    b_ = field();
+    r_ = field();
+    if (is_relaxation(s.method)) {
+      if (s.method == SolverMethod::jacobi || s.method == SolverMethod::weighted_jacobi) tmp_ = field();
+      omega_ = s.omega > 0 ? s.omega
+               : s.method == SolverMethod::weighted_jacobi ? 0.8
+               : s.method == SolverMethod::sor             ? sor_omega(op)
+                                                           : 1.0;
+    } else if (s.method != SolverMethod::multigrid) {
+      p_ = field();
+      q_ = field();
+      z_ = field();
+      if (s.method == SolverMethod::bicgstab) {
+        rhat_ = field();
+        s_vec_ = field();
+        shat_ = field();
+        t_ = field();
+      }
+    }
+    if (s.method == SolverMethod::multigrid || preconditioner() == Preconditioner::multigrid) {
+      const FieldBoundary& mg_bc = s.method == SolverMethod::multigrid ? bc_ : hbc_;
+      mg_ = std::make_unique<Multigrid<Exec, T>>(ex, layout.grid(), layout, op, mg_bc, ncomp_,
+                                                 MultigridSettings{s.cycle_gamma, s.pre, s.post});
+    }
+  }
+
+  double omega() const { return omega_; }
+  int multigrid_levels() const { return mg_ ? mg_->levels() : 0; }
+
+  // Solves A x = b, x holding the initial guess (its ghosts need not be filled). b is not changed.
+  SolveStats solve(FieldView<T> x, FieldView<const T> b) {
+    const auto t0 = std::chrono::steady_clock::now();
+    copy_interior(ex_, b, b_.view());
+    if (singular_)
+      for (int c = 0; c < ncomp_; ++c) remove_mean(ex_, b_.view(), c);
+    bnorm_ = std::sqrt(dot(ex_, b_.cview(), b_.cview()));
+    if (bnorm_ == 0) bnorm_ = 1;  // then the residual test is absolute
+    fill_ghosts(ex_, x, bc_);
+    SolveStats st;
+    switch (s_.method) {
+      case SolverMethod::jacobi:
+      case SolverMethod::weighted_jacobi:
+      case SolverMethod::rbgs:
+      case SolverMethod::sor: st = relax(x); break;
+      case SolverMethod::cg:
+      case SolverMethod::pcg: st = cg(x); break;
+      case SolverMethod::bicgstab: st = bicgstab(x); break;
+      case SolverMethod::multigrid: st = multigrid(x); break;
+    }
+    if (singular_) {
+      for (int c = 0; c < ncomp_; ++c) remove_mean(ex_, x, c);
+    }
+    fill_ghosts(ex_, x, bc_);
+    st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return st;
+  }
+
+ private:
+  Preconditioner preconditioner() const {
+    if (s_.method == SolverMethod::cg) return Preconditioner::none;
+    return s_.preconditioner;
+  }
+
+  double relative_residual(FieldView<const T> x) {
+    return std::sqrt(residual(ex_, op_, x, b_.cview(), r_.view())) / bnorm_;
+  }
+
+  bool reached(double rel) const { return rel <= s_.tol; }
+
+  SolveStats relax(FieldView<T> x) {
+    SolveStats st;
+    st.residual = std::nan("");
+    const bool jacobi = s_.method == SolverMethod::jacobi || s_.method == SolverMethod::weighted_jacobi;
+    FieldView<T> cur = x, other = jacobi ? tmp_.view() : x;
+    const T w = T(omega_);
+    const int every = std::max(1, s_.check_every);
+    while (st.iterations < s_.max_iter) {
+      T change = T(0);
+      for (int k = 0; k < every && st.iterations < s_.max_iter; ++k, ++st.iterations) {
+        const bool measure = k == every - 1 || st.iterations + 1 == s_.max_iter;
+        if (jacobi) {
+          change = jacobi_sweep(ex_, op_, as_const(cur), b_.cview(), other, bc_, w, measure);
+          std::swap(cur, other);
+        } else {
+          change = rb_sweep(ex_, op_, cur, b_.cview(), bc_, w, false, measure);
+        }
+      }
+      st.change = double(change);
+      if (s_.change_tol > 0 && st.change >= s_.change_tol) continue;
+      if (s_.tol > 0) {
+        st.residual = relative_residual(as_const(cur));
+        st.history.push_back(st.residual);
+        if (!reached(st.residual)) continue;
+      }
+      st.converged = true;
+      break;
+    }
+    if (cur.data != x.data) copy_all(cur, x);
+    return st;
+  }
+
+  void copy_all(FieldView<T> from, FieldView<T> to) {
+    copy_interior(ex_, as_const(from), to);
+    fill_ghosts(ex_, to, bc_);
+  }
+
+  // z = M r; returns r . z.
+  double precondition(FieldView<const T> r, FieldView<T> z, double rr) {
+    switch (preconditioner()) {
+      case Preconditioner::jacobi: return jacobi_precondition(ex_, op_, r, z);
+      case Preconditioner::multigrid:
+        fill_all(ex_, z, T(0));
+        mg_->cycle(z, r);
+        return dot(ex_, r, as_const(z));
+      case Preconditioner::none: copy_interior(ex_, r, z); return rr;
+    }
+    return rr;
+  }
+
+  SolveStats cg(FieldView<T> x) {
+    SolveStats st;
+    double rr = residual(ex_, op_, as_const(x), b_.cview(), r_.view());
+    st.residual = std::sqrt(rr) / bnorm_;
+    st.history.push_back(st.residual);
+    if (reached(st.residual)) return converged(st);
+    double rz = precondition(r_.cview(), z_.view(), rr);
+    copy_interior(ex_, z_.cview(), p_.view());
+    while (st.iterations < s_.max_iter) {
+      fill_ghosts(ex_, p_.view(), hbc_);
+      const double pq = apply_dot(ex_, op_, p_.cview(), q_.view());
+      const T a = T(rz / pq);
+      rr = cg_update(ex_, a, p_.cview(), q_.cview(), x, r_.view());
+      ++st.iterations;
+      st.residual = std::sqrt(rr) / bnorm_;
+      st.history.push_back(st.residual);
+      if (reached(st.residual)) return converged(st);
+      const double rz_new = precondition(r_.cview(), z_.view(), rr);
+      axpby(ex_, T(1), z_.cview(), T(rz_new / rz), p_.view());
+      rz = rz_new;
+    }
+    return st;
+  }
+
+  // Right-preconditioned BiCGStab (van der Vorst 1992).
+  SolveStats bicgstab(FieldView<T> x) {
+    SolveStats st;
+    double rr = residual(ex_, op_, as_const(x), b_.cview(), r_.view());
+    st.residual = std::sqrt(rr) / bnorm_;
+    st.history.push_back(st.residual);
+    if (reached(st.residual)) return converged(st);
+    copy_interior(ex_, r_.cview(), rhat_.view());
+    fill_all(ex_, p_.view(), T(0));
+    fill_all(ex_, q_.view(), T(0));  // q holds v = A p-hat
+    double rho = 1, alpha = 1, omega = 1;
+    while (st.iterations < s_.max_iter) {
+      const double rho_new = dot(ex_, rhat_.cview(), r_.cview());
+      if (rho_new == 0) throw NumericalError("bicgstab broke down (r-hat . r = 0) after " + std::to_string(st.iterations) +
+                                             " iterations; use solver.method = \"multigrid\" or another initial guess", -1);
+      bicgstab_direction(ex_, r_.cview(), T((rho_new / rho) * (alpha / omega)), T(omega), q_.cview(), p_.view());
+      rho = rho_new;
+      precondition(p_.cview(), z_.view(), 0);
+      fill_ghosts(ex_, z_.view(), hbc_);
+      alpha = rho / dot_after_apply(z_.cview(), q_.view());
+      const double ss = combine(ex_, T(1), r_.cview(), T(-alpha), q_.cview(), s_vec_.view());
+      ++st.iterations;
+      if (reached(std::sqrt(ss) / bnorm_)) {
+        add_two(ex_, T(alpha), z_.cview(), T(0), z_.cview(), x);
+        st.residual = std::sqrt(ss) / bnorm_;
+        st.history.push_back(st.residual);
+        return converged(st);
+      }
+      precondition(s_vec_.cview(), shat_.view(), 0);
+      fill_ghosts(ex_, shat_.view(), hbc_);
+      apply_dot(ex_, op_, shat_.cview(), t_.view());
+      const Pair ts = dot_pair(ex_, t_.cview(), s_vec_.cview());  // (t . s, t . t)
+      omega = ts.a / ts.b;
+      add_two(ex_, T(alpha), z_.cview(), T(omega), shat_.cview(), x);
+      rr = combine(ex_, T(1), s_vec_.cview(), T(-omega), t_.cview(), r_.view());  // r = s - omega t
+      st.residual = std::sqrt(rr) / bnorm_;
+      st.history.push_back(st.residual);
+      if (reached(st.residual)) return converged(st);
+    }
+    return st;
+  }
+
+  // v = A z; returns rhat . v.
+  double dot_after_apply(FieldView<const T> z, FieldView<T> v) {
+    apply_dot(ex_, op_, z, v);
+    return dot(ex_, rhat_.cview(), as_const(v));
+  }
+
+  SolveStats multigrid(FieldView<T> x) {
+    SolveStats st;
+    st.residual = relative_residual(as_const(x));
+    st.history.push_back(st.residual);
+    while (!reached(st.residual) && st.iterations < s_.max_iter) {
+      mg_->cycle(x, b_.cview());
+      ++st.iterations;
+      st.residual = relative_residual(as_const(x));
+      st.history.push_back(st.residual);
+    }
+    st.converged = reached(st.residual);
+    return st;
+  }
+
+  static SolveStats converged(SolveStats st) {
+    st.converged = true;
+    return st;
+  }
+
+  Exec ex_;
+  Helmholtz<T> op_;
+  FieldBoundary bc_, hbc_;
+  SolverSettings s_;
+  int ncomp_ = 1;
+  bool singular_ = false;
+  double omega_ = 1, bnorm_ = 1;
+  Field<T> b_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;
+  std::unique_ptr<Multigrid<Exec, T>> mg_;
+};
+
+}  // namespace pdex

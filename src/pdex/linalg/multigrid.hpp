@@ -1,0 +1,161 @@
+#pragma once
+// Geometric multigrid for Helmholtz-type operators (helmholtz.hpp) on cell-centred grids of any size:
+// V or W cycles, red-black Gauss-Seidel smoothing, hat-weighted (full-weighting) restriction, bilinear
+// prolongation (transfer.hpp), the operator rediscretized on every level, and an exact-enough solve on
+// the coarsest level (at most a few cells) by lexicographic Gauss-Seidel in one launch.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "pdex/grid/field.hpp"
+#include "pdex/linalg/grid_ops.hpp"
+#include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/transfer.hpp"
+
+namespace pdex {
+
+struct MultigridSettings {
+  int gamma = 1;          // 1: V cycle, 2: W cycle
+  int pre = 2, post = 2;  // smoothing sweeps before and after the coarse correction
+};
+
+// The coarse problem, solved in one launch by a single thread: the coarsest grid has a handful of
+// cells, and launches, not arithmetic, would dominate a parallel solve there. For a singular problem
+// the right-hand side's mean is removed first (the coarse system is then consistent).
+template <class Exec, class T>
+void coarse_solve(const Exec& ex, const Helmholtz<T>& op, FieldView<T> x, FieldView<const T> b,
+                  const FieldBoundary& bc, int sweeps, unsigned singular_mask) {
+  for_each_cell(ex, Range2{0, 1, 0, 1}, [=] PDEX_HD(int, int) {
+    const FieldView<const T> xc{x.data, x.nx, x.ny, x.ghost, x.ncomp, x.pitch, x.comp_stride, x.xoff};
+    for (int c = 0; c < x.ncomp; ++c) {
+      T shift = T(0);
+      if (singular_mask & (1u << c)) {
+        double s = 0;
+        for (int j = 0; j < x.ny; ++j)
+          for (int i = 0; i < x.nx; ++i) s += double(b(c, i, j));
+        shift = T(s / (double(x.nx) * x.ny));
+      }
+      for (int k = 0; k < sweeps; ++k)
+        for (int j = 0; j < x.ny; ++j)
+          for (int i = 0; i < x.nx; ++i) {
+            const int64_t o = x.offset(i, j);
+            const T v = x(c, i, j) + (b(c, i, j) - shift - op.apply(xc, i, j, c)) / op.diag(i, j, c, o);
+            x(c, i, j) = v;
+            push_ghosts(x, bc, c, i, j, v);
+          }
+    }
+  });
+}
+
+// Every component of f = the single-component array src of f's layout.
+template <class Exec, class T>
+void spread(const Exec& ex, const T* src, FieldView<T> f) {
+  for_each_cell(ex, f.interior(), [=] PDEX_HD(int i, int j) {
+    for (int k = 0; k < f.ncomp; ++k) f(k, i, j) = src[f.offset(i, j)];
+  });
+}
+
+template <class Exec, class T>
+class Multigrid {
+ public:
+  // The fine level's operator `op` (its d pointers, if any, index fields of layout `fine_layout`),
+  // conditions `bc` and component count.
+  Multigrid(const Exec& ex, const Grid2& grid, const Field<T>& fine_layout, const Helmholtz<T>& op,
+            const FieldBoundary& bc, int ncomp, MultigridSettings s)
+      : ex_(ex), settings_(s) {
+    fine_r_ = fine_layout.like(Exec::space);
+    fine_op_ = op;
+    fine_bc_ = bc;
+    const FieldBoundary hbc = homogeneous(bc);
+    for (int c = 0; c < ncomp; ++c)
+      if (has_constant_null_space(double(op.alpha), bc, c)) singular_mask_ |= 1u << c;
+    Grid2 g = grid;
+    const T* prev_d[max_solver_components] = {op.d[0], op.d[1]};
+    for (Grid2 fine_grid = g; coarsen(g); fine_grid = g) {
+      auto lv = std::make_unique<Level>();
+      lv->x = Field<T>(g, ncomp, 1, Exec::space);
+      lv->b = lv->x.like(Exec::space);
+      lv->r = lv->x.like(Exec::space);
+      lv->bc = hbc;
+      lv->op = op;
+      lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch);
+      lv->op.nx = g.nx;
+      lv->op.ny = g.ny;
+      coarsen_coefficients(*lv, fine_grid, prev_d, ncomp);
+      for (int c = 0; c < ncomp; ++c) prev_d[c] = lv->op.d[c];
+      levels_.push_back(std::move(lv));
+    }
+  }
+
+  int levels() const { return int(levels_.size()) + 1; }
+
+  // One cycle for A x = b on the fine level; x's ghosts hold its boundary images on entry and on exit.
+  void cycle(FieldView<T> x, FieldView<const T> b) { cycle_at(0, x, b); }
+
+ private:
+  struct Level {
+    Field<T> x, b, r;  // correction, right-hand side, residual
+    Field<T> d[max_solver_components];  // restricted diffusivity multipliers, where they vary
+    Helmholtz<T> op;
+    FieldBoundary bc;
+  };
+
+  // Halves an axis (rounding up) while it has more than two cells and is not already the coarser one.
+  static bool coarsen(Grid2& g) {
+    const bool cx = g.nx > 2 && g.dx <= 1.5 * g.dy, cy = g.ny > 2 && g.dy <= 1.5 * g.dx;
+    if (!cx && !cy) return false;
+    const double w = g.width(), h = g.height();
+    if (cx) g.nx = (g.nx + 1) / 2;
+    if (cy) g.ny = (g.ny + 1) / 2;
+    g.dx = w / g.nx;
+    g.dy = h / g.ny;
+    return true;
+  }
+
+  // Each component's diffusivity multiplier, restricted like a residual (a one-component field has the
+  // state's offsets: rows are laid out alike whatever the component count).
+  void coarsen_coefficients(Level& lv, const Grid2& fine_grid, const T* const prev_d[], int ncomp) {
+    for (int c = 0; c < ncomp; ++c) {
+      if (!prev_d[c]) continue;
+      Field<T> fine(fine_grid, 1, 1, Exec::space), scratch(lv.x.grid(), 1, 1, Exec::space);
+      lv.d[c] = scratch.like(Exec::space);
+      spread(ex_, prev_d[c], fine.view());
+      restrict_residual(ex_, fine.cview(), lv.d[c].view(), scratch.view(), lv.bc);
+      lv.op.d[c] = lv.d[c].cview().data;
+    }
+  }
+
+  void smooth(const Helmholtz<T>& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n,
+              bool reverse) {
+    for (int k = 0; k < n; ++k) rb_sweep(ex_, op, x, b, bc, T(1), reverse, false);
+  }
+
+  void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
+    const Helmholtz<T>& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
+    const FieldBoundary& bc = l == 0 ? fine_bc_ : levels_[l - 1]->bc;
+    if (l == levels_.size()) {
+      const int cells = x.nx * x.ny;
+      coarse_solve(ex_, op, x, b, bc, cells < 16 ? 60 : 4 * cells, singular_mask_);
+      return;
+    }
+    smooth(op, x, b, bc, settings_.pre, false);
+    FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
+    residual_field(ex_, op, as_const(x), b, r);
+    Level& next = *levels_[l];
+    restrict_residual(ex_, as_const(r), next.b.view(), next.x.view(), next.bc);
+    for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
+    prolong_add(ex_, next.x.cview(), x, bc);
+    smooth(op, x, b, bc, settings_.post, true);
+  }
+
+  Exec ex_;
+  MultigridSettings settings_;
+  Field<T> fine_r_;
+  Helmholtz<T> fine_op_;
+  FieldBoundary fine_bc_;
+  unsigned singular_mask_ = 0;
+  std::vector<std::unique_ptr<Level>> levels_;
+};
+
+}  // namespace pdex

@@ -1,0 +1,44 @@
+#pragma once
+// What a linear solve is asked to do and what it reports (host-side plain data; docs/solvers.md).
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pdex {
+
+enum class SolverMethod { jacobi, weighted_jacobi, rbgs, sor, cg, pcg, bicgstab, multigrid };
+enum class Preconditioner { none, jacobi, multigrid };
+
+struct SolverSettings {
+  SolverMethod method = SolverMethod::multigrid;
+  double tol = 1e-8;         // relative residual |b - A x|_2 / |b|_2 to reach; 0: no residual test
+  double change_tol = 0;     // relaxation: largest change of a sweep to reach first (L-infinity); 0: off
+  int check_every = 6;       // relaxation: sweeps between tests (seed 000 sec. 3.2.3: "every fourth to sixth")
+  int max_iter = 20000;      // sweeps, Krylov iterations or cycles
+  double omega = 0;          // relaxation weight; 0: the method's default (SOR: near-optimal, computed)
+  Preconditioner preconditioner = Preconditioner::jacobi;  // pcg, bicgstab
+  int cycle_gamma = 1;       // multigrid: 1 V cycle, 2 W cycle
+  int pre = 2, post = 2;     // multigrid smoothing sweeps
+};
+
+struct SolveStats {
+  int iterations = 0;          // sweeps, Krylov iterations or cycles
+  double residual = 0;         // final relative residual (NaN when the method stopped on the change test only)
+  double change = 0;           // relaxation: largest change of the last tested sweep
+  bool converged = false;
+  double seconds = 0;
+  std::vector<double> history;  // relative residual at each test
+};
+
+std::string_view solver_method_name(SolverMethod m);
+// Throws InputError naming the accepted methods.
+SolverMethod parse_solver_method(std::string_view s);
+std::string_view preconditioner_name(Preconditioner p);
+Preconditioner parse_preconditioner(std::string_view s);
+// True for methods that relax point by point (the change test applies to them).
+inline bool is_relaxation(SolverMethod m) {
+  return m == SolverMethod::jacobi || m == SolverMethod::weighted_jacobi || m == SolverMethod::rbgs ||
+         m == SolverMethod::sor;
+}
+
+}  // namespace pdex

@@ -1,0 +1,92 @@
+#pragma once
+// Grid transfers between a fine cell-centred grid and a coarser one covering the same domain, for any
+// sizes: the coarse grid has ceil(n / 2) cells per coarsened axis (so grids need not be powers of two,
+// and the two grids need not nest). Both transfers use the bilinear "hat" weight of a coarse cell,
+// w = (1 - |sx|)(1 - |sy|), with s the distance between centres in coarse cells:
+//  - prolongation interpolates bilinearly from the four nearest coarse centres (coarse ghosts hold the
+//    homogeneous boundary images, so a Dirichlet correction vanishes on the face);
+//  - restriction is the hat-weighted mean of the fine cells under a coarse cell's hat. When n is even
+//    the weights are (1, 3, 3, 1) / 8 per axis: full weighting for cell-centred grids.
+#include <cstdint>
+
+#include "pdex/core/parallel.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field_view.hpp"
+
+namespace pdex {
+
+namespace detail {
+// Coarse cells per fine cell along an axis, and the fine cells under coarse cell k's hat.
+struct AxisMap {
+  double ratio = 0.5;  // n_coarse / n_fine
+  int n_fine = 0;
+  PDEX_HD double coarse_coord(int i) const { return (i + 0.5) * ratio - 0.5; }
+  PDEX_HD int first_under(int k) const {
+    const int i = int((k - 0.5) / ratio - 0.5);
+    return i < 0 ? 0 : i;
+  }
+  PDEX_HD int last_under(int k) const {
+    const int i = int((k + 1.5) / ratio - 0.5) + 1;
+    return i > n_fine - 1 ? n_fine - 1 : i;
+  }
+};
+
+PDEX_HD inline double hat(double s) {
+  const double a = s < 0 ? -s : s;
+  return a < 1 ? 1 - a : 0;
+}
+
+// Lower neighbour index (may be -1: a ghost) and weight of the upper one for coarse coordinate s >= -1.
+PDEX_HD inline int lower_of(double s, double& t) {
+  const int k = s < 0 ? -1 : int(s);
+  t = s - k;
+  return k;
+}
+}  // namespace detail
+
+// coarse_b = R fine_r; also zeroes the coarse correction x (interior and boundary images), where the
+// next level's cycle starts.
+template <class Exec, class T>
+void restrict_residual(const Exec& ex, FieldView<const T> fine, FieldView<T> coarse_b, FieldView<T> coarse_x,
+                       const FieldBoundary& coarse_bc) {
+  const detail::AxisMap mx{double(coarse_b.nx) / fine.nx, fine.nx}, my{double(coarse_b.ny) / fine.ny, fine.ny};
+  for_each_cell(ex, coarse_b.interior(), [=] PDEX_HD(int I, int J) {
+    const int i0 = mx.first_under(I), i1 = mx.last_under(I), j0 = my.first_under(J), j1 = my.last_under(J);
+    const bool edge = near_boundary(coarse_x, I, J);
+    for (int c = 0; c < fine.ncomp; ++c) {
+      double sum = 0, wsum = 0;
+      for (int j = j0; j <= j1; ++j) {
+        const double wy = detail::hat(my.coarse_coord(j) - J);
+        if (wy == 0) continue;
+        for (int i = i0; i <= i1; ++i) {
+          const double w = wy * detail::hat(mx.coarse_coord(i) - I);
+          sum += w * double(fine(c, i, j));
+          wsum += w;
+        }
+      }
+      coarse_b(c, I, J) = T(sum / wsum);
+      coarse_x(c, I, J) = T(0);
+      if (edge) push_ghosts(coarse_x, coarse_bc, c, I, J, T(0));
+    }
+  });
+}
+
+// fine_x += P coarse_x; coarse_x's ghosts must hold its boundary images. Writes fine_x's images too.
+template <class Exec, class T>
+void prolong_add(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, const FieldBoundary& fine_bc) {
+  const detail::AxisMap mx{double(coarse.nx) / fine.nx, fine.nx}, my{double(coarse.ny) / fine.ny, fine.ny};
+  for_each_cell(ex, fine.interior(), [=] PDEX_HD(int i, int j) {
+    double tx, ty;
+    const int I = detail::lower_of(mx.coarse_coord(i), tx), J = detail::lower_of(my.coarse_coord(j), ty);
+    const bool edge = near_boundary(fine, i, j);
+    for (int c = 0; c < fine.ncomp; ++c) {
+      const T e = T((1 - ty) * ((1 - tx) * coarse(c, I, J) + tx * coarse(c, I + 1, J)) +
+                    ty * ((1 - tx) * coarse(c, I, J + 1) + tx * coarse(c, I + 1, J + 1)));
+      const T v = fine(c, i, j) + e;
+      fine(c, i, j) = v;
+      if (edge) push_ghosts(fine, fine_bc, c, i, j, v);
+    }
+  });
+}
+
+}  // namespace pdex
