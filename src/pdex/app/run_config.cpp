@@ -13,6 +13,7 @@
 #include "pdex/app/field_specs.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/io/colormap.hpp"
+#include "pdex/app/solver_config.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 
 namespace pdex {
@@ -154,8 +155,17 @@ void read_model(ConfigReader& cfg, RunConfig& rc, const std::string& base_dir) {
 
 void read_time(ConfigReader& cfg, RunConfig& rc) {
   rc.scheme = cfg.get_choice("time.scheme", {"euler", "theta", "rk4", "merson"}, "euler");
-  if (rc.scheme != "euler")
-    cfg.fail("time.scheme", "'" + rc.scheme + "' is not available in this version of pdex; use \"euler\"");
+  if (rc.scheme != "euler" && rc.scheme != "theta")
+    cfg.fail("time.scheme", "'" + rc.scheme + "' is not available for this model; use \"euler\" or \"theta\"");
+  if (rc.scheme == "theta") {
+    rc.spec.theta = cfg.get_double("time.theta", 0.5);
+    if (!(rc.spec.theta > 0 && rc.spec.theta <= 1))
+      cfg.fail("time.theta", "expected 0 < theta <= 1 (0.5 Crank-Nicolson, 1 backward Euler; theta = 0 is scheme \"euler\")");
+    // A tolerance matched to the time-discretization error, not to machine precision (docs/solvers.md).
+    SolverSettings defaults;
+    defaults.tol = 1e-5;
+    rc.spec.solver = read_solver(cfg, defaults);
+  }
   rc.spec.dt = cfg.get_double("time.dt");
   if (!(rc.spec.dt > 0) || !std::isfinite(rc.spec.dt)) cfg.fail("time.dt", "expected a positive time step");
   const bool has_steps = cfg.has("time.steps"), has_end = cfg.has("time.t_end");
@@ -252,7 +262,8 @@ nlohmann::json resolved_json(const RunConfig& rc) {
           {"grid", {{"nx", s.grid.nx}, {"ny", s.grid.ny}, {"dx", s.grid.dx}, {"dy", s.grid.dy}, {"x0", s.grid.x0},
                     {"y0", s.grid.y0}, {"boundary", boundary_json(s.bc)}}},
           {"time", {{"scheme", rc.scheme}, {"dt", s.dt}, {"steps", rc.steps}, {"force", rc.force},
-                    {"check_every", rc.check_every}}},
+                    {"check_every", rc.check_every}, {"theta", s.theta}}},
+          {"solver", s.theta > 0 ? solver_json(s.solver) : nlohmann::json()},
           {"initial", {{"u", scalar_json(ScalarSpec{0.0, s.u0})}, {"v", scalar_json(ScalarSpec{0.0, s.v0})}}},
           {"output", {{"dir", o.dir}, {"every", o.every}, {"formats", o.formats}, {"fields", o.fields},
                       {"colormap", o.colormap}, {"range", o.auto_range ? nlohmann::json("auto") : nlohmann::json{o.range_min, o.range_max}},

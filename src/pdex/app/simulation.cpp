@@ -61,6 +61,19 @@ void write_summary(const std::string& dir, const nlohmann::json& summary) {
                        "this points to a backend fault: please report it");
 }
 
+nlohmann::json solver_totals_json(const SolverTotals& t) {
+  return {{"solves", t.solves},
+          {"iterations", t.iterations},
+          {"mean_iterations", t.solves ? double(t.iterations) / double(t.solves) : 0.0},
+          {"max_iterations", t.max_iterations},
+          {"max_residual", t.max_residual},
+          {"unconverged", t.unconverged},
+          {"seconds", t.seconds},
+          {"iterations_per_solve", t.iterations_per_solve},
+          {"residual_per_solve", t.residual_per_solve},
+          {"last_residual_history", t.last_history}};
+}
+
 bool any_nonfinite(Stepper& s) {
   for (std::size_t f = 0; f < s.field_names().size(); ++f)
     if (s.first_nonfinite(int(f)) >= 0) return true;
@@ -142,6 +155,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   sum["wall_seconds"] = {{"stepping", res.step_seconds}, {"total", res.total_seconds}};
   sum["cell_updates_per_second"] = res.step_seconds > 0 ? cells * double(rc.steps) / res.step_seconds : 0.0;
   sum["fields"] = stats_json(res.field_names, res.stats);
+  if (const SolverTotals* t = stepper->solver_totals()) sum["solver"] = solver_totals_json(*t);
   sum["outputs"] = files;
   if (writer) write_summary(writer->dir(), sum);
   return res;

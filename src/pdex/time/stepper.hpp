@@ -11,6 +11,16 @@ struct FieldStats {
   double min = 0, max = 0, mean = 0;
 };
 
+// What the linear solves of an implicit scheme did over a run (summary.json's "solver").
+struct SolverTotals {
+  int64_t solves = 0, iterations = 0, unconverged = 0;
+  int max_iterations = 0;
+  double max_residual = 0, seconds = 0;
+  std::vector<int> iterations_per_solve;   // the first `kept` solves
+  std::vector<double> residual_per_solve;
+  std::vector<double> last_history;         // residual history of the last solve
+};
+
 class Stepper {
  public:
   virtual ~Stepper() = default;
@@ -27,6 +37,8 @@ class Stepper {
   virtual void restore() = 0;
   // Bytes one step must move at least (each state value read once and written once), for bandwidth figures.
   virtual double bytes_per_step() const = 0;
+  // Linear-solver statistics of implicit schemes; null for explicit ones.
+  virtual const SolverTotals* solver_totals() const { return nullptr; }
 };
 
 }  // namespace pdex

@@ -7,6 +7,7 @@
 
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/linalg/solver_settings.hpp"
 #include "pdex/models/ard/ard_rhs.hpp"
 
 namespace pdex {
@@ -32,6 +33,8 @@ struct ArdSpec {
   Grid2 grid;
   std::vector<double> u0, v0;  // initial state, row-major
   double dt = 1.0;
+  double theta = 0.0;      // 0: forward Euler; > 0: the theta scheme, seed 000 eqs. (11)-(14)
+  SolverSettings solver;   // the theta scheme's linear solves
   bool temporal_blocking = true;  // let CUDA take several steps per launch where it can (periodic, isotropic)
 };
 

@@ -1,0 +1,171 @@
+#pragma once
+// What every time scheme of the advection-reaction-diffusion engine shares: parameter upload, the state
+// on the backend and the Stepper read-outs. Included by the scheme headers of one executor's TU.
+#include <limits>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "pdex/core/error.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/grid/field_reductions.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/models/ard/ard_rhs.hpp"
+#include "pdex/models/ard/ard_spec.hpp"
+#include "pdex/models/ard/reactions.hpp"
+#include "pdex/time/stepper.hpp"
+
+namespace pdex::ard_detail {
+
+constexpr int ghost_width = 1;  // all stencils here reach one cell (corners included)
+
+// Uploads per-cell parameters into fields of the state's layout, and keeps them alive.
+template <class Exec, class T>
+class ParamStore {
+ public:
+  explicit ParamStore(const Grid2& g) : grid_(g) {}
+
+  // Ghosts of parameter fields follow the state's sides: periodic stays periodic, every other side
+  // mirrors evenly (or oddly, for the off-diagonal tensor entry, so that no flux crosses a zero-flux side).
+  Param<T> upload(const ScalarSpec& s, const FieldBoundary& state_bc, bool odd = false) {
+    if (s.varies()) return Param<T>{T(0), upload_cells(s.cells, state_bc, odd), 1};
+    if (Exec::space == MemorySpace::device) return Param<T>{T(s.value), nullptr, 0};
+    if (n_constants_ == constants_.size()) throw Error("internal: too many constant parameters");
+    constants_.data()[n_constants_] = T(s.value);
+    return Param<T>{T(s.value), constants_.data() + n_constants_++, 0};
+  }
+
+  // The tensor shape M as one 3-component field (xx, xy, yy).
+  FieldView<const T> upload_tensor(const ArdSpec& spec) {
+    Field<T> host(grid_, 3, ghost_width, MemorySpace::host);
+    const ScalarSpec* parts[3] = {&spec.mxx, &spec.mxy, &spec.myy};
+    for (int c = 0; c < 3; ++c) host.set_interior(c, cells_of(*parts[c]));
+    FieldBoundary bc;
+    for (int side = 0; side < 4; ++side)
+      for (int c = 0; c < 3; ++c) bc.side[side][c] = mirror_of(spec.bc.side[side][0], c == 1);
+    fill_ghosts(Serial{}, host, bc);
+    keep(std::move(host));
+    return fields_.back().cview();
+  }
+
+ private:
+  static SideBc mirror_of(SideBc s, bool odd) {
+    if (s.kind == BcKind::periodic) return s;
+    return odd ? SideBc{BcKind::dirichlet, 0.0} : SideBc{BcKind::neumann, 0.0};
+  }
+  std::vector<T> cells_of(const ScalarSpec& s) const {
+    if (s.varies()) return std::vector<T>(s.cells.begin(), s.cells.end());
+    return std::vector<T>(std::size_t(grid_.cells()), T(s.value));
+  }
+  const T* upload_cells(const std::vector<double>& cells, const FieldBoundary& state_bc, bool odd) {
+    Field<T> host(grid_, 1, ghost_width, MemorySpace::host);
+    host.set_interior(0, std::vector<T>(cells.begin(), cells.end()));
+    FieldBoundary bc;
+    for (int side = 0; side < 4; ++side) bc.side[side][0] = mirror_of(state_bc.side[side][0], odd);
+    fill_ghosts(Serial{}, host, bc);
+    return keep(std::move(host));
+  }
+  const T* keep(Field<T>&& host) {
+    fields_.push_back(to_space(host, Exec::space));
+    return fields_.back().cview().data;
+  }
+
+  Grid2 grid_;
+  std::vector<Field<T>> fields_;
+  // Host executors read constants through a stride-0 pointer (see Param); the storage never moves.
+  Buffer<T> constants_{64, MemorySpace::host};
+  std::size_t n_constants_ = 0;
+};
+
+inline bool all_periodic(const FieldBoundary& bc) {
+  for (const auto& side : bc.side)
+    for (int c = 0; c < 2; ++c)
+      if (side[c].kind != BcKind::periodic) return false;
+  return true;
+}
+
+// Each reaction's parameters by name; `p(name)` uploads one.
+template <class T, class P, class F>
+Turing<T, P> make_reaction(std::type_identity<Turing<T, P>>, F&& p) {
+  return {p("alpha"), p("beta"), p("s")};
+}
+template <class T, class P, class F>
+GrayScott<T, P> make_reaction(std::type_identity<GrayScott<T, P>>, F&& p) {
+  return {p("F"), p("k")};
+}
+template <class T, class P, class F>
+FitzHughNagumo<T, P> make_reaction(std::type_identity<FitzHughNagumo<T, P>>, F&& p) {
+  return {p("a"), p("b"), p("eps")};
+}
+template <class T, class P, class F>
+Brusselator<T, P> make_reaction(std::type_identity<Brusselator<T, P>>, F&& p) {
+  return {p("a"), p("b")};
+}
+template <class T, class P, class F>
+Schnakenberg<T, P> make_reaction(std::type_identity<Schnakenberg<T, P>>, F&& p) {
+  return {p("a"), p("b"), p("gamma")};
+}
+
+// What every scheme of the model shares: parameters on the backend, the state with its ghosts, and the
+// read-outs of the Stepper interface. A scheme adds advance().
+template <class Exec, class T, class Rhs>
+class ArdBase : public Stepper {
+ public:
+  ArdBase(const Exec& ex, const ArdSpec& spec) : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), params_(spec.grid) {
+    const Grid2& g = spec.grid;
+    using P = typename Rhs::param_type;
+    auto param = [&](const char* name) { return P(params_.upload(spec.params.at(name), bc_)); };
+    rhs_.reaction = make_reaction<T>(std::type_identity<typename Rhs::reaction_type>{}, param);
+    rhs_.Du = param("Du");
+    rhs_.Dv = param("Dv");
+    rhs_.ax = P(params_.upload(spec.ax, bc_));
+    rhs_.ay = P(params_.upload(spec.ay, bc_));
+    if (spec.anisotropic) {
+      FieldView<const T> m = params_.upload_tensor(spec);
+      rhs_.m = m.data;
+      rhs_.m_stride = m.comp_stride;
+    }
+    rhs_.floor = spec.clamp ? T(0) : std::numeric_limits<T>::lowest();
+    Field<T> host(g, 2, ghost_width, MemorySpace::host);
+    host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
+    host.set_interior(1, std::vector<T>(spec.v0.begin(), spec.v0.end()));
+    fill_ghosts(Serial{}, host, bc_);
+    rhs_.h = Spacing<T>::make(g.dx, g.dy, host.view().pitch);
+    state_[0] = to_space(host, Exec::space);
+    state_[1] = host.like(Exec::space);
+    saved_ = host.like(Exec::space);
+  }
+
+  const std::vector<std::string>& field_names() const override { return names_; }
+
+  std::vector<double> values(int field) override {
+    Field<T> host = to_space(state_[cur_], MemorySpace::host);
+    std::vector<T> v = host.interior(field);
+    return std::vector<double>(v.begin(), v.end());
+  }
+
+  FieldStats stats(int field) override {
+    auto v = state_[cur_].cview();
+    const double n = double(v.nx) * v.ny;
+    return {double(field_min(ex_, v, field)), double(field_max(ex_, v, field)), field_sum(ex_, v, field) / n};
+  }
+
+  int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, state_[cur_].cview(), field); }
+  void save() override { copy(saved_, state_[cur_]); }
+  void restore() override { copy(state_[cur_], saved_); }
+  double bytes_per_step() const override { return 4.0 * sizeof(T) * double(state_[0].grid().cells()); }
+
+ protected:
+  Exec ex_;
+  FieldBoundary bc_;
+  T dt_;
+  ParamStore<Exec, T> params_;
+  Rhs rhs_{};
+  Field<T> state_[2], saved_;
+  int cur_ = 0;
+  std::vector<std::string> names_{"u", "v"};
+};
+
+}  // namespace pdex::ard_detail
