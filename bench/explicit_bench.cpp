@@ -10,33 +10,15 @@
 #include <fstream>
 
 #include "bandwidth.hpp"
+#include "bench_util.hpp"
 #include "pdex/app/commands.hpp"
-#include "pdex/app/field_specs.hpp"
 #include "pdex/core/error.hpp"
-#include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 
 namespace pdex {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-
-ArdSpec bench_spec(const std::string& model, int n, bool tiled = true) {
-  const ReactionInfo& info = ard_reaction(model);
-  ArdSpec s;
-  s.reaction = model;
-  s.grid = Grid2{n, n};
-  for (const auto& p : info.params) s.params[p.name] = ScalarSpec{p.default_value, {}};
-  if (model == "turing") s.params["alpha"].cells = uniform_noise(std::size_t(n) * n, 0.1, 7);
-  if (model == "turing") for (double& a : s.params["alpha"].cells) a += 12.0;
-  s.u0 = uniform_noise(std::size_t(n) * n, 0.01, 1);
-  s.v0 = uniform_noise(std::size_t(n) * n, 0.01, 2);
-  for (double& u : s.u0) u += info.u0;
-  for (double& v : s.v0) v += info.v0 + 0.25;
-  s.dt = info.dt;
-  s.temporal_blocking = tiled;
-  return s;
-}
+using bench::Clock;
 
 // Median seconds per step over `reps` timed runs of at least `min_time` seconds each, after a warm-up.
 double seconds_per_step(Stepper& s, double min_time, int reps) {
@@ -58,13 +40,13 @@ double seconds_per_step(Stepper& s, double min_time, int reps) {
     s.advance(n);
     per_step.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / double(n));
   }
-  std::sort(per_step.begin(), per_step.end());
-  return per_step[per_step.size() / 2];
+  return bench::median(per_step);
 }
 }  // namespace
 
 int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
-  if (suite != "explicit") throw InputError("unknown benchmark suite '" + suite + "': expected explicit");
+  if (suite == "implicit") return cmd_bench_implicit(args);
+  if (suite != "explicit") throw InputError("unknown benchmark suite '" + suite + "': expected explicit or implicit");
   CLI::App app{"pdex bench explicit"};
   std::vector<int> sizes{128, 256, 512, 1024, 2048, 4096, 8192};
   std::vector<std::string> backends, precisions{"f32", "f64"}, table1_backends{"openmp", "cuda"};
@@ -77,15 +59,8 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   app.add_option("--table1", table1_backends, "backends for seed 000's Table 1 workload (none: skip)")->delimiter(',');
   app.add_option("--min-time", min_time, "seconds per timed run");
   app.add_option("--json", json_file, "output JSON file");
-  std::vector<std::string> argv_rev(args.rbegin(), args.rend());
-  try {
-    app.parse(argv_rev);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  if (backends.empty())
-    for (Backend b : {Backend::serial, Backend::openmp, Backend::cuda})
-      if (backend_available(b)) backends.emplace_back(backend_name(b));
+  if (auto status = bench::parse_suite_args(app, args)) return *status;
+  bench::default_to_available(backends);
 
   nlohmann::json out;
   out["host_triad_gbs"] = bench::host_triad_gbs();
@@ -103,7 +78,7 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
       for (const auto& pn : precisions)
         for (int n : sizes) {
           if (b == Backend::serial && double(n) * n > max_serial_cells) continue;
-          auto s = make_ard_stepper(bench_spec(model, n, tiled), b, parse_precision(pn));
+          auto s = make_ard_stepper(bench::bench_spec(model, n, tiled), b, parse_precision(pn));
           const double t = seconds_per_step(*s, min_time, 3);
           const double gcells = double(n) * n / t / 1e9, gbs = s->bytes_per_step() / t / 1e9;
           const char* sched = tiled ? "tiled" : "step";
@@ -122,7 +97,7 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
     if (bn == "none") break;
     const Backend b = parse_backend(bn);
     if (!backend_available(b)) continue;
-    auto s = make_ard_stepper(bench_spec("turing", 512), b, Precision::f32);
+    auto s = make_ard_stepper(bench::bench_spec("turing", 512), b, Precision::f32);
     s->advance(128);
     auto t0 = Clock::now();
     s->advance(50000);

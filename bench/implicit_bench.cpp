@@ -1,0 +1,238 @@
+// pdex bench implicit: (a) Poisson -lap u = f to a relative residual by every linear solver, on every
+// backend and precision: iterations, final residual, time per solve and per iteration, and each
+// solver's speed-up over Jacobi-preconditioned CG; (b) seed 000's Table 1 pair, Turing spots by forward
+// Euler (dt 0.5, 50,000 steps) against Crank-Nicolson (dt 12.5, 2,000 steps), at 512x512 and at other
+// widths (seed Figs. 11-13), with the explicit/implicit time ratio beside the seed's (3.3x CPU, 1.4x GPU).
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include "bench_util.hpp"
+#include "pdex/core/error.hpp"
+#include "pdex/linalg/elliptic.hpp"
+#include "pdex/models/ard/ard_stepper.hpp"
+
+namespace pdex {
+
+namespace {
+using bench::Clock;
+using bench::seconds_since;
+
+// A solver as the table names it: a method, and for the Krylov methods their preconditioner.
+struct MethodChoice {
+  std::string label;
+  SolverMethod method;
+  Preconditioner pre = Preconditioner::none;
+};
+
+const std::vector<MethodChoice>& all_methods() {
+  static const std::vector<MethodChoice> m = {
+      {"jacobi", SolverMethod::jacobi},
+      {"weighted_jacobi", SolverMethod::weighted_jacobi},
+      {"rbgs", SolverMethod::rbgs},
+      {"sor", SolverMethod::sor},
+      {"cg", SolverMethod::cg},
+      {"pcg-jacobi", SolverMethod::pcg, Preconditioner::jacobi},
+      {"pcg-multigrid", SolverMethod::pcg, Preconditioner::multigrid},
+      {"bicgstab-jacobi", SolverMethod::bicgstab, Preconditioner::jacobi},
+      {"bicgstab-multigrid", SolverMethod::bicgstab, Preconditioner::multigrid},
+      {"multigrid", SolverMethod::multigrid},
+      {"multigrid-w", SolverMethod::multigrid}};
+  return m;
+}
+
+const MethodChoice& find_method(const std::string& label) {
+  for (const auto& m : all_methods())
+    if (m.label == label) return m;
+  std::string known;
+  for (const auto& m : all_methods()) known += (known.empty() ? "" : ", ") + m.label;
+  throw InputError("unknown solver '" + label + "' in --methods: expected one of " + known);
+}
+
+// Relaxation sweeps needed grow like n^2: these stop at --relax-max-iter and are reported unconverged.
+bool slow_relaxation(SolverMethod m) {
+  return m == SolverMethod::jacobi || m == SolverMethod::weighted_jacobi || m == SolverMethod::rbgs;
+}
+
+struct PoissonOptions {
+  double tol = 1e-8;
+  int max_iter = 20000, relax_max_iter = 2000, repeats = 3;
+};
+
+// The manufactured problem on the unit square, u = 0 on the faces: u = sin(pi x) sin(pi y) e^(x + y).
+// Not sin sin alone: that is an eigenvector of the discrete operator, and CG would finish in one step.
+EllipticSpec poisson_spec(int n, const MethodChoice& m, const PoissonOptions& o) {
+  EllipticSpec spec;
+  spec.grid = Grid2{n, n, 1.0 / n, 1.0 / n};
+  spec.bc = FieldBoundary::all(BcKind::dirichlet, 0.0);
+  spec.solver.method = m.method;
+  spec.solver.preconditioner = m.pre;
+  spec.solver.cycle_gamma = m.label == "multigrid-w" ? 2 : 1;
+  spec.solver.tol = o.tol;
+  spec.solver.max_iter = slow_relaxation(m.method) ? o.relax_max_iter : o.max_iter;
+  return spec;
+}
+
+std::vector<double> poisson_rhs(const Grid2& g) {
+  const double pi = 3.14159265358979323846;
+  std::vector<double> f(std::size_t(g.cells()));
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) {
+      const double x = g.x(i), y = g.y(j), sx = std::sin(pi * x), sy = std::sin(pi * y);
+      const double cx = std::cos(pi * x), cy = std::cos(pi * y);
+      // -lap u, term by term from (sin(pi x) e^x)'' = e^x ((1 - pi^2) sin(pi x) + 2 pi cos(pi x)).
+      f[std::size_t(j) * g.nx + i] = std::exp(x + y) * (2 * (pi * pi - 1) * sx * sy - 2 * pi * (cx * sy + sx * cy));
+    }
+  return f;
+}
+
+struct PoissonRow {
+  std::string method;
+  SolveStats stats;
+  double seconds = 0;  // median over the repeats
+};
+
+// Times solve() only: the start (zero) and right-hand side are uploaded again before each repeat.
+PoissonRow time_poisson(const MethodChoice& m, int n, Backend b, Precision p, const PoissonOptions& o) {
+  const EllipticSpec spec = poisson_spec(n, m, o);
+  const std::vector<double> f = poisson_rhs(spec.grid), zero(f.size(), 0.0);
+  auto solver = make_elliptic_solver(spec, b, p);
+  PoissonRow row{m.label, {}, 0.0};
+  std::vector<double> times;
+  for (int r = 0; r < std::max(1, o.repeats); ++r) {
+    solver->set(zero, f);
+    const auto t0 = Clock::now();
+    row.stats = solver->solve();
+    times.push_back(seconds_since(t0));
+  }
+  row.seconds = bench::median(times);
+  return row;
+}
+
+void print_poisson_row(const std::string& bn, const std::string& pn, int n, const PoissonRow& r, double pcg_seconds) {
+  const double ms = 1e3 * r.seconds, per_iter = r.stats.iterations > 0 ? ms / r.stats.iterations : 0;
+  char speedup[32] = "-";
+  if (pcg_seconds > 0) std::snprintf(speedup, sizeof speedup, "%.1fx", pcg_seconds / r.seconds);
+  std::printf("%-8s %-5s %6d %-19s %8d %11.3e %11.2f %10.4f %9s%s\n", bn.c_str(), pn.c_str(), n, r.method.c_str(),
+              r.stats.iterations, r.stats.residual, ms, per_iter, speedup, r.stats.converged ? "" : "  not converged");
+  std::fflush(stdout);
+}
+
+// Part (a): every solver, per backend, precision and size; the speed-up column is over pcg-jacobi.
+void poisson_suite(const std::vector<std::string>& backends, const std::vector<std::string>& precisions,
+                   const std::vector<int>& sizes, const std::vector<std::string>& methods, const PoissonOptions& o,
+                   nlohmann::json& out) {
+  std::printf("Poisson -lap u = f (u = sin sin exp, Dirichlet) to relative residual %.0e, median of %d solves\n", o.tol,
+              o.repeats);
+  std::printf("%-8s %-5s %6s %-19s %8s %11s %11s %10s %9s\n", "backend", "prec", "n", "method", "iters", "residual",
+              "ms", "ms/iter", "vs pcg-j");
+  for (const auto& bn : backends)
+    for (const auto& pn : precisions)
+      for (int n : sizes) {
+        const Backend b = parse_backend(bn);
+        const Precision p = parse_precision(pn);
+        // pcg-jacobi first: every other row's speed-up is against it.
+        const PoissonRow pcg_row = time_poisson(find_method("pcg-jacobi"), n, b, p, o);
+        const double pcg = pcg_row.seconds;
+        for (const auto& label : methods) {
+          const PoissonRow r = label == pcg_row.method ? pcg_row : time_poisson(find_method(label), n, b, p, o);
+          print_poisson_row(bn, pn, n, r, pcg);
+          out["poisson"].push_back({{"backend", bn}, {"device", device_name(b)}, {"precision", pn}, {"n", n},
+                                    {"method", r.method}, {"iterations", r.stats.iterations},
+                                    {"residual", r.stats.residual}, {"converged", r.stats.converged},
+                                    {"seconds", r.seconds}, {"ms_per_iteration", 1e3 * r.seconds / std::max(1, r.stats.iterations)},
+                                    {"speedup_vs_pcg_jacobi", pcg / r.seconds}});
+        }
+      }
+}
+
+struct PairOptions {
+  double steps_scale = 1.0;
+  SolverSettings solver;
+  std::string precision = "f32";  // the seed's GPU had fp32 only, and its CPU runs matched it
+};
+
+// Wall seconds of `steps` steps after a short warm-up (first touch, graph capture) on the same stepper.
+double time_steps(const ArdSpec& spec, Backend b, Precision p, int64_t steps) {
+  auto s = make_ard_stepper(spec, b, p);
+  s->advance(std::max<int64_t>(1, std::min<int64_t>(steps / 100, 16)));
+  const auto t0 = Clock::now();
+  s->advance(steps);
+  return seconds_since(t0);
+}
+
+// Part (b): seed 000 Table 1 (512x512) and Figs. 11-13 (other widths), same simulated time 25,000.
+void table1_suite(const std::vector<std::string>& backends, const std::vector<int>& widths, const PairOptions& o,
+                  nlohmann::json& out) {
+  const int64_t explicit_steps = std::max<int64_t>(1, std::llround(50000 * o.steps_scale));
+  const int64_t implicit_steps = std::max<int64_t>(1, std::llround(2000 * o.steps_scale));
+  std::printf("\nseed 000 Table 1 pair: Turing, forward Euler dt 0.5 x %lld steps vs Crank-Nicolson dt 12.5 x %lld "
+              "steps, %s, solver %s to %.0e (seed at 512: 3.3x CPU, 1.4x GPU)\n",
+              (long long)explicit_steps, (long long)implicit_steps, o.precision.c_str(),
+              std::string(solver_method_name(o.solver.method)).c_str(), o.solver.tol);
+  std::printf("%-8s %6s %12s %12s %9s %7s\n", "backend", "width", "explicit s", "implicit s", "ratio", "seed");
+  for (const auto& bn : backends)
+    for (int n : widths) {
+      const Backend b = parse_backend(bn);
+      ArdSpec ex = bench::bench_spec("turing", n), im = ex;
+      ex.dt = 0.5;
+      im.dt = 12.5;
+      im.theta = 0.5;
+      im.solver = o.solver;
+      const Precision p = parse_precision(o.precision);
+      const double te = time_steps(ex, b, p, explicit_steps), ti = time_steps(im, b, p, implicit_steps);
+      const char* seed = n != 512 ? "-" : b == Backend::cuda ? "1.4x" : "3.3x";
+      std::printf("%-8s %6d %12.3f %12.3f %8.2fx %7s\n", bn.c_str(), n, te, ti, te / ti, seed);
+      std::fflush(stdout);
+      out["table1"].push_back({{"backend", bn}, {"device", device_name(b)}, {"precision", o.precision},
+                               {"width", n}, {"explicit_seconds", te}, {"explicit_steps", explicit_steps},
+                               {"implicit_seconds", ti}, {"implicit_steps", implicit_steps}, {"ratio", te / ti},
+                               {"solver", solver_method_name(o.solver.method)}, {"solver_tol", o.solver.tol}});
+    }
+}
+
+}  // namespace
+
+int cmd_bench_implicit(const std::vector<std::string>& args) {
+  CLI::App app{"pdex bench implicit"};
+  std::vector<int> sizes{1024, 4096}, widths{128, 256, 512, 1024, 2048};
+  std::vector<std::string> backends, precisions{"f64"}, table1_backends, methods;
+  for (const auto& m : all_methods()) methods.push_back(m.label);
+  std::string json_file = "bench-implicit.json", cn_method = "multigrid";
+  PoissonOptions po;
+  PairOptions pair;
+  pair.solver.tol = 1e-6;
+  app.add_option("--sizes", sizes, "Poisson grid widths (0: skip)")->delimiter(',');
+  app.add_option("--backends", backends, "backends (default: all available)")->delimiter(',');
+  app.add_option("--precisions", precisions, "f32,f64 (Poisson)")->delimiter(',');
+  app.add_option("--methods", methods, "Poisson solvers (default: all)")->delimiter(',');
+  app.add_option("--tol", po.tol, "Poisson: relative residual to reach");
+  app.add_option("--max-iter", po.max_iter, "Poisson: iteration cap of every solver");
+  app.add_option("--relax-max-iter", po.relax_max_iter, "Poisson: sweep cap of jacobi, weighted_jacobi, rbgs");
+  app.add_option("--repeats", po.repeats, "Poisson: timed solves per row (median)");
+  app.add_option("--table1", table1_backends, "backends for seed 000's Table 1 pair (default: --backends; none: skip)")
+      ->delimiter(',');
+  app.add_option("--widths", widths, "Table 1 pair: grid widths")->delimiter(',');
+  app.add_option("--steps-scale", pair.steps_scale, "Table 1 pair: fraction of the seed's step counts to run");
+  app.add_option("--cn-solver", cn_method, "Table 1 pair: Crank-Nicolson's linear solver");
+  app.add_option("--cn-tol", pair.solver.tol, "Table 1 pair: its relative residual (time-discretization level)");
+  app.add_option("--json", json_file, "output JSON file");
+  if (auto status = bench::parse_suite_args(app, args)) return *status;
+  bench::default_to_available(backends);
+  if (table1_backends.empty()) table1_backends = backends;
+  pair.solver.method = parse_solver_method(cn_method);
+
+  nlohmann::json out;
+  if (!sizes.empty() && sizes.front() > 0) poisson_suite(backends, precisions, sizes, methods, po, out);
+  if (table1_backends.front() != "none") table1_suite(table1_backends, widths, pair, out);
+  std::ofstream(json_file) << out.dump(2) << "\n";
+  std::printf("\nwritten %s\n", json_file.c_str());
+  return 0;
+}
+
+}  // namespace pdex
