@@ -117,7 +117,8 @@ PoissonRow time_poisson(const MethodChoice& m, int n, Backend b, Precision p, co
 void print_poisson_row(const std::string& bn, const std::string& pn, int n, const PoissonRow& r, double pcg_seconds) {
   const double ms = 1e3 * r.seconds, per_iter = r.stats.iterations > 0 ? ms / r.stats.iterations : 0;
   char speedup[32] = "-";
-  if (pcg_seconds > 0) std::snprintf(speedup, sizeof speedup, "%.1fx", pcg_seconds / r.seconds);
+  // An unconverged solve stopped at its cap: a speed-up would compare unequal work.
+  if (pcg_seconds > 0 && r.stats.converged) std::snprintf(speedup, sizeof speedup, "%.1fx", pcg_seconds / r.seconds);
   std::printf("%-8s %-5s %6d %-19s %8d %11.3e %11.2f %10.4f %9s%s\n", bn.c_str(), pn.c_str(), n, r.method.c_str(),
               r.stats.iterations, r.stats.residual, ms, per_iter, speedup, r.stats.converged ? "" : "  not converged");
   std::fflush(stdout);
@@ -146,7 +147,7 @@ void poisson_suite(const std::vector<std::string>& backends, const std::vector<s
                                     {"method", r.method}, {"iterations", r.stats.iterations},
                                     {"residual", r.stats.residual}, {"converged", r.stats.converged},
                                     {"seconds", r.seconds}, {"ms_per_iteration", 1e3 * r.seconds / std::max(1, r.stats.iterations)},
-                                    {"speedup_vs_pcg_jacobi", pcg / r.seconds}});
+                                    {"speedup_vs_pcg_jacobi", r.stats.converged ? nlohmann::json(pcg / r.seconds) : nlohmann::json()}});
         }
       }
 }
