@@ -41,7 +41,7 @@ inline double max_error(const std::vector<double>& a, const std::vector<double>&
   return e;
 }
 
-inline std::string kind_name(BcKind k) {
+inline const char* kind_name(BcKind k) {
   return k == BcKind::periodic ? "periodic" : k == BcKind::neumann ? "neumann" : "dirichlet";
 }
 

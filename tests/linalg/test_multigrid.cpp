@@ -81,7 +81,7 @@ TEST_P(MultigridTest, VCycleCutsTheResidualAtTheSameRateAtEverySize) {
   for (const SizeCase& c : size_cases) {
     // 1e-10 stays well above the f64 round-off floor of these residuals, so every ratio measures the cycle.
     const Solved r = solve_manufactured(c.kind, c.n, multigrid_settings(1, 1e-10), GetParam());
-    SCOPED_TRACE(kind_name(c.kind) + " n=" + std::to_string(c.n));
+    SCOPED_TRACE(std::string(kind_name(c.kind)) + " n=" + std::to_string(c.n));
     EXPECT_TRUE(r.stats.converged) << "cycles " << r.stats.iterations << ", residual " << r.stats.residual;
     ASSERT_GE(r.stats.history.size(), 3u);
     std::cout << kind_name(c.kind) << " n=" << c.n << ": " << r.stats.iterations << " cycles, worst ratio "

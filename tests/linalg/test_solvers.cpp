@@ -61,10 +61,15 @@ TEST_P(SolverTest, ReachesToleranceAndTheManufacturedSolution) {
 std::string name(const ::testing::TestParamInfo<Param>& info) {
   const auto [c, kind, backend, precision] = info.param;
   std::string n = std::string(solver_method_name(c.method));
-  if (c.method == SolverMethod::pcg || c.method == SolverMethod::bicgstab)
-    n += "_" + std::string(preconditioner_name(c.pre));
-  return n + "_" + kind_name(kind) + "_" + std::string(backend_name(backend)) + "_" +
-         std::string(precision_name(precision));
+  if (c.method == SolverMethod::pcg || c.method == SolverMethod::bicgstab) {
+    n += '_';
+    n += preconditioner_name(c.pre);
+  }
+  for (std::string_view part : {std::string_view(kind_name(kind)), backend_name(backend), precision_name(precision)}) {
+    n += '_';
+    n += part;
+  }
+  return n;
 }
 
 INSTANTIATE_TEST_SUITE_P(All, SolverTest,

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -185,6 +186,52 @@ void read_time(ConfigReader& cfg, RunConfig& rc) {
   if (rc.check_every <= 0) cfg.fail("time.check_every", "expected a positive number of steps");
 }
 
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    out += (k == 0 ? "" : k + 1 == names.size() ? " and " : ", ") + ("\"" + names[k] + "\"");
+  return out;
+}
+
+// heat (u_t = D lap u + f), poisson (-D lap u = f) and laplace (lap u = 0): one field u (scalar_spec.hpp).
+bool is_scalar_model(const std::string& name) { return name == "heat" || name == "poisson" || name == "laplace"; }
+
+void read_scalar_model(ConfigReader& cfg, RunConfig& rc, const std::string& base_dir) {
+  ScalarModelSpec& m = rc.scalar_spec;
+  rc.scalar = true;
+  rc.field_names = {"u"};
+  m.steady = rc.model != "heat";
+  m.grid = rc.spec.grid;
+  m.bc = rc.spec.bc;
+  SpecContext ctx{cfg, m.grid, base_dir};
+  const std::vector<std::string> params = rc.model == "laplace" ? std::vector<std::string>{} : std::vector<std::string>{"D", "f"};
+  if (const toml::node* p = cfg.find("model.params"); p && p->is_table())
+    for (const auto& [k, v] : *p->as_table())
+      if (std::find(params.begin(), params.end(), std::string(k.str())) == params.end())
+        cfg.fail("model.params." + std::string(k.str()), "model '" + rc.model + "' has no such parameter" +
+                                                             (params.empty() ? std::string("; it has none") : "; it has D and f"));
+  if (!params.empty()) {
+    m.D = cfg.get_double("model.params.D", 1.0);
+    if (!(m.D > 0)) cfg.fail("model.params.D", "expected a positive diffusivity");
+    const ScalarSpec f = read_scalar(ctx, "model.params.f", 0.0);
+    if (f.varies() || f.value != 0) m.source = f.varies() ? f.cells : std::vector<double>(std::size_t(m.grid.cells()), f.value);
+  }
+  const ScalarSpec u0 = read_scalar(ctx, "initial.u", 0.0);
+  m.u0 = u0.varies() ? u0.cells : std::vector<double>(std::size_t(m.grid.cells()), u0.value);
+  if (m.steady) {
+    rc.scheme = "solve";
+    rc.steps = cfg.get_int("time.steps", 1);
+    if (rc.steps < 1) cfg.fail("time.steps", "expected a positive number of solves");
+    rc.check_every = 1;
+    m.solver = read_solver(cfg, SolverSettings{});
+    return;
+  }
+  read_time(cfg, rc);
+  m.dt = rc.spec.dt;
+  m.theta = rc.spec.theta;
+  m.solver = rc.spec.solver;
+}
+
 void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   OutputConfig& o = rc.output;
   o.dir = cli.out_dir.empty() ? cfg.get_string("output.dir", "out/" + rc.model) : cli.out_dir;
@@ -194,9 +241,10 @@ void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   o.formats = cfg.get_strings("output.formats", {"png"});
   for (const auto& f : o.formats)
     if (f != "png" && f != "npy") cfg.fail("output.formats", "unknown format '" + f + "'; expected \"png\" and/or \"npy\"");
-  o.fields = cfg.get_strings("output.fields", {"u", "v"});
+  o.fields = cfg.get_strings("output.fields", rc.field_names);
   for (const auto& f : o.fields)
-    if (f != "u" && f != "v") cfg.fail("output.fields", "unknown field '" + f + "'; this model has \"u\" and \"v\"");
+    if (std::find(rc.field_names.begin(), rc.field_names.end(), f) == rc.field_names.end())
+      cfg.fail("output.fields", "unknown field '" + f + "'; this model has " + quoted_list(rc.field_names));
   o.colormap = cfg.get_string("output.colormap", "viridis");
   try {
     io::parse_colormap(o.colormap);
@@ -247,6 +295,14 @@ nlohmann::json boundary_json(const FieldBoundary& bc) {
 }
 
 // Every value the run uses, defaults included, so that summary.json alone says what produced a result.
+nlohmann::json scalar_model_json(const RunConfig& rc) {
+  const ScalarModelSpec& m = rc.scalar_spec;
+  nlohmann::json model = {{"name", rc.model}};
+  if (rc.model != "laplace")
+    model["params"] = {{"D", m.D}, {"f", scalar_json(ScalarSpec{0.0, m.source})}};
+  return model;
+}
+
 nlohmann::json resolved_json(const RunConfig& rc) {
   const ArdSpec& s = rc.spec;
   const char* adv[3] = {"none", "centered", "upwind"};
@@ -258,13 +314,20 @@ nlohmann::json resolved_json(const RunConfig& rc) {
   if (s.anisotropic)
     model["diffusion"].update({{"xx", scalar_json(s.mxx)}, {"xy", scalar_json(s.mxy)}, {"yy", scalar_json(s.myy)}});
   const OutputConfig& o = rc.output;
+  nlohmann::json initial = {{"u", scalar_json(ScalarSpec{0.0, s.u0})}, {"v", scalar_json(ScalarSpec{0.0, s.v0})}};
+  if (rc.scalar) {
+    model = scalar_model_json(rc);
+    initial = {{"u", scalar_json(ScalarSpec{0.0, rc.scalar_spec.u0})}};
+  }
+  const bool solves = rc.scalar ? rc.scalar_spec.steady || rc.scalar_spec.theta > 0 : s.theta > 0;
+  const SolverSettings& solver = rc.scalar ? rc.scalar_spec.solver : s.solver;
   return {{"model", model},
           {"grid", {{"nx", s.grid.nx}, {"ny", s.grid.ny}, {"dx", s.grid.dx}, {"dy", s.grid.dy}, {"x0", s.grid.x0},
                     {"y0", s.grid.y0}, {"boundary", boundary_json(s.bc)}}},
           {"time", {{"scheme", rc.scheme}, {"dt", s.dt}, {"steps", rc.steps}, {"force", rc.force},
                     {"check_every", rc.check_every}, {"theta", s.theta}}},
-          {"solver", s.theta > 0 ? solver_json(s.solver) : nlohmann::json()},
-          {"initial", {{"u", scalar_json(ScalarSpec{0.0, s.u0})}, {"v", scalar_json(ScalarSpec{0.0, s.v0})}}},
+          {"solver", solves ? solver_json(solver) : nlohmann::json()},
+          {"initial", initial},
           {"output", {{"dir", o.dir}, {"every", o.every}, {"formats", o.formats}, {"fields", o.fields},
                       {"colormap", o.colormap}, {"range", o.auto_range ? nlohmann::json("auto") : nlohmann::json{o.range_min, o.range_max}},
                       {"scale", o.scale}}},
@@ -287,8 +350,13 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   read_run(cfg, rc, cli);
   check_grid_fits(cfg, rc.spec.grid, rc.precision);
   rc.spec.bc = read_boundary(cfg);
-  read_time(cfg, rc);
-  read_model(cfg, rc, base_dir.empty() ? "." : base_dir);
+  rc.model = cfg.get_string("model.name");
+  if (is_scalar_model(rc.model)) {
+    read_scalar_model(cfg, rc, base_dir.empty() ? "." : base_dir);
+  } else {
+    read_time(cfg, rc);
+    read_model(cfg, rc, base_dir.empty() ? "." : base_dir);
+  }
   read_output(cfg, rc, cli);
   cfg.check_all_used();
   rc.resolved = resolved_json(rc);

@@ -9,6 +9,7 @@
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
+#include "pdex/models/scalar/scalar_spec.hpp"
 
 namespace pdex {
 
@@ -26,7 +27,10 @@ struct OutputConfig {
 struct RunConfig {
   std::string file;
   std::string model;
-  ArdSpec spec;
+  ArdSpec spec;                    // the reaction-diffusion models; grid, bc and dt of every model
+  bool scalar = false;             // heat, poisson, laplace: one field, `scalar_spec`
+  ScalarModelSpec scalar_spec;
+  std::vector<std::string> field_names{"u", "v"};
   std::string scheme = "euler";
   int64_t steps = 0;
   bool force = false;      // run even when dt exceeds the stable estimate

@@ -1,6 +1,9 @@
 #include "pdex/app/simulation.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
+#include <memory>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -10,6 +13,7 @@
 #include "pdex/core/error.hpp"
 #include "pdex/models/ard/ard_stability.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
+#include "pdex/models/scalar/scalar_stepper.hpp"
 
 namespace pdex {
 
@@ -79,10 +83,23 @@ bool any_nonfinite(Stepper& s) {
     if (s.first_nonfinite(int(f)) >= 0) return true;
   return false;
 }
+
+// The heat equation's explicit share of diffusion: (1 - 2 theta) D lap, stable for dt <= 1 / (2 D (1/dx^2 + 1/dy^2)).
+StableStep scalar_stable_step(const ScalarModelSpec& m) {
+  const double share = std::max(0.0, 1 - 2 * m.theta);
+  const double rate = 2 * m.D * share * (1 / (m.grid.dx * m.grid.dx) + 1 / (m.grid.dy * m.grid.dy));
+  if (m.steady || rate == 0) return {std::numeric_limits<double>::infinity(), "none (implicit or steady)"};
+  return {1 / rate, "diffusion number (D = " + fmt(m.D) + ")"};
+}
+
+std::unique_ptr<Stepper> make_stepper(const RunConfig& rc) {
+  if (rc.scalar) return make_scalar_stepper(rc.scalar_spec, rc.backend, rc.precision);
+  return make_ard_stepper(rc.spec, rc.backend, rc.precision);
+}
 }  // namespace
 
 nlohmann::json check_stability(const RunConfig& rc) {
-  const StableStep st = ard_stable_step(rc.spec);
+  const StableStep st = rc.scalar ? scalar_stable_step(rc.scalar_spec) : ard_stable_step(rc.spec);
   nlohmann::json j = {{"dt", rc.spec.dt}, {"dt_max", st.dt_max}, {"limit", st.reason}, {"forced", rc.force}};
   if (rc.spec.dt > st.dt_max && !rc.force) {
     std::string advice = st.dt_max > 0 ? "use time.dt <= " + fmt(st.dt_max) : st.reason;
@@ -96,7 +113,7 @@ nlohmann::json check_stability(const RunConfig& rc) {
 RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   const auto t_start = Clock::now();
   nlohmann::json stability = check_stability(rc);
-  auto stepper = make_ard_stepper(rc.spec, rc.backend, rc.precision);
+  auto stepper = make_stepper(rc);
   RunResult res;
   res.field_names = stepper->field_names();
   nlohmann::json& sum = res.summary;

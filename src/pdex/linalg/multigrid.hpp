@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pdex/grid/field.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/relaxation.hpp"
@@ -121,6 +122,7 @@ class Multigrid {
       Field<T> fine(fine_grid, 1, 1, Exec::space), scratch(lv.x.grid(), 1, 1, Exec::space);
       lv.d[c] = scratch.like(Exec::space);
       spread(ex_, prev_d[c], fine.view());
+      fill_ghosts(ex_, fine, FieldBoundary::all(BcKind::neumann));  // a coefficient extends evenly
       restrict_residual(ex_, fine.cview(), lv.d[c].view(), scratch.view(), lv.bc);
       lv.op.d[c] = lv.d[c].cview().data;
     }
@@ -142,6 +144,7 @@ class Multigrid {
     smooth(op, x, b, bc, settings_.pre, false);
     FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
     residual_field(ex_, op, as_const(x), b, r);
+    fill_ghosts(ex_, r, l == 0 ? homogeneous(bc) : bc);
     Level& next = *levels_[l];
     restrict_residual(ex_, as_const(r), next.b.view(), next.x.view(), next.bc);
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());

@@ -5,8 +5,10 @@
 // w = (1 - |sx|)(1 - |sy|), with s the distance between centres in coarse cells:
 //  - prolongation interpolates bilinearly from the four nearest coarse centres (coarse ghosts hold the
 //    homogeneous boundary images, so a Dirichlet correction vanishes on the face);
-//  - restriction is the hat-weighted mean of the fine cells under a coarse cell's hat. When n is even
-//    the weights are (1, 3, 3, 1) / 8 per axis: full weighting for cell-centred grids.
+//  - restriction is the hat-weighted mean of the fine cells under a coarse cell's hat, ghost cells
+//    included (they must hold the residual's homogeneous boundary images: odd for Dirichlet, even for
+//    Neumann, wrapped for periodic). When n is even the weights are (1, 3, 3, 1) / 8 per axis: full
+//    weighting for cell-centred grids.
 #include <cstdint>
 
 #include "pdex/core/parallel.hpp"
@@ -21,19 +23,33 @@ struct AxisMap {
   double ratio = 0.5;  // n_coarse / n_fine
   int n_fine = 0;
   PDEX_HD double coarse_coord(int i) const { return (i + 0.5) * ratio - 0.5; }
+  // Ghost cells (index -1 and n_fine) are under the hats of the first and last coarse cells: they carry
+  // the residual's boundary images, so restriction sees the residual extended as the boundary extends it.
   PDEX_HD int first_under(int k) const {
     const int i = int((k - 0.5) / ratio - 0.5);
-    return i < 0 ? 0 : i;
+    return i < -1 ? -1 : i;
   }
   PDEX_HD int last_under(int k) const {
     const int i = int((k + 1.5) / ratio - 0.5) + 1;
-    return i > n_fine - 1 ? n_fine - 1 : i;
+    return i > n_fine ? n_fine : i;
   }
+  PDEX_HD int count(int k) const { return last_under(k) - first_under(k) + 1; }
+  // The hat weights of the fine cells under coarse cell k, from the first one (returned) on.
+  PDEX_HD int weights(int k, double* w) const;
 };
+
+// Fine cells under a hat: at most 2 / ratio + 2 candidates (the ends may carry weight 0); ratio >= 1/2.
+constexpr int max_under = 7;
 
 PDEX_HD inline double hat(double s) {
   const double a = s < 0 ? -s : s;
   return a < 1 ? 1 - a : 0;
+}
+
+PDEX_HD inline int AxisMap::weights(int k, double* w) const {
+  const int first = first_under(k), n = count(k);
+  for (int a = 0; a < n; ++a) w[a] = hat(coarse_coord(first + a) - k);
+  return first;
 }
 
 // Lower neighbour index (may be -1: a ghost) and weight of the upper one for coarse coordinate s >= -1.
@@ -51,20 +67,22 @@ void restrict_residual(const Exec& ex, FieldView<const T> fine, FieldView<T> coa
                        const FieldBoundary& coarse_bc) {
   const detail::AxisMap mx{double(coarse_b.nx) / fine.nx, fine.nx}, my{double(coarse_b.ny) / fine.ny, fine.ny};
   for_each_cell(ex, coarse_b.interior(), [=] PDEX_HD(int I, int J) {
-    const int i0 = mx.first_under(I), i1 = mx.last_under(I), j0 = my.first_under(J), j1 = my.last_under(J);
+    double wx[detail::max_under], wy[detail::max_under];
+    const int i0 = mx.weights(I, wx), j0 = my.weights(J, wy);
+    const int ni = mx.count(I), nj = my.count(J);
+    double wsum_x = 0, wsum_y = 0;
+    for (int a = 0; a < ni; ++a) wsum_x += wx[a];
+    for (int b = 0; b < nj; ++b) wsum_y += wy[b];
+    const double norm = 1 / (wsum_x * wsum_y);
     const bool edge = near_boundary(coarse_x, I, J);
     for (int c = 0; c < fine.ncomp; ++c) {
-      double sum = 0, wsum = 0;
-      for (int j = j0; j <= j1; ++j) {
-        const double wy = detail::hat(my.coarse_coord(j) - J);
-        if (wy == 0) continue;
-        for (int i = i0; i <= i1; ++i) {
-          const double w = wy * detail::hat(mx.coarse_coord(i) - I);
-          sum += w * double(fine(c, i, j));
-          wsum += w;
-        }
+      double sum = 0;
+      for (int b = 0; b < nj; ++b) {
+        double row = 0;
+        for (int a = 0; a < ni; ++a) row += wx[a] * double(fine(c, i0 + a, j0 + b));
+        sum += wy[b] * row;
       }
-      coarse_b(c, I, J) = T(sum / wsum);
+      coarse_b(c, I, J) = T(sum * norm);
       coarse_x(c, I, J) = T(0);
       if (edge) push_ghosts(coarse_x, coarse_bc, c, I, J, T(0));
     }

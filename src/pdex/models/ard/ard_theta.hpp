@@ -9,6 +9,7 @@
 
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/ard/ard_base.hpp"
+#include "pdex/time/solver_totals.hpp"
 
 namespace pdex::ard_detail {
 
@@ -58,8 +59,6 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   const SolverTotals* solver_totals() const override { return &totals_; }
 
  private:
-  static constexpr std::size_t kept = 100000;  // per-solve records kept for summary.json
-
   // I - theta dt D lap, D per species: a constant, or a per-cell field (then beta = theta dt, d = D).
   Helmholtz<T> implicit_operator(const ArdSpec& spec) {
     const Grid2& g = spec.grid;
@@ -78,24 +77,12 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   }
 
   void record(const SolveStats& st) {
-    SolverTotals& t = totals_;
-    ++t.solves;
-    t.iterations += st.iterations;
-    t.max_iterations = std::max(t.max_iterations, st.iterations);
-    t.max_residual = std::max(t.max_residual, st.residual);
-    t.seconds += st.seconds;
-    if (t.iterations_per_solve.size() < kept) {
-      t.iterations_per_solve.push_back(st.iterations);
-      t.residual_per_solve.push_back(st.residual);
-    }
-    t.last_history = st.history;
-    if (!st.converged) {
-      ++t.unconverged;
+    add_solve(totals_, st);
+    if (!st.converged)
       throw NumericalError("the " + method_ + " solver did not converge in " + std::to_string(st.iterations) +
                            " iterations (relative residual " + std::to_string(st.residual) +
                            "); raise solver.max_iter, loosen solver.tol, reduce time.dt, or use solver.method = "
                            "\"multigrid\"");
-    }
   }
 
   T theta_;

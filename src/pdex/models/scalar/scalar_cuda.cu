@@ -1,0 +1,6 @@
+// Instantiates the heat / Poisson engine for the CUDA executor (compiled by nvcc).
+#include "pdex/models/scalar/scalar_impl.hpp"
+
+namespace pdex {
+template std::unique_ptr<Stepper> make_scalar_stepper_on<Cuda>(const Cuda&, const ScalarModelSpec&, Precision);
+}

@@ -1,0 +1,125 @@
+#pragma once
+// The templated engine behind make_scalar_stepper_on(); included once per executor translation unit.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pdex/core/error.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/grid/field_reductions.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/linear_solver.hpp"
+#include "pdex/models/scalar/scalar_stepper.hpp"
+#include "pdex/time/solver_totals.hpp"
+
+namespace pdex {
+namespace scalar_detail {
+
+// out = in + dt (D lap in + f), with boundary images: the explicit heat step.
+template <class Exec, class T>
+void heat_euler_step(const Exec& ex, FieldView<const T> in, FieldView<const T> f, FieldView<T> out,
+                     const FieldBoundary& bc, Spacing<T> h, T dt, T D) {
+  for_each_cell(ex, in.interior(), [=] PDEX_HD(int i, int j) {
+    const int64_t o = in.offset(i, j);
+    const T v = in.comp(0)[o] + dt * (D * lap(in.comp(0), o, h) + f.comp(0)[o]);
+    out.comp(0)[o] = v;
+    if (near_boundary(out, i, j)) push_ghosts(out, bc, 0, i, j, v);
+  });
+}
+
+// b = u + dt ((1 - theta) D lap u + f): the theta step's right-hand side (seed 000 eq. 13 without reaction).
+template <class Exec, class T>
+void heat_theta_rhs(const Exec& ex, FieldView<const T> u, FieldView<const T> f, FieldView<T> b, Spacing<T> h, T dt,
+                    T explicit_D) {
+  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
+    const int64_t o = u.offset(i, j);
+    b.comp(0)[o] = u.comp(0)[o] + dt * (explicit_D * lap(u.comp(0), o, h) + f.comp(0)[o]);
+  });
+}
+
+template <class Exec, class T>
+class ScalarStepper final : public Stepper {
+ public:
+  ScalarStepper(const Exec& ex, const ScalarModelSpec& spec)
+      : ex_(ex), spec_(spec), dt_(T(spec.dt)) {
+    Field<T> host(spec.grid, 1, 1, MemorySpace::host);
+    host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
+    fill_ghosts(Serial{}, host, spec.bc);
+    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch);
+    u_[0] = to_space(host, Exec::space);
+    u_[1] = host.like(Exec::space);
+    saved_ = host.like(Exec::space);
+    Field<T> f = host.like(MemorySpace::host);
+    if (!spec.source.empty()) f.set_interior(0, std::vector<T>(spec.source.begin(), spec.source.end()));
+    f_ = to_space(f, Exec::space);
+    if (spec.steady || spec.theta > 0) {
+      b_ = host.like(Exec::space);
+      // Steady: -D lap u = f. Theta: (I - theta dt D lap) u = b.
+      const double alpha = spec.steady ? 0.0 : 1.0, beta = spec.steady ? spec.D : spec.theta * spec.dt * spec.D;
+      const Helmholtz<T> op = make_helmholtz<T>(spec.grid.nx, spec.grid.ny, spec.grid.dx, spec.grid.dy,
+                                                host.view().pitch, alpha, &beta, 1, spec.bc);
+      solver_ = std::make_unique<LinearSolver<Exec, T>>(ex, host, op, spec.bc, spec.solver);
+    }
+  }
+
+  const std::vector<std::string>& field_names() const override { return names_; }
+
+  void advance(int64_t steps) override {
+    for (int64_t k = 0; k < steps; ++k) {
+      if (spec_.steady) {
+        record(solver_->solve(u_[cur_].view(), f_.cview()));
+      } else if (spec_.theta > 0) {
+        heat_theta_rhs(ex_, u_[cur_].cview(), f_.cview(), b_.view(), h_, dt_, T((1 - spec_.theta) * spec_.D));
+        record(solver_->solve(u_[cur_].view(), b_.cview()));
+      } else {
+        heat_euler_step(ex_, u_[cur_].cview(), f_.cview(), u_[1 - cur_].view(), spec_.bc, h_, dt_, T(spec_.D));
+        cur_ = 1 - cur_;
+      }
+    }
+  }
+
+  std::vector<double> values(int) override {
+    std::vector<T> v = to_space(u_[cur_], MemorySpace::host).interior(0);
+    return std::vector<double>(v.begin(), v.end());
+  }
+  FieldStats stats(int) override {
+    auto v = u_[cur_].cview();
+    return {double(field_min(ex_, v, 0)), double(field_max(ex_, v, 0)), field_sum(ex_, v, 0) / double(v.nx * v.ny)};
+  }
+  int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
+  void save() override { copy(saved_, u_[cur_]); }
+  void restore() override { copy(u_[cur_], saved_); }
+  double bytes_per_step() const override { return 2.0 * sizeof(T) * double(spec_.grid.cells()); }
+  const SolverTotals* solver_totals() const override { return solver_ ? &totals_ : nullptr; }
+
+ private:
+  void record(const SolveStats& st) {
+    add_solve(totals_, st);
+    if (!st.converged)
+      throw NumericalError("the " + std::string(solver_method_name(spec_.solver.method)) + " solver did not converge in " +
+                           std::to_string(st.iterations) + " iterations (relative residual " +
+                           std::to_string(st.residual) + ", largest change " + std::to_string(st.change) +
+                           "); raise solver.max_iter, loosen solver.tol, or use solver.method = \"multigrid\"");
+  }
+
+  Exec ex_;
+  ScalarModelSpec spec_;
+  T dt_;
+  Spacing<T> h_{};
+  Field<T> u_[2], saved_, f_, b_;
+  int cur_ = 0;
+  std::unique_ptr<LinearSolver<Exec, T>> solver_;
+  SolverTotals totals_;
+  std::vector<std::string> names_{"u"};
+};
+
+}  // namespace scalar_detail
+
+template <class Exec>
+std::unique_ptr<Stepper> make_scalar_stepper_on(const Exec& ex, const ScalarModelSpec& spec, Precision precision) {
+  if (precision == Precision::f32) return std::make_unique<scalar_detail::ScalarStepper<Exec, float>>(ex, spec);
+  return std::make_unique<scalar_detail::ScalarStepper<Exec, double>>(ex, spec);
+}
+
+}  // namespace pdex
