@@ -12,33 +12,6 @@
 namespace pdex::test {
 namespace {
 
-// Connected components (4-connectivity, wrapping around the periodic sides) of the cells where
-// (u > threshold) == above.
-int components(const std::vector<double>& u, int nx, int ny, double threshold, bool above) {
-  std::vector<char> seen(u.size(), 0);
-  std::vector<int> stack;
-  auto in_set = [&](int k) { return (u[std::size_t(k)] > threshold) == above; };
-  int count = 0;
-  for (int start = 0; start < nx * ny; ++start) {
-    if (seen[std::size_t(start)] || !in_set(start)) continue;
-    ++count;
-    seen[std::size_t(start)] = 1;
-    stack.assign(1, start);
-    while (!stack.empty()) {
-      const int k = stack.back(), i = k % nx, j = k / nx;
-      stack.pop_back();
-      const int next[4] = {j * nx + (i + 1) % nx, j * nx + (i + nx - 1) % nx, ((j + 1) % ny) * nx + i,
-                           ((j + ny - 1) % ny) * nx + i};
-      for (int q : next)
-        if (!seen[std::size_t(q)] && in_set(q)) {
-          seen[std::size_t(q)] = 1;
-          stack.push_back(q);
-        }
-    }
-  }
-  return count;
-}
-
 TEST(ComponentCount, CountsWrappedFourConnectedRegions) {
   // 6 x 4: a block touching the left and right sides is one region across the seam; a diagonal pair
   // is two regions.
@@ -75,14 +48,7 @@ TEST_P(TuringPatternTest, SpotsGrowFromNoiseSaturateAndNumberBetween5And400) {
   EXPECT_GT(var_end, 1e3 * var_initial);
   // Saturated: less than 10% growth over the last quarter (under 2% observed).
   EXPECT_LT(var_end, 1.1 * var_three_quarters);
-  // Spots: one phase of u thresholded at its mean splits into many islands, the other is (nearly) one
-  // connected sea (u is depleted in the spots: the islands lie below the mean).
-  const double m = mean(u);
-  const int below = components(u, g.nx, g.ny, m, false), above = components(u, g.nx, g.ny, m, true);
-  const int spots = std::max(below, above);
-  EXPECT_GE(spots, 5) << below << " regions below the mean, " << above << " above";
-  EXPECT_LE(spots, 400) << below << " regions below the mean, " << above << " above";
-  EXPECT_LE(std::min(below, above), 3) << "no connected background: not a spot pattern";
+  expect_spot_pattern(u, g);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TuringPatternTest,

@@ -1,0 +1,122 @@
+// The theta scheme (seed 000, eqs. 11-14): its order in time, its stability far past the explicit
+// limit, and that Crank-Nicolson at the seed's dt 12.5 grows the same kind of Turing pattern as
+// forward Euler does.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "models/ard_test_support.hpp"
+#include "pdex/models/ard/ard_stability.hpp"
+#include "pdex/models/scalar/scalar_stepper.hpp"
+
+namespace pdex::test {
+namespace {
+
+const double pi = 3.14159265358979323846;
+
+// Heat u_t = lap u on the unit square, Neumann, u0 = cos(pi x) cos(pi y): a discrete eigenfunction,
+// so the semi-discrete solution is exp(-lambda_h t) u0 exactly and the error is the time error alone.
+struct Eigenmode {
+  ScalarModelSpec spec;
+  double lambda_h;
+};
+
+Eigenmode eigenmode(int n, double theta, double dt) {
+  Eigenmode e;
+  ScalarModelSpec& s = e.spec;
+  s.grid = Grid2{n, n, 1.0 / n, 1.0 / n};
+  s.bc = FieldBoundary::all(BcKind::neumann);
+  s.D = 1.0;
+  s.theta = theta;
+  s.dt = dt;
+  s.solver.method = SolverMethod::multigrid;
+  s.solver.tol = 1e-12;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) s.u0.push_back(std::cos(pi * s.grid.x(i)) * std::cos(pi * s.grid.y(j)));
+  const double h = 1.0 / n, one_axis = 4 / (h * h) * std::pow(std::sin(pi * h / 2), 2);
+  e.lambda_h = 2 * one_axis;
+  return e;
+}
+
+// Largest deviation from the exact semi-discrete solution at t = 0.1.
+double time_error(double theta, double dt, Backend backend) {
+  const Eigenmode e = eigenmode(32, theta, dt);
+  auto st = make_scalar_stepper(e.spec, backend, Precision::f64);
+  const int64_t steps = int64_t(std::llround(0.1 / dt));
+  st->advance(steps);
+  const std::vector<double> u = st->values(0);
+  const double decay = std::exp(-e.lambda_h * 0.1);
+  double err = 0;
+  for (std::size_t k = 0; k < u.size(); ++k) err = std::max(err, std::abs(u[k] - decay * e.spec.u0[k]));
+  return err;
+}
+
+class ThetaOrderTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    if (!backend_available(GetParam())) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(GetParam());
+  }
+};
+
+TEST_P(ThetaOrderTest, CrankNicolsonIsSecondOrderAndBackwardEulerFirstOrderInTime) {
+  for (double theta : {0.5, 1.0}) {
+    const double e1 = time_error(theta, 0.01, GetParam()), e2 = time_error(theta, 0.005, GetParam());
+    const double order = std::log2(e1 / e2);
+    if (theta == 0.5) {
+      EXPECT_NEAR(order, 2.0, 0.1) << "errors " << e1 << " -> " << e2;
+    } else {
+      EXPECT_NEAR(order, 1.0, 0.1) << "errors " << e1 << " -> " << e2;
+    }
+  }
+}
+
+// 100 times the explicit limit on pure diffusion: bounded (the maximum principle of backward Euler;
+// Crank-Nicolson keeps every mode's amplification within [-1, 1]) and still decaying on average.
+TEST_P(ThetaOrderTest, StaysStableAtAStepHundredTimesTheExplicitLimit) {
+  for (double theta : {0.5, 1.0}) {
+    Eigenmode e = eigenmode(64, theta, 0.0);
+    const double dt_explicit = 1 / (2 * (2.0 * 64 * 64));  // 1 / (2 D (1/dx^2 + 1/dy^2))
+    e.spec.dt = 100 * dt_explicit;
+    e.spec.solver.tol = 1e-8;
+    for (std::size_t k = 0; k < e.spec.u0.size(); k += 7) e.spec.u0[k] += 0.5;  // rough data: every frequency
+    auto st = make_scalar_stepper(e.spec, GetParam(), Precision::f64);
+    st->advance(50);
+    ASSERT_EQ(st->first_nonfinite(0), -1);
+    EXPECT_LE(max_abs(st->values(0)), 1.5) << "theta " << theta;  // the initial maximum
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ThetaOrderTest, ::testing::Values(Backend::openmp, Backend::cuda),
+                         [](const auto& p) { return std::string(backend_name(p.param)); });
+
+// Seed 000, Table 1 / Fig. 10: explicit dt 0.5 and Crank-Nicolson dt 12.5 (25 times larger) both reach
+// a spot pattern (5 to 400 spots on 128 x 128 at t = 12,000, a connected background).
+class ThetaTuringTest : public ArdBackendTest {};
+
+TEST_P(ThetaTuringTest, CrankNicolsonAtTheSeedsStepGrowsSpots) {
+  const Grid2 g{128, 128};
+  ArdSpec s = catalog_spec("turing", g);
+  s.params["alpha"].cells = uniform_noise(std::size_t(g.cells()), s.params["alpha"].value, 0.1, 50);
+  s.u0 = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 51);
+  s.v0 = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 52);
+  s.theta = 0.5;
+  s.dt = 12.5;
+  s.solver.tol = 1e-5;
+  EXPECT_GE(ard_stable_step(s).dt_max, 12.5) << "diffusion must not limit the theta scheme";
+  auto st = make(s);
+  st->advance(960);  // t = 12,000
+  ASSERT_EQ(st->first_nonfinite(0), -1);
+  const SolverTotals* t = st->solver_totals();
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->solves, 960);
+  EXPECT_EQ(t->unconverged, 0);
+  EXPECT_LE(t->max_iterations, 6) << "multigrid needs a few cycles per step at most";
+  expect_spot_pattern(st->values(0), g);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ThetaTuringTest,
+                         ::testing::ValuesIn(backend_cases({Backend::openmp, Backend::cuda})), backend_case_name);
+
+}  // namespace
+}  // namespace pdex::test
