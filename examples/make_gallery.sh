@@ -26,4 +26,8 @@ brusselator u
 schnakenberg u
 advection_steered v
 anisotropic v
+turing_spots_cn v --half
+heat_seed004_exp1 u
+heat_seed004_exp2 u
+poisson_torsion u --half
 LIST

@@ -16,9 +16,17 @@ int cmd_list() {
     std::printf("  %-16s   initial u = %g, v = %g; clamp = %s; suggested dt = %g (dx = 1)\n\n", "", r.u0, r.v0,
                 r.clamp ? "true" : "false", r.dt);
   }
+  std::printf("One-field models (u only; boundaries and [initial] as above):\n");
+  std::printf("  %-16s u_t = D lap u + f          params D = 1 (diffusivity), f = 0 (source, may vary per cell)\n", "heat");
+  std::printf("  %-16s -D lap u = f (steady)      params D = 1, f = 0; one solve per step, [solver] applies\n", "poisson");
+  std::printf("  %-16s lap u = 0 (steady heat, seed 004); no parameters\n\n", "laplace");
   std::printf("Parameters are dimensionless (lengths in the unit of grid.dx, times in the unit of time.dt).\n"
               "Each may be a number, { value = x, noise = a, seed = s }, or { file = \"name.npy\" } of shape (ny, nx).\n\n");
   std::printf("Time schemes (time.scheme):  euler   forward Euler (seed 000 eqs. 9-10)\n");
+  std::printf("                             theta   diffusion implicit (time.theta: 0.5 Crank-Nicolson, 1 backward Euler;\n"
+              "                                     seed 000 eqs. 11-14), advection and reaction explicit\n");
+  std::printf("Linear solvers (solver.method):  jacobi | weighted_jacobi | rbgs | sor | cg | pcg | bicgstab | multigrid\n");
+  std::printf("  preconditioners (solver.preconditioner, pcg and bicgstab):  none | jacobi | multigrid\n");
   std::printf("Advection (model.advection.scheme):  none | centered (seed 000 eq. 8) | upwind\n");
   std::printf("  velocity: velocity = [ax, ay] | preset = rotation | shear | vortex (strength, center, radius) | x, y fields\n");
   std::printf("Diffusion (model.diffusion.kind):  isotropic (eq. 7) | tensor (xx, xy, yy | file | preset = \"along_flow\", ratio)\n");
