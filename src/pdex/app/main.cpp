@@ -1,4 +1,4 @@
-// pdex: a PDE explorer. Subcommands: run, compare, list, bench.
+// pdex: a PDE explorer. Subcommands: run, compare, list, bench, verify.
 #include <CLI/CLI.hpp>
 #include <omp.h>
 #include <xmmintrin.h>
@@ -55,6 +55,10 @@ int main(int argc, char** argv) {
   bench->add_option("suite", suite, "suite name: explicit")->required();
   bench->prefix_command();  // everything after SUITE goes to the suite (pdex bench explicit --help)
 
+  auto* verify = app.add_subcommand("verify", "run a convergence study against an exact solution (curvature)");
+  verify->add_option("suite", suite, "suite name: curvature")->required();
+  verify->prefix_command();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run) return pdex::cmd_run(file, cli);
@@ -63,6 +67,7 @@ int main(int argc, char** argv) {
     if (*bench) {
       return pdex::cmd_bench(suite, bench->remaining());
     }
+    if (*verify) return pdex::cmd_verify(suite, verify->remaining());
   } catch (const pdex::NumericalError& e) {
     std::fprintf(stderr, "pdex: error: %s\n", e.what());
     return 3;

@@ -22,8 +22,7 @@ CurvatureSpec verification_spec(const VerifyOptions& o, int n) {
   return s;
 }
 
-namespace {
-EocRow run_one(const VerifyOptions& o, int n) {
+EocRow curvature_errors(const VerifyOptions& o, int n) {
   auto stepper = make_curvature_stepper(verification_spec(o, n), o.backend, o.precision);
   const double theta = o.t_end / o.samples;
   EocRow row;
@@ -44,18 +43,18 @@ EocRow run_one(const VerifyOptions& o, int n) {
   return row;
 }
 
-// eq. 34 for grids of widths n1 < n2 (h1 / h2 = n2 / n1).
-double eoc(double e1, double e2, int n1, int n2) { return std::log(e1 / e2) / std::log(double(n2) / n1); }
-}  // namespace
+void set_eoc(const EocRow& c, EocRow& f) {
+  const double log_h = std::log(double(f.n) / c.n);  // h_coarse / h_fine
+  f.eoc_l1 = std::log(c.l1 / f.l1) / log_h;
+  f.eoc_l2 = std::log(c.l2 / f.l2) / log_h;
+  f.eoc_linf = std::log(c.linf / f.linf) / log_h;
+}
 
 std::vector<EocRow> curvature_eoc(const VerifyOptions& o) {
   std::vector<EocRow> rows;
   for (int n : o.sizes) {
-    EocRow r = run_one(o, n);
-    if (!rows.empty()) {
-      const EocRow& p = rows.back();
-      r.eoc_l1 = eoc(p.l1, r.l1, p.n, n), r.eoc_l2 = eoc(p.l2, r.l2, p.n, n), r.eoc_linf = eoc(p.linf, r.linf, p.n, n);
-    }
+    EocRow r = curvature_errors(o, n);
+    if (!rows.empty()) set_eoc(rows.back(), r);
     rows.push_back(r);
   }
   return rows;

@@ -35,7 +35,13 @@ struct EocRow {
 // The spec of one grid of the study.
 CurvatureSpec verification_spec(const VerifyOptions& o, int n);
 
-// One row per size, in the order given.
+// The errors on one n x n grid (the EOC fields left 0).
+EocRow curvature_errors(const VerifyOptions& o, int n);
+
+// Sets finer's EOC (eq. 34) against the coarser grid's errors.
+void set_eoc(const EocRow& coarser, EocRow& finer);
+
+// One row per size of o.sizes, in the order given.
 std::vector<EocRow> curvature_eoc(const VerifyOptions& o);
 
 }  // namespace pdex
