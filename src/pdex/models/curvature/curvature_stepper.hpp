@@ -28,6 +28,9 @@ class CurvatureStepper : public Stepper {
   // right-hand side evaluations per step.
   virtual double flops_per_step() const = 0;
   virtual int rhs_per_step() const = 0;
+  // Evaluates the right-hand side n times and waits for it (benchmarks); bytes it moves at least.
+  virtual void rhs_only(int64_t n) = 0;
+  virtual double rhs_bytes() const = 0;
 };
 
 // Throws BackendUnavailable for a backend this build or machine lacks, InputError for a bad spec.

@@ -72,6 +72,9 @@ class RungeKutta {
 
   void accept() { std::swap(u_, next_); }
 
+  // f(t, state) into the first stage field alone (benchmarks of the right-hand side).
+  void evaluate(double t) { sys_(ex_, t, u_.cview(), k_[0].view()); }
+
  private:
   StageTerms<T> terms(const double* w, int count, double tau) const {
     StageTerms<T> t;
