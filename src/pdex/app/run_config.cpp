@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -184,9 +185,11 @@ void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   o.formats = cfg.get_strings("output.formats", {"png"});
   for (const auto& f : o.formats)
     if (f != "png" && f != "npy") cfg.fail("output.formats", "unknown format '" + f + "'; expected \"png\" and/or \"npy\"");
-  o.fields = cfg.get_strings("output.fields", {"u", "v"});
+  const std::vector<std::string> names = rc.curvature ? std::vector<std::string>{"phi"} : std::vector<std::string>{"u", "v"};
+  o.fields = cfg.get_strings("output.fields", names);
   for (const auto& f : o.fields)
-    if (f != "u" && f != "v") cfg.fail("output.fields", "unknown field '" + f + "'; this model has \"u\" and \"v\"");
+    if (std::find(names.begin(), names.end(), f) == names.end())
+      cfg.fail("output.fields", "unknown field '" + f + "'; this model has " + (rc.curvature ? "\"phi\"" : "\"u\" and \"v\""));
   o.colormap = cfg.get_string("output.colormap", "viridis");
   try {
     io::parse_colormap(o.colormap);
@@ -276,11 +279,18 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   read_run(cfg, rc, cli);
   check_grid_fits(cfg, rc.spec.grid, rc.precision);
   rc.spec.bc = read_boundary(cfg);
-  read_time(cfg, rc);
-  read_model(cfg, rc, base_dir.empty() ? "." : base_dir);
+  if (is_curvature_model(cfg)) {
+    rc.curvature = read_curvature(cfg, rc.spec.grid, rc.spec.bc, base_dir.empty() ? "." : base_dir);
+    rc.model = cfg.get_string("model.name");
+    rc.scheme = rc.curvature->spec.scheme;
+  } else {
+    read_time(cfg, rc);
+    read_model(cfg, rc, base_dir.empty() ? "." : base_dir);
+  }
   read_output(cfg, rc, cli);
   cfg.check_all_used();
   rc.resolved = resolved_json(rc);
+  if (rc.curvature) rc.resolved.update(curvature_json(*rc.curvature));
   return rc;
 }
 

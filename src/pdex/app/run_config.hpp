@@ -3,9 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pdex/app/curvature_config.hpp"
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
@@ -27,6 +29,7 @@ struct RunConfig {
   std::string file;
   std::string model;
   ArdSpec spec;
+  std::optional<CurvatureRun> curvature;  // model.name = mean_curvature | willmore (curvature_config.hpp)
   std::string scheme = "euler";
   int64_t steps = 0;
   bool force = false;      // run even when dt exceeds the stable estimate
