@@ -43,6 +43,8 @@ void read_time(ConfigReader& cfg, CurvatureRun& r) {
   if (!(s.tol > 0)) cfg.fail("time.tol", "expected a positive tolerance (Merson's epsilon)");
   if (s.scheme == "rk4" && !cfg.has("time.dt")) cfg.fail("time.dt", "rk4 takes fixed steps: give time.dt");
   s.dt = cfg.get_double("time.dt", 1e-6);
+  r.check_every = cfg.get_int("time.check_every", 100);
+  if (r.check_every <= 0) cfg.fail("time.check_every", "expected a positive number of steps");
   if (!(s.dt > 0) || !std::isfinite(s.dt)) cfg.fail("time.dt", "expected a positive time step");
 }
 
@@ -97,7 +99,7 @@ nlohmann::json curvature_json(const CurvatureRun& r) {
   }
   return {{"model", model},
           {"boundary", bc},
-          {"time", {{"scheme", s.scheme}, {"t_end", r.t_end}, {"tol", s.tol}, {"dt", s.dt}}},
+          {"time", {{"scheme", s.scheme}, {"t_end", r.t_end}, {"tol", s.tol}, {"dt", s.dt}, {"check_every", r.check_every}}},
           {"output_times", r.output_times}};
 }
 

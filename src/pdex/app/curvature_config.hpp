@@ -4,6 +4,7 @@
 // run_config.cpp as for every model.
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace pdex {
 struct CurvatureRun {
   CurvatureSpec spec;
   double t_end = 0;
+  int64_t check_every = 100;         // accepted steps between NaN/Inf checks and progress reports
   std::vector<double> output_times;  // simulated times to write outputs at (t_end is always written)
 };
 

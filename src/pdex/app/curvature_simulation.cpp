@@ -67,10 +67,9 @@ RunResult run_curvature_simulation(const RunConfig& rc, const RunOptions& option
   Progress progress(1000, rc.progress && options.write_outputs);  // per mille of simulated time
   try {
     for (double stop : stops) {
-      while (stepper->time() < stop) {  // in hundredths of the run, to check and report as it goes
-        const double next = std::min(stop, stepper->time() + cr.t_end / 100);
+      while (stepper->time() < stop) {  // in chunks of steps, to check and report as it goes
         const auto t0 = Clock::now();
-        stepper->advance_to(next);
+        stepper->advance_to(stop, cr.check_every);
         res.step_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
         check_finite(*stepper, rc);
         progress.update(int64_t(1000 * stepper->time() / cr.t_end));

@@ -1,5 +1,7 @@
 #pragma once
 // Builds the engine of a curvature-flow run (seed 003) for a backend and precision chosen at run time.
+#include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "pdex/core/executor.hpp"
@@ -19,7 +21,8 @@ struct ErrorSample {
 // A method-of-lines stepper: Stepper::advance(n) takes n accepted steps; advance_to(t) lands on t.
 class CurvatureStepper : public Stepper {
  public:
-  virtual void advance_to(double t) = 0;
+  // Lands on t, or stops earlier after max_steps accepted steps.
+  virtual void advance_to(double t, int64_t max_steps = std::numeric_limits<int64_t>::max()) = 0;
   virtual double time() const = 0;
   virtual const StepStats& step_stats() const = 0;
   // Throws Error unless the run uses the manufactured solution.

@@ -58,7 +58,7 @@ class CurvatureEngine final : public CurvatureStepper {
 
   const std::vector<std::string>& field_names() const override { return names_; }
   void advance(int64_t steps) override { mol_.advance_steps(steps); }
-  void advance_to(double t) override { mol_.advance_to(t); }
+  void advance_to(double t, int64_t max_steps) override { mol_.advance_to(t, max_steps); }
   double time() const override { return mol_.time(); }
   const StepStats& step_stats() const override { return mol_.stats(); }
 

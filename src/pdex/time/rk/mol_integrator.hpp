@@ -30,10 +30,13 @@ class MolIntegrator {
   double tau() const { return tau_; }
   const StepStats& stats() const { return stats_; }
 
-  // Advances to t_end exactly: steps are clipped to min(tau, t_end - t) (Algorithm 4.1 step 4).
-  void advance_to(double t_end) {
-    while (t_end - t_ > 1e-14 * std::max(1.0, std::abs(t_end))) step(t_end);
-    t_ = std::max(t_, t_end);
+  // Advances to t_end exactly: steps are clipped to min(tau, t_end - t) (Algorithm 4.1 step 4). Stops
+  // earlier, between steps, after max_steps accepted steps (so that a caller can look at the state
+  // without cutting a step short).
+  void advance_to(double t_end, int64_t max_steps = std::numeric_limits<int64_t>::max()) {
+    const int64_t goal = max_steps > std::numeric_limits<int64_t>::max() - stats_.accepted ? max_steps : stats_.accepted + max_steps;
+    while (t_end - t_ > 1e-14 * std::max(1.0, std::abs(t_end)) && stats_.accepted < goal) step(t_end);
+    if (t_end - t_ <= 1e-14 * std::max(1.0, std::abs(t_end))) t_ = std::max(t_, t_end);
   }
 
   // Takes n accepted steps with no end time in sight (benchmarks).
