@@ -33,19 +33,6 @@ struct ManufacturedForcing {
   }
 };
 
-template <class T, class Forcing>
-struct MeanCurvatureCell {
-  FieldView<const T> phi;
-  FieldView<T> k;
-  CellFaces<T> faces;
-  Forcing force;
-  T t;
-  PDEX_HD void operator()(int i, int j) const {
-    const int64_t o = phi.offset(i, j);
-    k.data[o] = q_times_mean_curvature(phi.data, o, faces) + force(t, i, j);
-  }
-};
-
 // w = Q H (eq. 22); edge cells push w's ghosts (w = 0 on Dirichlet sides, eq. 13; mirrored on Neumann
 // sides, eqs. 24-25).
 template <class T>
@@ -63,16 +50,18 @@ struct CurvatureWCell {
   }
 };
 
-template <class T, class Forcing>
-struct WillmoreCell {
-  FieldView<const T> phi, w;
+// k = f(t, phi) at a cell: eq. 17, or eq. 21 (w computed before, with its ghosts), plus the forcing.
+template <class T, class Forcing, Flow F>
+struct CurvatureCell {
+  FieldView<const T> phi, w;  // w: Willmore flow only
   FieldView<T> k;
   CellFaces<T> faces;
   Forcing force;
   T t;
   PDEX_HD void operator()(int i, int j) const {
     const int64_t o = phi.offset(i, j);
-    k.data[o] = willmore_operator(phi.data, w.data, o, faces) + force(t, i, j);
+    if constexpr (F == Flow::mean_curvature) k.data[o] = q_times_mean_curvature(phi.data, o, faces) + force(t, i, j);
+    else k.data[o] = willmore_operator(phi.data, w.data, o, faces) + force(t, i, j);
   }
 };
 
@@ -82,7 +71,8 @@ struct MeanCurvatureSystem {
   Forcing force;
   template <class Exec>
   void operator()(const Exec& ex, double t, FieldView<const T> phi, FieldView<T> k) const {
-    for_each_cell(ex, phi.interior(), MeanCurvatureCell<T, Forcing>{phi, k, faces, force, T(t)});
+    using Cell = CurvatureCell<T, Forcing, Flow::mean_curvature>;
+    for_each_cell(ex, phi.interior(), Cell{phi, FieldView<const T>{}, k, faces, force, T(t)});
   }
 };
 
@@ -108,7 +98,8 @@ struct WillmoreSystem {
   template <class Exec>
   void operator()(const Exec& ex, double t, FieldView<const T> phi, FieldView<T> k) const {
     compute_w(ex, CurvatureWCell<T>{phi, w, faces, w_bc});
-    for_each_cell(ex, phi.interior(), WillmoreCell<T, Forcing>{phi, read_only(w), k, faces, force, T(t)});
+    using Cell = CurvatureCell<T, Forcing, Flow::willmore>;
+    for_each_cell(ex, phi.interior(), Cell{phi, read_only(w), k, faces, force, T(t)});
   }
 };
 
