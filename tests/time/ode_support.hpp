@@ -17,22 +17,24 @@ struct OdeCase {
 };
 
 template <class T>
-struct OdeKernel {
+struct OdeCell {
+  static constexpr int ncomp = 1;
   FieldView<const T> u;
-  FieldView<T> k;
   double t;
   OdeCase c;
-  PDEX_HD void operator()(int i, int j) const {
+  PDEX_HD void operator()(int i, int j, T* k) const {
     const double s = t > c.t_on ? c.amp * sin(c.omega * (t - c.t_on)) : 0.0;
-    k(0, i, j) = T(double(u(0, i, j)) * cos(t) + s);
+    k[0] = T(double(u(0, i, j)) * cos(t) + s);
   }
 };
 
 struct OdeSystem {
   OdeCase c;
   template <class Exec, class T>
-  void operator()(const Exec& ex, double t, FieldView<const T> u, FieldView<T> k) const {
-    for_each_cell(ex, u.interior(), OdeKernel<T>{u, k, t, c});
+  void prepare(const Exec&, double, FieldView<const T>) const {}
+  template <class T>
+  OdeCell<T> cell(double t, FieldView<const T> u) const {
+    return {u, t, c};
   }
 };
 

@@ -10,6 +10,7 @@
 #include "core/executor_types.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/models/curvature/curvature_rhs.hpp"
+#include "pdex/time/rk/runge_kutta.hpp"
 
 namespace pdex::test {
 namespace {
@@ -34,11 +35,11 @@ FluxSum flux_sum(Flow flow, const FieldBoundary& bc) {
   Field<double> phi = to_space(host, E::space), k = phi.like(E::space), w = phi.like(E::space);
   const CellFaces<double> faces = CellFaces<double>::make(Spacing<double>::make(g.dx, g.dy, host.view().pitch));
   if (flow == Flow::mean_curvature) {
-    MeanCurvatureSystem<double, NoForcing<double>>{faces, {}}(ex, 0.0, phi.cview(), k.view());
+    evaluate_rhs(ex, MeanCurvatureSystem<double, NoForcing<double>>{faces, {}}, 0.0, phi.cview(), k.view());
   } else {
     FieldBoundary w_bc = bc;
     for (auto& side : w_bc.side) side[0].value = 0.0;
-    WillmoreSystem<double, NoForcing<double>>{faces, {}, w.view(), w_bc}(ex, 0.0, phi.cview(), k.view());
+    evaluate_rhs(ex, WillmoreSystem<double, NoForcing<double>>{faces, {}, w.view(), w_bc}, 0.0, phi.cview(), k.view());
   }
   finish(ex);
   const Field<double> kh = to_space(k, MemorySpace::host);

@@ -1,7 +1,7 @@
 #pragma once
 // The right-hand sides of the semi-discrete schemes of seed 003 (Remark 3.3: du/dt = f(t, u)), as
-// Systems for the Runge-Kutta driver: mean-curvature flow (Scheme 3.1, eq. 17) in one pass, Willmore
-// flow (Scheme 3.2) in two, w (eq. 22, with its ghosts) and then eq. 21. The seed recomputes the face Qs
+// Systems for the Runge-Kutta driver: mean-curvature flow (Scheme 3.1, eq. 17) as a cell functor,
+// Willmore flow (Scheme 3.2) as a pass for w (eq. 22, with its ghosts) and a cell functor for eq. 21. The seed recomputes the face Qs
 // in the second pass rather than storing them (its Section 4.3), and so do we: it moves less memory.
 #include <cstdint>
 
@@ -50,18 +50,18 @@ struct CurvatureWCell {
   }
 };
 
-// k = f(t, phi) at a cell: eq. 17, or eq. 21 (w computed before, with its ghosts), plus the forcing.
+// f(t, phi) at a cell: eq. 17, or eq. 21 (w computed before, with its ghosts), plus the forcing.
 template <class T, class Forcing, Flow F>
 struct CurvatureCell {
+  static constexpr int ncomp = 1;
   FieldView<const T> phi, w;  // w: Willmore flow only
-  FieldView<T> k;
   CellFaces<T> faces;
   Forcing force;
   T t;
-  PDEX_HD void operator()(int i, int j) const {
+  PDEX_HD void operator()(int i, int j, T* k) const {
     const int64_t o = phi.offset(i, j);
-    if constexpr (F == Flow::mean_curvature) k.data[o] = q_times_mean_curvature(phi.data, o, faces) + force(t, i, j);
-    else k.data[o] = willmore_operator(phi.data, w.data, o, faces) + force(t, i, j);
+    if constexpr (F == Flow::mean_curvature) k[0] = q_times_mean_curvature(phi.data, o, faces) + force(t, i, j);
+    else k[0] = willmore_operator(phi.data, w.data, o, faces) + force(t, i, j);
   }
 };
 
@@ -70,9 +70,9 @@ struct MeanCurvatureSystem {
   CellFaces<T> faces;
   Forcing force;
   template <class Exec>
-  void operator()(const Exec& ex, double t, FieldView<const T> phi, FieldView<T> k) const {
-    using Cell = CurvatureCell<T, Forcing, Flow::mean_curvature>;
-    for_each_cell(ex, phi.interior(), Cell{phi, FieldView<const T>{}, k, faces, force, T(t)});
+  void prepare(const Exec&, double, FieldView<const T>) const {}
+  CurvatureCell<T, Forcing, Flow::mean_curvature> cell(double t, FieldView<const T> phi) const {
+    return {phi, FieldView<const T>{}, faces, force, T(t)};
   }
 };
 
@@ -96,10 +96,11 @@ struct WillmoreSystem {
   FieldView<T> w;
   FieldBoundary w_bc;
   template <class Exec>
-  void operator()(const Exec& ex, double t, FieldView<const T> phi, FieldView<T> k) const {
+  void prepare(const Exec& ex, double, FieldView<const T> phi) const {
     compute_w(ex, CurvatureWCell<T>{phi, w, faces, w_bc});
-    using Cell = CurvatureCell<T, Forcing, Flow::willmore>;
-    for_each_cell(ex, phi.interior(), Cell{phi, read_only(w), k, faces, force, T(t)});
+  }
+  CurvatureCell<T, Forcing, Flow::willmore> cell(double t, FieldView<const T> phi) const {
+    return {phi, read_only(w), faces, force, T(t)};
   }
 };
 
@@ -107,8 +108,8 @@ struct WillmoreSystem {
 // 85 for eq. 17; 85 for w (eq. 22) plus 218 for eq. 21.
 constexpr double seed_flops_per_cell(Flow f) { return f == Flow::mean_curvature ? 85.0 : 85.0 + 218.0; }
 
-// Field values a right-hand side moves per cell at least: phi read and k written (eq. 17); phi read, w
-// written, then phi and w read and k written (eqs. 21-22).
-constexpr double rhs_values_per_cell(Flow f) { return f == Flow::mean_curvature ? 2.0 : 5.0; }
+// Field values a right-hand side reads or writes per cell at least, besides its result: phi read
+// (eq. 17); phi read and w written, then phi and w read (eqs. 21-22).
+constexpr double rhs_values_per_cell(Flow f) { return f == Flow::mean_curvature ? 1.0 : 4.0; }
 
 }  // namespace pdex
