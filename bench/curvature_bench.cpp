@@ -18,6 +18,7 @@
 
 #include "bandwidth.hpp"
 #include "pdex/app/commands.hpp"
+#include "pdex/app/suite_args.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/models/curvature/curvature_stepper.hpp"
 #include "pdex/models/curvature/curvature_verify.hpp"
@@ -115,15 +116,8 @@ int cmd_bench_curvature(const std::vector<std::string>& args) {
   app.add_option("--flows", flows, "mean_curvature,willmore")->delimiter(',');
   app.add_option("--min-time", min_time, "seconds per timed run");
   app.add_option("--json", json_file, "output JSON file");
-  std::vector<std::string> argv_rev(args.rbegin(), args.rend());
-  try {
-    app.parse(argv_rev);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  if (backends.empty())
-    for (Backend b : {Backend::serial, Backend::openmp, Backend::cuda})
-      if (backend_available(b)) backends.emplace_back(backend_name(b));
+  if (const auto status = parse_suite_args(app, args)) return *status;
+  if (backends.empty()) backends = available_backend_names();
 
   nlohmann::json out;
   const double host_gbs = bench::host_triad_gbs(), device_gbs = bench::device_copy_gbs();

@@ -11,6 +11,7 @@
 
 #include "bandwidth.hpp"
 #include "pdex/app/commands.hpp"
+#include "pdex/app/suite_args.hpp"
 #include "pdex/app/field_specs.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
@@ -78,15 +79,8 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   app.add_option("--table1", table1_backends, "backends for seed 000's Table 1 workload (none: skip)")->delimiter(',');
   app.add_option("--min-time", min_time, "seconds per timed run");
   app.add_option("--json", json_file, "output JSON file");
-  std::vector<std::string> argv_rev(args.rbegin(), args.rend());
-  try {
-    app.parse(argv_rev);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  if (backends.empty())
-    for (Backend b : {Backend::serial, Backend::openmp, Backend::cuda})
-      if (backend_available(b)) backends.emplace_back(backend_name(b));
+  if (const auto status = parse_suite_args(app, args)) return *status;
+  if (backends.empty()) backends = available_backend_names();
 
   nlohmann::json out;
   out["host_triad_gbs"] = bench::host_triad_gbs();

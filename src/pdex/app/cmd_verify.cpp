@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pdex/app/commands.hpp"
+#include "pdex/app/suite_args.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/models/curvature/curvature_verify.hpp"
 
@@ -72,12 +73,7 @@ int cmd_verify(const std::string& suite, const std::vector<std::string>& args) {
   app.add_option("--tol", tol, "Merson's epsilon (default 1e-8 in f64, 1e-6 in f32)");
   app.add_option("--samples", base.samples, "time levels of the space-time norms");
   app.add_option("--json", json_file, "write the results as JSON");
-  std::vector<std::string> argv_rev(args.rbegin(), args.rend());
-  try {
-    app.parse(argv_rev);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const auto status = parse_suite_args(app, args)) return *status;
   base.backend = backend == "auto" ? best_backend() : parse_backend(backend);
   base.boundary = boundary == "neumann" ? BcKind::neumann : BcKind::dirichlet;
   const bool gpu = base.backend == Backend::cuda;
