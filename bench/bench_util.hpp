@@ -1,15 +1,12 @@
 #pragma once
-// What the benchmark suites share: the seed 000 workload spec, argument parsing in the suites' style,
-// the default backend list, medians; and the suites' entry points other than cmd_bench itself.
-#include <CLI/CLI.hpp>
-
+// What the benchmark suites share: the seed 000 workload spec, medians; and the suites' entry points other than cmd_bench itself.
 #include <algorithm>
 #include <chrono>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "pdex/app/field_specs.hpp"
+#include "pdex/app/suite_args.hpp"
 #include "pdex/core/executor.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
@@ -39,24 +36,6 @@ inline ArdSpec bench_spec(const std::string& model, int n, bool tiled = true) {
   s.dt = info.dt;
   s.temporal_blocking = tiled;
   return s;
-}
-
-// Parses a suite's arguments (those after SUITE); an exit status when the suite must stop (--help, errors).
-inline std::optional<int> parse_suite_args(CLI::App& app, const std::vector<std::string>& args) {
-  std::vector<std::string> argv_rev(args.rbegin(), args.rend());
-  try {
-    app.parse(argv_rev);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  return std::nullopt;
-}
-
-// Every backend this build and machine can run, when the user named none.
-inline void default_to_available(std::vector<std::string>& backends) {
-  if (!backends.empty()) return;
-  for (Backend b : {Backend::serial, Backend::openmp, Backend::cuda})
-    if (backend_available(b)) backends.emplace_back(backend_name(b));
 }
 
 inline double median(std::vector<double> v) {

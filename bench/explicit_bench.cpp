@@ -12,6 +12,8 @@
 #include "bandwidth.hpp"
 #include "bench_util.hpp"
 #include "pdex/app/commands.hpp"
+#include "pdex/app/suite_args.hpp"
+#include "pdex/app/field_specs.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 
@@ -46,7 +48,9 @@ double seconds_per_step(Stepper& s, double min_time, int reps) {
 
 int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   if (suite == "implicit") return cmd_bench_implicit(args);
-  if (suite != "explicit") throw InputError("unknown benchmark suite '" + suite + "': expected explicit or implicit");
+  if (suite == "curvature") return cmd_bench_curvature(args);
+  if (suite != "explicit")
+    throw InputError("unknown benchmark suite '" + suite + "': expected explicit, implicit or curvature");
   CLI::App app{"pdex bench explicit"};
   std::vector<int> sizes{128, 256, 512, 1024, 2048, 4096, 8192};
   std::vector<std::string> backends, precisions{"f32", "f64"}, table1_backends{"openmp", "cuda"};
@@ -59,8 +63,8 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   app.add_option("--table1", table1_backends, "backends for seed 000's Table 1 workload (none: skip)")->delimiter(',');
   app.add_option("--min-time", min_time, "seconds per timed run");
   app.add_option("--json", json_file, "output JSON file");
-  if (auto status = bench::parse_suite_args(app, args)) return *status;
-  bench::default_to_available(backends);
+  if (const auto status = parse_suite_args(app, args)) return *status;
+  if (backends.empty()) backends = available_backend_names();
 
   nlohmann::json out;
   out["host_triad_gbs"] = bench::host_triad_gbs();

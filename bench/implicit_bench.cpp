@@ -223,8 +223,8 @@ int cmd_bench_implicit(const std::vector<std::string>& args) {
   app.add_option("--cn-solver", cn_method, "Table 1 pair: Crank-Nicolson's linear solver");
   app.add_option("--cn-tol", pair.solver.tol, "Table 1 pair: its relative residual (time-discretization level)");
   app.add_option("--json", json_file, "output JSON file");
-  if (auto status = bench::parse_suite_args(app, args)) return *status;
-  bench::default_to_available(backends);
+  if (const auto status = parse_suite_args(app, args)) return *status;
+  if (backends.empty()) backends = available_backend_names();
   if (table1_backends.empty()) table1_backends = backends;
   pair.solver.method = parse_solver_method(cn_method);
 

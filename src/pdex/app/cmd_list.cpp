@@ -22,11 +22,17 @@ int cmd_list() {
   std::printf("  %-16s lap u = 0 (steady heat, seed 004); no parameters\n\n", "laplace");
   std::printf("Parameters are dimensionless (lengths in the unit of grid.dx, times in the unit of time.dt).\n"
               "Each may be a number, { value = x, noise = a, seed = s }, or { file = \"name.npy\" } of shape (ny, nx).\n\n");
+  std::printf("Curvature flows of graphs (seed 003; field phi; docs/curvature.md):\n"
+              "  %-16s phi_t = Q div(grad phi / Q) + F, Q = sqrt(1 + |grad phi|^2)\n"
+              "  %-16s phi_t = -Q div((1/Q)(I - grad phi grad phi^T / Q^2) grad w - w^2/(2Q^3) grad phi) + F, w = Q div(grad phi / Q)\n"
+              "  %-16s   forcing = none | manufactured (amplitude = 1); initial phi: values, or preset = radial_sine (k = 3)\n\n",
+              "mean_curvature", "willmore", "");
   std::printf("Time schemes (time.scheme):  euler   forward Euler (seed 000 eqs. 9-10)\n");
   std::printf("                             theta   diffusion implicit (time.theta: 0.5 Crank-Nicolson, 1 backward Euler;\n"
               "                                     seed 000 eqs. 11-14), advection and reaction explicit\n");
   std::printf("Linear solvers (solver.method):  jacobi | weighted_jacobi | rbgs | sor | cg | pcg | bicgstab | multigrid\n");
   std::printf("  preconditioners (solver.preconditioner, pcg and bicgstab):  none | jacobi | multigrid\n");
+  std::printf("  curvature flows:  merson  Runge-Kutta-Merson, step control by time.tol (seed 003 Alg. 4.1) | rk4  fixed time.dt\n");
   std::printf("Advection (model.advection.scheme):  none | centered (seed 000 eq. 8) | upwind\n");
   std::printf("  velocity: velocity = [ax, ay] | preset = rotation | shear | vortex (strength, center, radius) | x, y fields\n");
   std::printf("Diffusion (model.diffusion.kind):  isotropic (eq. 7) | tensor (xx, xy, yy | file | preset = \"along_flow\", ratio)\n");

@@ -7,8 +7,10 @@ namespace pdex {
 
 int cmd_run(const std::string& file, const CliOverrides& cli) {
   RunConfig rc = load_run_config(file, cli);
-  std::fprintf(stderr, "pdex: %s on %dx%d, %lld steps of dt=%g, backend %s (%s), %s -> %s\n", rc.model.c_str(),
-               rc.spec.grid.nx, rc.spec.grid.ny, (long long)rc.steps, rc.spec.dt,
+  const std::string clock = rc.curvature ? rc.scheme + " to t=" + std::to_string(rc.curvature->t_end)
+                                          : std::to_string(rc.steps) + " steps of dt=" + std::to_string(rc.spec.dt);
+  std::fprintf(stderr, "pdex: %s on %dx%d, %s, backend %s (%s), %s -> %s\n", rc.model.c_str(),
+               rc.spec.grid.nx, rc.spec.grid.ny, clock.c_str(),
                std::string(backend_name(rc.backend)).c_str(), device_name(rc.backend).c_str(),
                std::string(precision_name(rc.precision)).c_str(), rc.output.dir.c_str());
   RunResult r = run_simulation(rc);

@@ -1,4 +1,4 @@
-// pdex: a PDE explorer. Subcommands: run, compare, list, bench.
+// pdex: a PDE explorer. Subcommands: run, compare, list, bench, verify.
 #include <CLI/CLI.hpp>
 #include <omp.h>
 #include <xmmintrin.h>
@@ -51,9 +51,13 @@ int main(int argc, char** argv) {
 
   auto* list = app.add_subcommand("list", "list models, parameters, schemes, boundaries and backends");
 
-  auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit, implicit) and write JSON");
-  bench->add_option("suite", suite, "suite name: explicit | implicit")->required();
+  auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit, implicit, curvature) and write JSON");
+  bench->add_option("suite", suite, "suite name: explicit | implicit | curvature")->required();
   bench->prefix_command();  // everything after SUITE goes to the suite (pdex bench explicit --help)
+
+  auto* verify = app.add_subcommand("verify", "run a convergence study against an exact solution (curvature)");
+  verify->add_option("suite", suite, "suite name: curvature")->required();
+  verify->prefix_command();
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -63,6 +67,7 @@ int main(int argc, char** argv) {
     if (*bench) {
       return pdex::cmd_bench(suite, bench->remaining());
     }
+    if (*verify) return pdex::cmd_verify(suite, verify->remaining());
   } catch (const pdex::NumericalError& e) {
     std::fprintf(stderr, "pdex: error: %s\n", e.what());
     return 3;

@@ -351,7 +351,11 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   check_grid_fits(cfg, rc.spec.grid, rc.precision);
   rc.spec.bc = read_boundary(cfg);
   rc.model = cfg.get_string("model.name");
-  if (is_scalar_model(rc.model)) {
+  if (is_curvature_model(cfg)) {
+    rc.curvature = read_curvature(cfg, rc.spec.grid, rc.spec.bc, base_dir.empty() ? "." : base_dir);
+    rc.scheme = rc.curvature->spec.scheme;
+    rc.field_names = {"phi"};
+  } else if (is_scalar_model(rc.model)) {
     read_scalar_model(cfg, rc, base_dir.empty() ? "." : base_dir);
   } else {
     read_time(cfg, rc);
@@ -360,6 +364,7 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   read_output(cfg, rc, cli);
   cfg.check_all_used();
   rc.resolved = resolved_json(rc);
+  if (rc.curvature) rc.resolved.update(curvature_json(*rc.curvature));
   return rc;
 }
 

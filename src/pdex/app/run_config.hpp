@@ -3,9 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pdex/app/curvature_config.hpp"
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
@@ -31,6 +33,7 @@ struct RunConfig {
   bool scalar = false;             // heat, poisson, laplace: one field, `scalar_spec`
   ScalarModelSpec scalar_spec;
   std::vector<std::string> field_names{"u", "v"};
+  std::optional<CurvatureRun> curvature;  // model.name = mean_curvature | willmore (curvature_config.hpp)
   std::string scheme = "euler";
   int64_t steps = 0;
   bool force = false;      // run even when dt exceeds the stable estimate

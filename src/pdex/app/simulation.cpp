@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "pdex/app/curvature_simulation.hpp"
 #include "pdex/app/output_writer.hpp"
 #include "pdex/app/progress.hpp"
 #include "pdex/core/error.hpp"
@@ -111,6 +112,7 @@ nlohmann::json check_stability(const RunConfig& rc) {
 }
 
 RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
+  if (rc.curvature) return run_curvature_simulation(rc, options);
   const auto t_start = Clock::now();
   nlohmann::json stability = check_stability(rc);
   auto stepper = make_stepper(rc);

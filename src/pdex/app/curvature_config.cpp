@@ -1,0 +1,106 @@
+#include "pdex/app/curvature_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "pdex/app/field_specs.hpp"
+#include "pdex/core/error.hpp"
+
+namespace pdex {
+
+bool is_curvature_model(ConfigReader& cfg) {
+  const toml::node* n = cfg.find("model.name");
+  const auto name = n ? n->value<std::string>() : std::nullopt;
+  return name && (*name == "mean_curvature" || *name == "willmore");
+}
+
+namespace {
+
+// initial.phi: a number or table as for every field, or { preset = "radial_sine", k = 3 }:
+// sin(k pi sqrt(x^2 + y^2)), seed 003 eq. 35 with k = 3.
+std::vector<double> read_phi0(ConfigReader& cfg, const Grid2& g, const std::string& base_dir) {
+  if (cfg.has("initial.phi.preset")) {
+    cfg.get_choice("initial.phi.preset", {"radial_sine"});
+    const double k = cfg.get_double("initial.phi.k", 3.0);
+    std::vector<double> v;
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) v.push_back(std::sin(k * std::numbers::pi * std::hypot(g.x(i), g.y(j))));
+    return v;
+  }
+  SpecContext ctx{cfg, g, base_dir};
+  const ScalarSpec s = read_scalar(ctx, "initial.phi");
+  return s.varies() ? s.cells : std::vector<double>(std::size_t(g.cells()), s.value);
+}
+
+void read_time(ConfigReader& cfg, CurvatureRun& r) {
+  CurvatureSpec& s = r.spec;
+  s.scheme = cfg.get_choice("time.scheme", {"merson", "rk4"}, "merson");
+  if (cfg.has("time.steps")) cfg.fail("time.steps", "curvature flows run to a time: give time.t_end");
+  r.t_end = cfg.get_double("time.t_end");
+  if (!(r.t_end > 0) || !std::isfinite(r.t_end)) cfg.fail("time.t_end", "expected a positive end time");
+  s.tol = cfg.get_double("time.tol", 1e-6);
+  if (!(s.tol > 0)) cfg.fail("time.tol", "expected a positive tolerance (Merson's epsilon)");
+  if (s.scheme == "rk4" && !cfg.has("time.dt")) cfg.fail("time.dt", "rk4 takes fixed steps: give time.dt");
+  s.dt = cfg.get_double("time.dt", 1e-6);
+  r.check_every = cfg.get_int("time.check_every", 100);
+  if (r.check_every <= 0) cfg.fail("time.check_every", "expected a positive number of steps");
+  if (!(s.dt > 0) || !std::isfinite(s.dt)) cfg.fail("time.dt", "expected a positive time step");
+}
+
+void read_output_times(ConfigReader& cfg, CurvatureRun& r) {
+  const toml::node* n = cfg.find("output.times");
+  if (!n) return;
+  const toml::array* a = n->as_array();
+  if (!a) cfg.fail("output.times", "expected an array of simulated times, e.g. [0.025, 0.1]");
+  r.output_times = cfg.get_doubles("output.times", a->size());
+  for (double t : r.output_times)
+    if (!(t > 0 && t <= r.t_end)) cfg.fail("output.times", "every time must lie in (0, time.t_end]");
+  std::sort(r.output_times.begin(), r.output_times.end());
+}
+
+}  // namespace
+
+CurvatureRun read_curvature(ConfigReader& cfg, const Grid2& grid, const FieldBoundary& bc, const std::string& base_dir) {
+  CurvatureRun r;
+  CurvatureSpec& s = r.spec;
+  s.flow = cfg.get_string("model.name") == "willmore" ? Flow::willmore : Flow::mean_curvature;
+  s.grid = grid;
+  s.bc = bc;
+  s.manufactured = cfg.get_choice("model.forcing", {"none", "manufactured"}, "none") == "manufactured";
+  s.amplitude = cfg.get_double("model.amplitude", 1.0);
+  if (s.manufactured) {
+    if (cfg.has("initial.phi")) cfg.fail("initial.phi", "the manufactured solution sets the initial state: remove initial.phi");
+    try {
+      manufactured_solution(s);
+    } catch (const InputError& e) {
+      cfg.fail("grid.boundary", e.what());
+    }
+  } else {
+    if (cfg.has("model.amplitude")) cfg.fail("model.amplitude", "only the manufactured forcing has an amplitude");
+    s.phi0 = read_phi0(cfg, grid, base_dir);
+  }
+  read_time(cfg, r);
+  read_output_times(cfg, r);
+  return r;
+}
+
+nlohmann::json curvature_json(const CurvatureRun& r) {
+  const CurvatureSpec& s = r.spec;
+  nlohmann::json model = {{"name", s.flow == Flow::willmore ? "willmore" : "mean_curvature"},
+                          {"forcing", s.manufactured ? "manufactured" : "none"}};
+  if (s.manufactured) model["amplitude"] = s.amplitude;
+  const char* kinds[3] = {"periodic", "neumann", "dirichlet"};
+  const char* sides[4] = {"left", "right", "bottom", "top"};
+  nlohmann::json bc;
+  for (int k = 0; k < 4; ++k) {
+    bc[sides[k]] = {{"kind", kinds[int(s.bc.side[k][0].kind)]}};
+    if (s.bc.side[k][0].kind == BcKind::dirichlet) bc[sides[k]]["value"] = s.bc.side[k][0].value;
+  }
+  return {{"model", model},
+          {"boundary", bc},
+          {"time", {{"scheme", s.scheme}, {"t_end", r.t_end}, {"tol", s.tol}, {"dt", s.dt}, {"check_every", r.check_every}}},
+          {"output_times", r.output_times}};
+}
+
+}  // namespace pdex

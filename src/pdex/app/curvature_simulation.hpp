@@ -1,0 +1,10 @@
+#pragma once
+// The run loop of a curvature-flow run: the clock is simulated time (Merson chooses the steps), outputs
+// are written at output.times, and summary.json records the steps, the rejected steps and the step sizes.
+#include "pdex/app/simulation.hpp"
+
+namespace pdex {
+
+RunResult run_curvature_simulation(const RunConfig& rc, const RunOptions& options);
+
+}  // namespace pdex

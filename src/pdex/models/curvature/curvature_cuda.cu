@@ -1,0 +1,6 @@
+// Instantiates the curvature-flow engine for the CUDA executor (compiled by nvcc).
+#include "pdex/models/curvature/curvature_stepper_impl.hpp"
+
+namespace pdex {
+template std::unique_ptr<CurvatureStepper> make_curvature_stepper_on<Cuda>(const Cuda&, const CurvatureSpec&, Precision);
+}

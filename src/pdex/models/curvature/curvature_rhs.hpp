@@ -1,0 +1,115 @@
+#pragma once
+// The right-hand sides of the semi-discrete schemes of seed 003 (Remark 3.3: du/dt = f(t, u)), as
+// Systems for the Runge-Kutta driver: mean-curvature flow (Scheme 3.1, eq. 17) as a cell functor,
+// Willmore flow (Scheme 3.2) as a pass for w (eq. 22, with its ghosts) and a cell functor for eq. 21. The seed recomputes the face Qs
+// in the second pass rather than storing them (its Section 4.3), and so do we: it moves less memory.
+#include <cstdint>
+
+#include "pdex/core/parallel.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field_view.hpp"
+#include "pdex/grid/grid.hpp"
+#include "pdex/models/curvature/cfvm.hpp"
+#include "pdex/models/curvature/manufactured.hpp"
+
+namespace pdex {
+
+enum class Flow { mean_curvature, willmore };
+
+// Forcing F(t, x, y) at a cell: none (the seed's Schemes 3.1-3.2), or the manufactured solution's.
+template <class T>
+struct NoForcing {
+  PDEX_HD T operator()(T, int, int) const { return T(0); }
+};
+
+template <class T, Flow F>
+struct ManufacturedForcing {
+  Manufactured<T> m;
+  T x0, y0, dx, dy;  // cell (i, j) is centred at (x0 + (i + 1/2) dx, y0 + (j + 1/2) dy)
+  PDEX_HD T operator()(T t, int i, int j) const {
+    const T x = x0 + (T(i) + T(0.5)) * dx, y = y0 + (T(j) + T(0.5)) * dy;
+    if constexpr (F == Flow::mean_curvature) return m.mean_curvature_forcing(t, x, y);
+    else return m.willmore_forcing(t, x, y);
+  }
+};
+
+// w = Q H (eq. 22); edge cells push w's ghosts (w = 0 on Dirichlet sides, eq. 13; mirrored on Neumann
+// sides, eqs. 24-25).
+template <class T>
+struct CurvatureWCell {
+  FieldView<const T> phi;
+  FieldView<T> w;
+  CellFaces<T> faces;
+  FieldBoundary w_bc;
+  template <bool MayBeEdge>
+  PDEX_HD void apply(int i, int j) const {
+    const int64_t o = phi.offset(i, j);
+    const T v = q_times_mean_curvature(phi.data, o, faces);
+    w.data[o] = v;
+    if (MayBeEdge && near_boundary(w, i, j)) push_ghosts(w, w_bc, 0, i, j, v);
+  }
+};
+
+// f(t, phi) at a cell: eq. 17, or eq. 21 (w computed before, with its ghosts), plus the forcing.
+template <class T, class Forcing, Flow F>
+struct CurvatureCell {
+  static constexpr int ncomp = 1;
+  FieldView<const T> phi, w;  // w: Willmore flow only
+  CellFaces<T> faces;
+  Forcing force;
+  T t;
+  PDEX_HD void operator()(int i, int j, T* k) const {
+    const int64_t o = phi.offset(i, j);
+    if constexpr (F == Flow::mean_curvature) k[0] = q_times_mean_curvature(phi.data, o, faces) + force(t, i, j);
+    else k[0] = willmore_operator(phi.data, w.data, o, faces) + force(t, i, j);
+  }
+};
+
+template <class T, class Forcing>
+struct MeanCurvatureSystem {
+  CellFaces<T> faces;
+  Forcing force;
+  template <class Exec>
+  void prepare(const Exec&, double, FieldView<const T>) const {}
+  CurvatureCell<T, Forcing, Flow::mean_curvature> cell(double t, FieldView<const T> phi) const {
+    return {phi, FieldView<const T>{}, faces, force, T(t)};
+  }
+};
+
+template <class T>
+FieldView<const T> read_only(const FieldView<T>& v) {
+  return {v.data, v.nx, v.ny, v.ghost, v.ncomp, v.pitch, v.comp_stride, v.xoff};
+}
+
+template <class Exec, class T>
+void compute_w(const Exec& ex, const CurvatureWCell<T>& cell) {
+  for_each_cell_split(
+      ex, cell.w.interior(), cell.w.ghost, [=] PDEX_HD(int i, int j) { cell.template apply<false>(i, j); },
+      [=] PDEX_HD(int i, int j) { cell.template apply<true>(i, j); });
+}
+
+// w is scratch owned by the engine (a view here, so that the System stays copyable).
+template <class T, class Forcing>
+struct WillmoreSystem {
+  CellFaces<T> faces;
+  Forcing force;
+  FieldView<T> w;
+  FieldBoundary w_bc;
+  template <class Exec>
+  void prepare(const Exec& ex, double, FieldView<const T> phi) const {
+    compute_w(ex, CurvatureWCell<T>{phi, w, faces, w_bc});
+  }
+  CurvatureCell<T, Forcing, Flow::willmore> cell(double t, FieldView<const T> phi) const {
+    return {phi, read_only(w), faces, force, T(t)};
+  }
+};
+
+// Floating-point operations per cell of one right-hand side as seed 003 counts them (Section 4.3):
+// 85 for eq. 17; 85 for w (eq. 22) plus 218 for eq. 21.
+constexpr double seed_flops_per_cell(Flow f) { return f == Flow::mean_curvature ? 85.0 : 85.0 + 218.0; }
+
+// Field values a right-hand side reads or writes per cell at least, besides its result: phi read
+// (eq. 17); phi read and w written, then phi and w read (eqs. 21-22).
+constexpr double rhs_values_per_cell(Flow f) { return f == Flow::mean_curvature ? 1.0 : 4.0; }
+
+}  // namespace pdex

@@ -1,0 +1,134 @@
+#pragma once
+// One driver for every explicit Runge-Kutta method of the method of lines (seed 003, Remark 3.3): the
+// tableau is data, the right-hand side is the model's. A System provides
+//   void prepare(const Exec&, double t, FieldView<const T> u) const   (work before the cells, e.g. an
+//                                                                       auxiliary field; may be empty)
+//   Cell cell(double t, FieldView<const T> u) const                    (f(t, u) at a cell: rk_kernels.hpp)
+// for a stage argument u whose ghosts are filled. All fields live in the executor's memory space and
+// are allocated here, at set-up.
+#include <utility>
+
+#include "pdex/core/parallel.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/time/rk/rk_kernels.hpp"
+#include "pdex/time/rk/tableau.hpp"
+
+namespace pdex {
+
+// Free functions: nvcc refuses extended lambdas in private member functions.
+template <class Exec, class T, class Cell>
+void rk_stage(const Exec& ex, const RkStage<T, Cell>& st) {
+  for_each_cell_split(
+      ex, st.out.interior(), st.out.ghost, [=] PDEX_HD(int i, int j) { st.template apply<false>(i, j); },
+      [=] PDEX_HD(int i, int j) { st.template apply<true>(i, j); });
+}
+
+// k = f(t, u) on the interior of u.
+template <class Exec, class T, class System>
+void evaluate_rhs(const Exec& ex, const System& sys, double t, FieldView<const T> u, FieldView<T> k) {
+  sys.prepare(ex, t, u);
+  using Cell = decltype(sys.cell(t, u));
+  for_each_cell(ex, u.interior(), RhsOnly<T, Cell>{sys.cell(t, u), k});
+}
+
+// Whether stage s's k must be stored: a stage after the next one, the update or the error uses it (the
+// next stage argument takes it from registers).
+inline bool stage_stored(const Tableau& t, int s) {
+  bool used = t.b[s] != 0 || t.e[s] != 0;
+  for (int r = s + 2; r < t.stages; ++r) used |= t.a[r][s] != 0;
+  return used && s + 1 < t.stages;
+}
+
+// Field values a step moves per cell besides what the right-hand sides read: stored stages, u and the
+// earlier stages read, the next argument or the candidate written.
+inline int combine_values_per_step(const Tableau& t) {
+  int n = 0;
+  for (int s = 0; s < t.stages; ++s) {
+    n += stage_stored(t, s) + (s > 0) + 1;
+    const double* w = s + 1 < t.stages ? t.a[s + 1] : t.b;
+    for (int m = 0; m < s; ++m) n += w[m] != 0 || (s + 1 == t.stages && t.e[m] != 0);
+  }
+  return n;
+}
+
+template <class Exec, class T, class System>
+class RungeKutta {
+ public:
+  // u0: the initial state with its ghosts filled, in Exec's space.
+  RungeKutta(const Exec& ex, const Tableau& tab, System sys, Field<T>&& u0, const FieldBoundary& bc)
+      : ex_(ex), tab_(tab), sys_(std::move(sys)), bc_(bc), u_(std::move(u0)), next_(u_.like(Exec::space)) {
+    for (auto& a : arg_) a = u_.like(Exec::space);
+    if (Exec::space == MemorySpace::host) rhs_ = u_.like(Exec::space);
+    for (int s = 0; s < tab_.stages; ++s)
+      if (stage_stored(tab_, s)) k_[s] = u_.like(Exec::space);
+  }
+
+  const Tableau& tableau() const { return tab_; }
+  Field<T>& state() { return u_; }
+  const Field<T>& state() const { return u_; }
+
+  // Computes the step of size tau from (t, state) into a candidate; returns its error estimate (eq. 28;
+  // 0 for fixed-step methods). accept() makes the candidate the state.
+  double attempt(double t, double tau) {
+    FieldView<const T> at = u_.cview();
+    for (int s = 0; s < tab_.stages; ++s) {
+      const double ts = t + tab_.c[s] * tau;
+      sys_.prepare(ex_, ts, at);
+      using Cell = decltype(sys_.cell(ts, at));
+      if constexpr (Exec::space == MemorySpace::host) {
+        // Host schedule: the right-hand side as a loop of its own, which vectorizes (fused with the
+        // combination, whose term count is known only at run time, it does not), then the combination.
+        for_each_cell(ex_, at.interior(), RhsOnly<T, Cell>{sys_.cell(ts, at), rhs_.view()});
+        const double e = stage(s, tau, LoadCell<T, Cell::ncomp>{rhs_.cview()});
+        if (s + 1 == tab_.stages) return e;
+      } else {
+        const double e = stage(s, tau, sys_.cell(ts, at));
+        if (s + 1 == tab_.stages) return e;
+      }
+      at = arg_[s % 2].cview();
+    }
+    return 0.0;
+  }
+
+  void accept() { std::swap(u_, next_); }
+
+  // f(t, state) alone into a scratch field (benchmarks of the right-hand side).
+  void evaluate(double t) { evaluate_rhs(ex_, sys_, t, u_.cview(), next_.view()); }
+
+ private:
+  // Stage s's kernel: stores k_s if needed and writes the next argument (or the candidate, returning the
+  // reduced error estimate for adaptive methods).
+  template <class Cell>
+  double stage(int s, double tau, const Cell& cell) {
+    const bool last = s + 1 == tab_.stages;
+    const double* w = last ? tab_.b : tab_.a[s + 1];
+    const FieldView<T> out = last ? next_.view() : arg_[s % 2].view();
+    const RkStage<T, Cell> st{cell, u_.cview(), k_[s].view(), out, bc_, terms(w, s, tau),
+                              last ? terms(tab_.e, s, tau) : StageTerms<T>{}, T(tau * w[s]),
+                              last ? T(tau * tab_.e[s]) : T(0)};
+    if (last && tab_.adaptive()) return double(reduce<T>(ex_, out.interior(), st, Max<T>{}));
+    rk_stage(ex_, st);
+    return 0.0;
+  }
+
+  StageTerms<T> terms(const double* w, int count, double tau) const {
+    StageTerms<T> t;
+    for (int m = 0; m < count; ++m)
+      if (w[m] != 0) {
+        t.k[t.n] = k_[m].cview().data;
+        t.w[t.n++] = T(tau * w[m]);
+      }
+    return t;
+  }
+
+  Exec ex_;
+  Tableau tab_;
+  System sys_;
+  FieldBoundary bc_;
+  Field<T> u_, next_, arg_[2];
+  Field<T> rhs_;            // host schedule: the stage's right-hand side
+  Field<T> k_[max_stages];  // only the stored stages are allocated
+};
+
+}  // namespace pdex
