@@ -95,6 +95,7 @@ struct PoissonRow {
   std::string method;
   SolveStats stats;
   double seconds = 0;  // median over the repeats
+  std::string error;   // a solver that broke down (the suite goes on)
 };
 
 // Times solve() only: the start (zero) and right-hand side are uploaded again before each repeat.
@@ -102,13 +103,19 @@ PoissonRow time_poisson(const MethodChoice& m, int n, Backend b, Precision p, co
   const EllipticSpec spec = poisson_spec(n, m, o);
   const std::vector<double> f = poisson_rhs(spec.grid), zero(f.size(), 0.0);
   auto solver = make_elliptic_solver(spec, b, p);
-  PoissonRow row{m.label, {}, 0.0};
+  PoissonRow row{m.label, {}, 0.0, {}};
   std::vector<double> times;
   for (int r = 0; r < std::max(1, o.repeats); ++r) {
     solver->set(zero, f);
     const auto t0 = Clock::now();
-    row.stats = solver->solve();
+    try {
+      row.stats = solver->solve();
+    } catch (const NumericalError& e) {
+      row.error = e.what();
+      row.stats.converged = false;
+    }
     times.push_back(seconds_since(t0));
+    if (!row.error.empty()) break;
   }
   row.seconds = bench::median(times);
   return row;
@@ -120,7 +127,8 @@ void print_poisson_row(const std::string& bn, const std::string& pn, int n, cons
   // An unconverged solve stopped at its cap: a speed-up would compare unequal work.
   if (pcg_seconds > 0 && r.stats.converged) std::snprintf(speedup, sizeof speedup, "%.1fx", pcg_seconds / r.seconds);
   std::printf("%-8s %-5s %6d %-19s %8d %11.3e %11.2f %10.4f %9s%s\n", bn.c_str(), pn.c_str(), n, r.method.c_str(),
-              r.stats.iterations, r.stats.residual, ms, per_iter, speedup, r.stats.converged ? "" : "  not converged");
+              r.stats.iterations, r.stats.residual, ms, per_iter, speedup,
+              !r.error.empty() ? ("  failed: " + r.error).c_str() : r.stats.converged ? "" : "  not converged");
   std::fflush(stdout);
 }
 
@@ -145,7 +153,7 @@ void poisson_suite(const std::vector<std::string>& backends, const std::vector<s
           print_poisson_row(bn, pn, n, r, pcg);
           out["poisson"].push_back({{"backend", bn}, {"device", device_name(b)}, {"precision", pn}, {"n", n},
                                     {"method", r.method}, {"iterations", r.stats.iterations},
-                                    {"residual", r.stats.residual}, {"converged", r.stats.converged},
+                                    {"residual", r.stats.residual}, {"converged", r.stats.converged}, {"error", r.error},
                                     {"seconds", r.seconds}, {"ms_per_iteration", 1e3 * r.seconds / std::max(1, r.stats.iterations)},
                                     {"speedup_vs_pcg_jacobi", r.stats.converged ? nlohmann::json(pcg / r.seconds) : nlohmann::json()}});
         }

@@ -84,12 +84,20 @@ double residual(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<co
       Sum<double>{});
 }
 
-// r = b - A x without a norm (no reduction: no wait for the host).
+// |b - A x|^2 without storing the residual.
 template <class Exec, class T, class Op>
-void residual_field(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b, FieldView<T> r) {
-  for_each_cell(ex, x.interior(), [=] PDEX_HD(int i, int j) {
-    for (int c = 0; c < x.ncomp; ++c) r(c, i, j) = b(c, i, j) - op.apply(x, i, j, c);
-  });
+double residual_norm2(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b) {
+  return reduce<double>(
+      ex, x.interior(),
+      [=] PDEX_HD(int i, int j) {
+        double s = 0;
+        for (int c = 0; c < x.ncomp; ++c) {
+          const double v = double(b(c, i, j) - op.apply(x, i, j, c));
+          s += v * v;
+        }
+        return s;
+      },
+      Sum<double>{});
 }
 
 // Interior mean of component c.

@@ -110,7 +110,7 @@ class LinearSolver {
   }
 
   double relative_residual(FieldView<const T> x) {
-    return std::sqrt(residual(ex_, op_, x, b_, r_.view())) / bnorm_;
+    return std::sqrt(residual_norm2(ex_, op_, x, b_)) / bnorm_;
   }
 
   bool reached(double rel) const { return rel <= s_.tol; }

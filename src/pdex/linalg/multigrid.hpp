@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "pdex/core/graph_cache.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/grid_ops.hpp"
@@ -45,6 +46,20 @@ void coarse_solve(const Exec& ex, const Helmholtz<T>& op, FieldView<T> x, FieldV
             x(c, i, j) = v;
             push_ghosts(x, bc, c, i, j, v);
           }
+    }
+  });
+}
+
+// r = b - A x with r's boundary images under the homogeneous conditions `bc` (restriction reads them).
+template <class Exec, class T>
+void residual_with_images(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> x, FieldView<const T> b,
+                          FieldView<T> r, const FieldBoundary& bc) {
+  for_each_cell(ex, x.interior(), [=] PDEX_HD(int i, int j) {
+    const bool edge = near_boundary(r, i, j);
+    for (int c = 0; c < x.ncomp; ++c) {
+      const T v = b(c, i, j) - op.apply(x, i, j, c);
+      r(c, i, j) = v;
+      if (edge) push_ghosts(r, bc, c, i, j, v);
     }
   });
 }
@@ -92,7 +107,10 @@ class Multigrid {
   int levels() const { return int(levels_.size()) + 1; }
 
   // One cycle for A x = b on the fine level; x's ghosts hold its boundary images on entry and on exit.
-  void cycle(FieldView<T> x, FieldView<const T> b) { cycle_at(0, x, b); }
+  // The cycle waits for nothing, so CUDA replays it as one graph per (x, b).
+  void cycle(FieldView<T> x, FieldView<const T> b) {
+    graph_.run(ex_, x.data, b.data, [&] { cycle_at(0, x, b); });
+  }
 
  private:
   struct Level {
@@ -143,8 +161,7 @@ class Multigrid {
     }
     smooth(op, x, b, bc, settings_.pre, false);
     FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
-    residual_field(ex_, op, as_const(x), b, r);
-    fill_ghosts(ex_, r, l == 0 ? homogeneous(bc) : bc);
+    residual_with_images(ex_, op, as_const(x), b, r, l == 0 ? homogeneous(bc) : bc);
     Level& next = *levels_[l];
     restrict_residual(ex_, as_const(r), next.b.view(), next.x.view(), next.bc);
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
@@ -159,6 +176,7 @@ class Multigrid {
   FieldBoundary fine_bc_;
   unsigned singular_mask_ = 0;
   std::vector<std::unique_ptr<Level>> levels_;
+  GraphCache<Exec> graph_;
 };
 
 }  // namespace pdex
