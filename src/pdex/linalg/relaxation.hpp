@@ -16,25 +16,31 @@ template <class T>
 PDEX_HD inline T abs_of(T x) {
   return x < T(0) ? -x : x;
 }
+
+// out(i, j) = in(i, j) + omega D^-1 (b - A in)(i, j) for every component, with its boundary images;
+// returns the largest |change|. `in` and `out` may be the same field (Gauss-Seidel).
+template <class T, class Op>
+PDEX_HD inline T relax_point(const Op& op, const FieldView<const T>& in, const FieldView<const T>& b,
+                             const FieldView<T>& out, const FieldBoundary& bc, T omega, int i, int j) {
+  const int64_t o = in.offset(i, j);
+  const bool edge = near_boundary(out, i, j);
+  T change = T(0);
+  for (int c = 0; c < in.ncomp; ++c) {
+    const T dx = omega * (b.comp(c)[o] - op.apply(in, i, j, c)) / op.diag(i, j, c, o);
+    const T v = in.comp(c)[o] + dx;
+    out.comp(c)[o] = v;
+    if (edge) push_ghosts(out, bc, c, i, j, v);
+    change = abs_of(dx) > change ? abs_of(dx) : change;
+  }
+  return change;
+}
 }  // namespace detail
 
 // x_out = x_in + omega D^-1 (b - A x_in). Returns the largest |change| when `measure`, else 0.
 template <class Exec, class T, class Op>
 T jacobi_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure) {
-  auto cell = [=] PDEX_HD(int i, int j) {
-    const int64_t o = in.offset(i, j);
-    const bool edge = near_boundary(out, i, j);
-    T change = T(0);
-    for (int c = 0; c < in.ncomp; ++c) {
-      const T dx = omega * (b.comp(c)[o] - op.apply(in, i, j, c)) / op.diag(i, j, c, o);
-      const T v = in.comp(c)[o] + dx;
-      out.comp(c)[o] = v;
-      if (edge) push_ghosts(out, bc, c, i, j, v);
-      change = detail::abs_of(dx) > change ? detail::abs_of(dx) : change;
-    }
-    return change;
-  };
+  auto cell = [=] PDEX_HD(int i, int j) { return detail::relax_point(op, in, b, out, bc, omega, i, j); };
   if (measure) return reduce<T>(ex, in.interior(), cell, Max<T>{});
   for_each_cell(ex, in.interior(), [=] PDEX_HD(int i, int j) { (void)cell(i, j); });
   return T(0);
@@ -51,19 +57,9 @@ T color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b
   const Range2 half{0, (x.nx + 1) / 2, 0, x.ny};
   auto cell = [=] PDEX_HD(int k, int j) {
     const int i = 2 * k + ((j + color) & 1);
-    T change = T(0);
-    if (i >= x.nx) return change;
+    if (i >= x.nx) return T(0);
     const FieldView<const T> xc{x.data, x.nx, x.ny, x.ghost, x.ncomp, x.pitch, x.comp_stride, x.xoff};
-    const int64_t o = x.offset(i, j);
-    const bool edge = near_boundary(x, i, j);
-    for (int c = 0; c < x.ncomp; ++c) {
-      const T dx = omega * (b.comp(c)[o] - op.apply(xc, i, j, c)) / op.diag(i, j, c, o);
-      const T v = x.comp(c)[o] + dx;
-      x.comp(c)[o] = v;
-      if (edge) push_ghosts(x, bc, c, i, j, v);
-      change = detail::abs_of(dx) > change ? detail::abs_of(dx) : change;
-    }
-    return change;
+    return detail::relax_point(op, xc, b, x, bc, omega, i, j);
   };
   if (measure) return reduce<T>(ex, half, cell, Max<T>{});
   for_each_cell(ex, half, [=] PDEX_HD(int k, int j) { (void)cell(k, j); });
