@@ -30,4 +30,5 @@ turing_spots_cn v --half
 heat_seed004_exp1 u
 heat_seed004_exp2 u
 poisson_torsion u --half
+heat_disc u
 LIST
