@@ -2,14 +2,13 @@
 // Geometric multigrid for Helmholtz-type operators (helmholtz.hpp) on cell-centred grids of any size:
 // V or W cycles, red-black Gauss-Seidel smoothing, hat-weighted (full-weighting) restriction, bilinear
 // prolongation (transfer.hpp), the operator rediscretized on every level, and an exact-enough solve on
-// the coarsest level (at most a few cells) by lexicographic Gauss-Seidel in one launch.
+// the coarsest level (one cell, or a few for elongated grids) by lexicographic Gauss-Seidel in one launch.
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "pdex/core/graph_cache.hpp"
 #include "pdex/grid/field.hpp"
-#include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/relaxation.hpp"
@@ -23,8 +22,11 @@ struct MultigridSettings {
 };
 
 // The coarse problem, solved in one launch by a single thread: the coarsest grid has a handful of
-// cells, and launches, not arithmetic, would dominate a parallel solve there. For a singular problem
-// the right-hand side's mean is removed first (the coarse system is then consistent).
+// cells, and launches, not arithmetic, would dominate a parallel solve there. Each update waits for
+// the last (a dependent chain of memory accesses on the GPU), so the grid is coarsened down to one cell
+// where it can be, which one sweep solves exactly. For a singular problem the right-hand side's mean is
+// removed first (the coarse system is then consistent), and an unknown with a zero diagonal (a lone
+// cell with no Dirichlet side and no identity part: pure null space) stays 0.
 template <class Exec, class T>
 void coarse_solve(const Exec& ex, const Helmholtz<T>& op, FieldView<T> x, FieldView<const T> b,
                   const FieldBoundary& bc, int sweeps, unsigned singular_mask) {
@@ -41,8 +43,9 @@ void coarse_solve(const Exec& ex, const Helmholtz<T>& op, FieldView<T> x, FieldV
       for (int k = 0; k < sweeps; ++k)
         for (int j = 0; j < x.ny; ++j)
           for (int i = 0; i < x.nx; ++i) {
-            const int64_t o = x.offset(i, j);
-            const T v = x(c, i, j) + (b(c, i, j) - shift - op.apply(xc, i, j, c)) / op.diag(i, j, c, o);
+            const T d = op.diag(i, j, c, x.offset(i, j));
+            if (d == T(0)) continue;
+            const T v = x(c, i, j) + (b(c, i, j) - shift - op.apply(xc, i, j, c)) / d;
             x(c, i, j) = v;
             push_ghosts(x, bc, c, i, j, v);
           }
@@ -50,17 +53,12 @@ void coarse_solve(const Exec& ex, const Helmholtz<T>& op, FieldView<T> x, FieldV
   });
 }
 
-// r = b - A x with r's boundary images under the homogeneous conditions `bc` (restriction reads them).
+// r = b - A x (no norm: nothing waits for the host inside a cycle).
 template <class Exec, class T>
-void residual_with_images(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> x, FieldView<const T> b,
-                          FieldView<T> r, const FieldBoundary& bc) {
+void residual_field(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> x, FieldView<const T> b,
+                    FieldView<T> r) {
   for_each_cell(ex, x.interior(), [=] PDEX_HD(int i, int j) {
-    const bool edge = near_boundary(r, i, j);
-    for (int c = 0; c < x.ncomp; ++c) {
-      const T v = b(c, i, j) - op.apply(x, i, j, c);
-      r(c, i, j) = v;
-      if (edge) push_ghosts(r, bc, c, i, j, v);
-    }
+    for (int c = 0; c < x.ncomp; ++c) r(c, i, j) = b(c, i, j) - op.apply(x, i, j, c);
   });
 }
 
@@ -120,7 +118,7 @@ class Multigrid {
     FieldBoundary bc;
   };
 
-  // Halves an axis (rounding up) while it has more than two cells and is not already the coarser one.
+  // Halves an axis (rounding up) while it has more than one cell and is not already the coarser one.
   static bool coarsen(Grid2& g) {
     const bool cx = g.nx > 2 && g.dx <= 1.5 * g.dy, cy = g.ny > 2 && g.dy <= 1.5 * g.dx;
     if (!cx && !cy) return false;
@@ -140,7 +138,6 @@ class Multigrid {
       Field<T> fine(fine_grid, 1, 1, Exec::space), scratch(lv.x.grid(), 1, 1, Exec::space);
       lv.d[c] = scratch.like(Exec::space);
       spread(ex_, prev_d[c], fine.view());
-      fill_ghosts(ex_, fine, FieldBoundary::all(BcKind::neumann));  // a coefficient extends evenly
       restrict_residual(ex_, fine.cview(), lv.d[c].view(), scratch.view(), lv.bc);
       lv.op.d[c] = lv.d[c].cview().data;
     }
@@ -156,12 +153,12 @@ class Multigrid {
     const FieldBoundary& bc = l == 0 ? fine_bc_ : levels_[l - 1]->bc;
     if (l == levels_.size()) {
       const int cells = x.nx * x.ny;
-      coarse_solve(ex_, op, x, b, bc, cells < 16 ? 60 : 4 * cells, singular_mask_);
+      coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
       return;
     }
     smooth(op, x, b, bc, settings_.pre, false);
     FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
-    residual_with_images(ex_, op, as_const(x), b, r, l == 0 ? homogeneous(bc) : bc);
+    residual_field(ex_, op, as_const(x), b, r);
     Level& next = *levels_[l];
     restrict_residual(ex_, as_const(r), next.b.view(), next.x.view(), next.bc);
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());

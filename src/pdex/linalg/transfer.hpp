@@ -5,10 +5,10 @@
 // w = (1 - |sx|)(1 - |sy|), with s the distance between centres in coarse cells:
 //  - prolongation interpolates bilinearly from the four nearest coarse centres (coarse ghosts hold the
 //    homogeneous boundary images, so a Dirichlet correction vanishes on the face);
-//  - restriction is the hat-weighted mean of the fine cells under a coarse cell's hat, ghost cells
-//    included (they must hold the residual's homogeneous boundary images: odd for Dirichlet, even for
-//    Neumann, wrapped for periodic). When n is even the weights are (1, 3, 3, 1) / 8 per axis: full
-//    weighting for cell-centred grids.
+//  - restriction is the hat-weighted mean of the interior fine cells under a coarse cell's hat (near a
+//    side the weights are renormalized over the cells that exist; extending the residual across the
+//    boundary by its images measured slower cycles for Dirichlet sides, 0.16 against 0.13 per V(2,2)).
+//    When n is even the weights are (1, 3, 3, 1) / 8 per axis: full weighting for cell-centred grids.
 #include <cstdint>
 
 #include "pdex/core/parallel.hpp"
@@ -23,15 +23,13 @@ struct AxisMap {
   double ratio = 0.5;  // n_coarse / n_fine
   int n_fine = 0;
   PDEX_HD double coarse_coord(int i) const { return (i + 0.5) * ratio - 0.5; }
-  // Ghost cells (index -1 and n_fine) are under the hats of the first and last coarse cells: they carry
-  // the residual's boundary images, so restriction sees the residual extended as the boundary extends it.
   PDEX_HD int first_under(int k) const {
     const int i = int((k - 0.5) / ratio - 0.5);
-    return i < -1 ? -1 : i;
+    return i < 0 ? 0 : i;
   }
   PDEX_HD int last_under(int k) const {
     const int i = int((k + 1.5) / ratio - 0.5) + 1;
-    return i > n_fine ? n_fine : i;
+    return i > n_fine - 1 ? n_fine - 1 : i;
   }
   PDEX_HD int count(int k) const { return last_under(k) - first_under(k) + 1; }
   // The hat weights of the fine cells under coarse cell k, from the first one (returned) on.
