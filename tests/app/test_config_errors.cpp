@@ -226,7 +226,7 @@ INSTANTIATE_TEST_SUITE_P(
         KeyCase{"DtZero", "time.dt=0.0", "time.dt", "expected a positive time step"},
         KeyCase{"StepsNegative", "time.steps=-1", "time.steps", "expected a non-negative number of steps"},
         KeyCase{"StepsAndEndTime", "time.t_end=10.0", "time", "give exactly one of 'steps' and 't_end'"},
-        KeyCase{"SchemeNotForThisModel", "time.scheme=rk4", "time.scheme", "'rk4' is not available for this model"},
+        KeyCase{"MolSchemeRunsToATime", "time.scheme=rk4", "time.steps", "scheme 'rk4' runs to a time: give time.t_end"},
         KeyCase{"SchemeUnknown", "time.scheme=leapfrog", "time.scheme", "'leapfrog' is not one of"},
         KeyCase{"CheckEveryZero", "time.check_every=0", "time.check_every", "expected a positive number of steps"},
         KeyCase{"ClampNotBoolean", "model.clamp=yes", "model.clamp", "expected true or false, found a string"},

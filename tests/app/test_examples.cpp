@@ -28,8 +28,8 @@ TEST(Examples, EveryExampleLoadsIsStableAndWritesToOutByName) {
     SCOPED_TRACE(file.string());
     RunConfig rc;
     ASSERT_NO_THROW(rc = load_run_config(file.string(), CliOverrides{})) << file;
-    if (rc.curvature) {  // Merson chooses its steps; the run is given by its end time
-      EXPECT_GT(rc.curvature->t_end, 0);
+    if (rc.mol) {  // Merson chooses its steps; the run is given by its end time
+      EXPECT_GT(rc.mol->t_end, 0);
     } else {
       EXPECT_NO_THROW(check_stability(rc));
       EXPECT_GT(rc.steps, 0);

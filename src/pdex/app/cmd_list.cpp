@@ -30,9 +30,11 @@ int cmd_list() {
   std::printf("Time schemes (time.scheme):  euler   forward Euler (seed 000 eqs. 9-10)\n");
   std::printf("                             theta   diffusion implicit (time.theta: 0.5 Crank-Nicolson, 1 backward Euler;\n"
               "                                     seed 000 eqs. 11-14), advection and reaction explicit\n");
+  std::printf("                             merson  Runge-Kutta-Merson, step control by time.tol (seed 003 Alg. 4.1); time.t_end\n"
+              "                             rk4     classic Runge-Kutta, fixed time.dt; time.t_end (method of lines, every model\n"
+              "                                     but heat/poisson/laplace; the curvature flows take only these two)\n");
   std::printf("Linear solvers (solver.method):  jacobi | weighted_jacobi | rbgs | sor | cg | pcg | bicgstab | multigrid\n");
   std::printf("  preconditioners (solver.preconditioner, pcg and bicgstab):  none | jacobi | multigrid\n");
-  std::printf("  curvature flows:  merson  Runge-Kutta-Merson, step control by time.tol (seed 003 Alg. 4.1) | rk4  fixed time.dt\n");
   std::printf("Advection (model.advection.scheme):  none | centered (seed 000 eq. 8) | upwind\n");
   std::printf("  velocity: velocity = [ax, ay] | preset = rotation | shear | vortex (strength, center, radius) | x, y fields\n");
   std::printf("Diffusion (model.diffusion.kind):  isotropic (eq. 7) | tensor (xx, xy, yy | file | preset = \"along_flow\", ratio)\n");

@@ -7,7 +7,7 @@ namespace pdex {
 
 int cmd_run(const std::string& file, const CliOverrides& cli) {
   RunConfig rc = load_run_config(file, cli);
-  const std::string clock = rc.curvature ? rc.scheme + " to t=" + std::to_string(rc.curvature->t_end)
+  const std::string clock = rc.mol ? rc.scheme + " to t=" + std::to_string(rc.mol->t_end)
                                           : std::to_string(rc.steps) + " steps of dt=" + std::to_string(rc.spec.dt);
   std::fprintf(stderr, "pdex: %s on %dx%d, %s, backend %s (%s), %s -> %s\n", rc.model.c_str(),
                rc.spec.grid.nx, rc.spec.grid.ny, clock.c_str(),

@@ -1,6 +1,5 @@
 #include "pdex/app/curvature_config.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -33,40 +32,17 @@ std::vector<double> read_phi0(ConfigReader& cfg, const Grid2& g, const std::stri
   return s.varies() ? s.cells : std::vector<double>(std::size_t(g.cells()), s.value);
 }
 
-void read_time(ConfigReader& cfg, CurvatureRun& r) {
-  CurvatureSpec& s = r.spec;
-  s.scheme = cfg.get_choice("time.scheme", {"merson", "rk4"}, "merson");
-  if (cfg.has("time.steps")) cfg.fail("time.steps", "curvature flows run to a time: give time.t_end");
-  r.t_end = cfg.get_double("time.t_end");
-  if (!(r.t_end > 0) || !std::isfinite(r.t_end)) cfg.fail("time.t_end", "expected a positive end time");
-  s.tol = cfg.get_double("time.tol", 1e-6);
-  if (!(s.tol > 0)) cfg.fail("time.tol", "expected a positive tolerance (Merson's epsilon)");
-  if (s.scheme == "rk4" && !cfg.has("time.dt")) cfg.fail("time.dt", "rk4 takes fixed steps: give time.dt");
-  s.dt = cfg.get_double("time.dt", 1e-6);
-  r.check_every = cfg.get_int("time.check_every", 100);
-  if (r.check_every <= 0) cfg.fail("time.check_every", "expected a positive number of steps");
-  if (!(s.dt > 0) || !std::isfinite(s.dt)) cfg.fail("time.dt", "expected a positive time step");
-}
-
-void read_output_times(ConfigReader& cfg, CurvatureRun& r) {
-  const toml::node* n = cfg.find("output.times");
-  if (!n) return;
-  const toml::array* a = n->as_array();
-  if (!a) cfg.fail("output.times", "expected an array of simulated times, e.g. [0.025, 0.1]");
-  r.output_times = cfg.get_doubles("output.times", a->size());
-  for (double t : r.output_times)
-    if (!(t > 0 && t <= r.t_end)) cfg.fail("output.times", "every time must lie in (0, time.t_end]");
-  std::sort(r.output_times.begin(), r.output_times.end());
-}
-
 }  // namespace
 
-CurvatureRun read_curvature(ConfigReader& cfg, const Grid2& grid, const FieldBoundary& bc, const std::string& base_dir) {
-  CurvatureRun r;
-  CurvatureSpec& s = r.spec;
+CurvatureSpec read_curvature(ConfigReader& cfg, const Grid2& grid, const FieldBoundary& bc, const std::string& base_dir,
+                             const MolTime& time) {
+  CurvatureSpec s;
   s.flow = cfg.get_string("model.name") == "willmore" ? Flow::willmore : Flow::mean_curvature;
   s.grid = grid;
   s.bc = bc;
+  s.scheme = time.scheme;
+  s.tol = time.tol;
+  s.dt = time.dt;
   s.manufactured = cfg.get_choice("model.forcing", {"none", "manufactured"}, "none") == "manufactured";
   s.amplitude = cfg.get_double("model.amplitude", 1.0);
   if (s.manufactured) {
@@ -80,13 +56,10 @@ CurvatureRun read_curvature(ConfigReader& cfg, const Grid2& grid, const FieldBou
     if (cfg.has("model.amplitude")) cfg.fail("model.amplitude", "only the manufactured forcing has an amplitude");
     s.phi0 = read_phi0(cfg, grid, base_dir);
   }
-  read_time(cfg, r);
-  read_output_times(cfg, r);
-  return r;
+  return s;
 }
 
-nlohmann::json curvature_json(const CurvatureRun& r) {
-  const CurvatureSpec& s = r.spec;
+nlohmann::json curvature_json(const CurvatureSpec& s) {
   nlohmann::json model = {{"name", s.flow == Flow::willmore ? "willmore" : "mean_curvature"},
                           {"forcing", s.manufactured ? "manufactured" : "none"}};
   if (s.manufactured) model["amplitude"] = s.amplitude;
@@ -97,10 +70,7 @@ nlohmann::json curvature_json(const CurvatureRun& r) {
     bc[sides[k]] = {{"kind", kinds[int(s.bc.side[k][0].kind)]}};
     if (s.bc.side[k][0].kind == BcKind::dirichlet) bc[sides[k]]["value"] = s.bc.side[k][0].value;
   }
-  return {{"model", model},
-          {"boundary", bc},
-          {"time", {{"scheme", s.scheme}, {"t_end", r.t_end}, {"tol", s.tol}, {"dt", s.dt}, {"check_every", r.check_every}}},
-          {"output_times", r.output_times}};
+  return {{"model", model}, {"boundary", bc}};
 }
 
 }  // namespace pdex

@@ -16,6 +16,7 @@
 #include "pdex/io/colormap.hpp"
 #include "pdex/app/solver_config.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
+#include "pdex/models/ard/ard_stability.hpp"
 
 namespace pdex {
 
@@ -154,10 +155,30 @@ void read_model(ConfigReader& cfg, RunConfig& rc, const std::string& base_dir) {
   s.v0 = initial("initial.v", info.v0);
 }
 
+// Merson's first step, where time.dt does not give it: the forward-Euler estimate, which the step
+// control then grows or shrinks as the error allows.
+double first_mol_step(const ArdSpec& spec) {
+  const double dt = ard_stable_step(spec).dt_max;
+  return dt > 0 && std::isfinite(dt) ? dt : 1e-3;
+}
+
+// time.scheme = "merson" | "rk4" for the reaction-diffusion models (the model is read already).
+void read_ard_mol_time(ConfigReader& cfg, RunConfig& rc) {
+  rc.mol = read_mol_time(cfg, 0.0);
+  MolTime& m = *rc.mol;
+  if (m.dt == 0) m.dt = first_mol_step(rc.spec);
+  rc.scheme = m.scheme;
+  rc.spec.mol_scheme = m.scheme;
+  rc.spec.tol = m.tol;
+  rc.spec.dt = m.dt;
+  rc.check_every = m.check_every;
+  rc.force = cfg.get_bool("time.force", false);
+}
+
 void read_time(ConfigReader& cfg, RunConfig& rc) {
   rc.scheme = cfg.get_choice("time.scheme", {"euler", "theta", "rk4", "merson"}, "euler");
   if (rc.scheme != "euler" && rc.scheme != "theta")
-    cfg.fail("time.scheme", "'" + rc.scheme + "' is not available for this model; use \"euler\" or \"theta\"");
+    cfg.fail("time.scheme", "'" + rc.scheme + "' is not available for model '" + rc.model + "'; use \"euler\" or \"theta\"");
   if (rc.scheme == "theta") {
     rc.spec.theta = cfg.get_double("time.theta", 0.5);
     if (!(rc.spec.theta > 0 && rc.spec.theta <= 1))
@@ -351,20 +372,27 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   check_grid_fits(cfg, rc.spec.grid, rc.precision);
   rc.spec.bc = read_boundary(cfg);
   rc.model = cfg.get_string("model.name");
+  const std::string dir = base_dir.empty() ? "." : base_dir;
   if (is_curvature_model(cfg)) {
-    rc.curvature = read_curvature(cfg, rc.spec.grid, rc.spec.bc, base_dir.empty() ? "." : base_dir);
-    rc.scheme = rc.curvature->spec.scheme;
+    rc.mol = read_mol_time(cfg, 1e-6);
+    rc.curvature = read_curvature(cfg, rc.spec.grid, rc.spec.bc, dir, *rc.mol);
+    rc.scheme = rc.mol->scheme;
+    rc.check_every = rc.mol->check_every;
     rc.field_names = {"phi"};
   } else if (is_scalar_model(rc.model)) {
-    read_scalar_model(cfg, rc, base_dir.empty() ? "." : base_dir);
+    read_scalar_model(cfg, rc, dir);
+  } else if (is_mol_scheme(cfg)) {
+    read_model(cfg, rc, dir);
+    read_ard_mol_time(cfg, rc);
   } else {
     read_time(cfg, rc);
-    read_model(cfg, rc, base_dir.empty() ? "." : base_dir);
+    read_model(cfg, rc, dir);
   }
   read_output(cfg, rc, cli);
   cfg.check_all_used();
   rc.resolved = resolved_json(rc);
   if (rc.curvature) rc.resolved.update(curvature_json(*rc.curvature));
+  if (rc.mol) rc.resolved.update(mol_time_json(*rc.mol));
   return rc;
 }
 

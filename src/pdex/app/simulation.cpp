@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "pdex/app/curvature_simulation.hpp"
+#include "pdex/app/mol_simulation.hpp"
 #include "pdex/app/output_writer.hpp"
 #include "pdex/app/progress.hpp"
 #include "pdex/core/error.hpp"
@@ -28,19 +28,6 @@ std::string fmt(double x) {
   s.precision(6);
   s << x;
   return s.str();
-}
-
-nlohmann::json stats_json(const std::vector<std::string>& names, const std::vector<FieldStats>& stats) {
-  nlohmann::json j;
-  for (std::size_t f = 0; f < names.size(); ++f)
-    j[names[f]] = {{"min", stats[f].min}, {"max", stats[f].max}, {"mean", stats[f].mean}};
-  return j;
-}
-
-void write_summary(const std::string& dir, const nlohmann::json& summary) {
-  std::ofstream out(dir + "/summary.json");
-  out << summary.dump(2) << "\n";
-  if (!out) throw Error("cannot write " + dir + "/summary.json");
 }
 
 // After a chunk that ended with a NaN/Inf: go back to its start and step one at a time to name the step.
@@ -97,14 +84,34 @@ std::unique_ptr<Stepper> make_stepper(const RunConfig& rc) {
   if (rc.scalar) return make_scalar_stepper(rc.scalar_spec, rc.backend, rc.precision);
   return make_ard_stepper(rc.spec, rc.backend, rc.precision);
 }
+// Classic RK4 is stable on the negative real axis to 2.785 / dt, forward Euler to 2 / dt; Merson's
+// error control finds its own steps.
+StableStep mol_stable_step(const RunConfig& rc) {
+  if (rc.mol->scheme == "merson") return {std::numeric_limits<double>::infinity(), "none (Merson step control)"};
+  const StableStep euler = ard_stable_step(rc.spec);
+  return {euler.dt_max * (2.785 / 2), euler.reason + ", times 1.39 for rk4"};
+}
 }  // namespace
 
+nlohmann::json stats_json(const std::vector<std::string>& names, const std::vector<FieldStats>& stats) {
+  nlohmann::json j;
+  for (std::size_t f = 0; f < names.size(); ++f)
+    j[names[f]] = {{"min", stats[f].min}, {"max", stats[f].max}, {"mean", stats[f].mean}};
+  return j;
+}
+
+void write_summary(const std::string& dir, const nlohmann::json& summary) {
+  std::ofstream out(dir + "/summary.json");
+  out << summary.dump(2) << "\n";
+  if (!out) throw Error("cannot write " + dir + "/summary.json");
+}
+
 nlohmann::json check_stability(const RunConfig& rc) {
-  const StableStep st = rc.scalar ? scalar_stable_step(rc.scalar_spec) : ard_stable_step(rc.spec);
+  const StableStep st = rc.scalar ? scalar_stable_step(rc.scalar_spec) : rc.mol ? mol_stable_step(rc) : ard_stable_step(rc.spec);
   nlohmann::json j = {{"dt", rc.spec.dt}, {"dt_max", st.dt_max}, {"limit", st.reason}, {"forced", rc.force}};
   if (rc.spec.dt > st.dt_max && !rc.force) {
     std::string advice = st.dt_max > 0 ? "use time.dt <= " + fmt(st.dt_max) : st.reason;
-    throw InputError(rc.file + ": key 'time.dt': dt = " + fmt(rc.spec.dt) + " exceeds the largest stable forward-Euler step " +
+    throw InputError(rc.file + ": key 'time.dt': dt = " + fmt(rc.spec.dt) + " exceeds the largest stable " + (rc.mol ? "rk4" : "forward-Euler") + " step " +
                      fmt(st.dt_max) + " (" + st.reason + "); " + advice +
                      ", or set time.force = true to run anyway");
   }
@@ -112,7 +119,7 @@ nlohmann::json check_stability(const RunConfig& rc) {
 }
 
 RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
-  if (rc.curvature) return run_curvature_simulation(rc, options);
+  if (rc.mol) return run_mol_simulation(rc, options);
   const auto t_start = Clock::now();
   nlohmann::json stability = check_stability(rc);
   auto stepper = make_stepper(rc);

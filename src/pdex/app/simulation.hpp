@@ -34,4 +34,8 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options = {});
 // Refuses a dt above the stable estimate unless time.force is set; returns the estimate as JSON.
 nlohmann::json check_stability(const RunConfig& rc);
 
+// summary.json's "fields": min, max and mean of each; and writing the summary into `dir`.
+nlohmann::json stats_json(const std::vector<std::string>& names, const std::vector<FieldStats>& stats);
+void write_summary(const std::string& dir, const nlohmann::json& summary);
+
 }  // namespace pdex

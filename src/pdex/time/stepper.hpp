@@ -2,8 +2,11 @@
 // The run-time face of a configured model + integrator + executor + precision. Everything below it
 // is templated; the application sees only this interface (dispatch once, at the top: principle 1).
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
+
+#include "pdex/time/rk/step_control.hpp"
 
 namespace pdex {
 
@@ -39,6 +42,16 @@ class Stepper {
   virtual double bytes_per_step() const = 0;
   // Linear-solver statistics of implicit schemes; null for explicit ones.
   virtual const SolverTotals* solver_totals() const { return nullptr; }
+};
+
+// A method-of-lines stepper (time/rk): the clock is simulated time and the integrator chooses its steps.
+// advance(n) takes n accepted steps; advance_to(t) lands on t.
+class MolStepper : public Stepper {
+ public:
+  // Lands on t, or stops earlier, between steps, after max_steps accepted steps.
+  virtual void advance_to(double t, int64_t max_steps = std::numeric_limits<int64_t>::max()) = 0;
+  virtual double time() const = 0;
+  virtual const StepStats& step_stats() const = 0;
 };
 
 }  // namespace pdex

@@ -109,9 +109,9 @@ Schnakenberg<T, P> make_reaction(std::type_identity<Schnakenberg<T, P>>, F&& p) 
 }
 
 // What every scheme of the model shares: parameters on the backend, the state with its ghosts, and the
-// read-outs of the Stepper interface. A scheme adds advance().
-template <class Exec, class T, class Rhs>
-class ArdBase : public Stepper {
+// read-outs of the Stepper interface (or of a richer one, MolStepper). A scheme adds advance().
+template <class Exec, class T, class Rhs, class Interface = Stepper>
+class ArdBase : public Interface {
  public:
   ArdBase(const Exec& ex, const ArdSpec& spec) : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), params_(spec.grid) {
     const Grid2& g = spec.grid;
@@ -141,23 +141,26 @@ class ArdBase : public Stepper {
   const std::vector<std::string>& field_names() const override { return names_; }
 
   std::vector<double> values(int field) override {
-    Field<T> host = to_space(state_[cur_], MemorySpace::host);
+    Field<T> host = to_space(current(), MemorySpace::host);
     std::vector<T> v = host.interior(field);
     return std::vector<double>(v.begin(), v.end());
   }
 
   FieldStats stats(int field) override {
-    auto v = state_[cur_].cview();
+    auto v = current().cview();
     const double n = double(v.nx) * v.ny;
     return {double(field_min(ex_, v, field)), double(field_max(ex_, v, field)), field_sum(ex_, v, field) / n};
   }
 
-  int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, state_[cur_].cview(), field); }
-  void save() override { copy(saved_, state_[cur_]); }
-  void restore() override { copy(state_[cur_], saved_); }
-  double bytes_per_step() const override { return 4.0 * sizeof(T) * double(state_[0].grid().cells()); }
+  int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, current().cview(), field); }
+  void save() override { copy(saved_, current()); }
+  void restore() override { copy(current(), saved_); }
+  double bytes_per_step() const override { return 4.0 * sizeof(T) * double(saved_.grid().cells()); }
 
  protected:
+  // The field that holds the state now; a scheme that keeps its state elsewhere says where.
+  virtual Field<T>& current() { return state_[cur_]; }
+
   Exec ex_;
   FieldBoundary bc_;
   T dt_;

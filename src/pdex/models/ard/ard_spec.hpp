@@ -34,6 +34,8 @@ struct ArdSpec {
   std::vector<double> u0, v0;  // initial state, row-major
   double dt = 1.0;
   double theta = 0.0;      // 0: forward Euler; > 0: the theta scheme, seed 000 eqs. (11)-(14)
+  std::string mol_scheme;  // "merson" | "rk4": the method of lines (dt is then Merson's first step); "": as theta says
+  double tol = 1e-6;       // Merson's epsilon (seed 003, Algorithm 4.1)
   SolverSettings solver;   // the theta scheme's linear solves
   bool temporal_blocking = true;  // let CUDA take several steps per launch where it can (periodic, isotropic)
 };

@@ -9,7 +9,8 @@
 
 namespace pdex {
 
-// Forward-Euler stepper for `spec`. Throws BackendUnavailable for a backend this build or machine lacks.
+// The stepper of `spec`'s scheme: forward Euler, theta, or (spec.mol_scheme) a MolStepper. Throws
+// BackendUnavailable for a backend this build or machine lacks.
 std::unique_ptr<Stepper> make_ard_stepper(const ArdSpec& spec, Backend backend, Precision precision);
 
 // One per executor, each compiled in its own translation unit (the CUDA one by nvcc).

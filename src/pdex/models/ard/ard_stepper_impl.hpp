@@ -12,6 +12,7 @@
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/models/ard/ard_base.hpp"
+#include "pdex/models/ard/ard_mol.hpp"
 #include "pdex/models/ard/ard_rhs.hpp"
 #include "pdex/models/ard/ard_theta.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
@@ -60,6 +61,7 @@ template <class Exec, class T, class P, class Reaction>
 std::unique_ptr<Stepper> make_with(const Exec& ex, const ArdSpec& spec) {
   auto make = [&]<Advection A, bool Tensor>() -> std::unique_ptr<Stepper> {
     using Rhs = ArdRhs<T, Reaction, A, Tensor, P>;
+    if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
     if (spec.theta > 0) {
       if constexpr (Tensor) throw InputError("the theta scheme takes isotropic diffusion only in this version; "
                                              "use time.scheme = \"euler\" for an anisotropic tensor");

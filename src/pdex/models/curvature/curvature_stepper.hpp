@@ -1,13 +1,11 @@
 #pragma once
 // Builds the engine of a curvature-flow run (seed 003) for a backend and precision chosen at run time.
 #include <cstdint>
-#include <limits>
 #include <memory>
 
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
 #include "pdex/models/curvature/curvature_spec.hpp"
-#include "pdex/time/rk/step_control.hpp"
 #include "pdex/time/stepper.hpp"
 
 namespace pdex {
@@ -18,13 +16,9 @@ struct ErrorSample {
   double l1 = 0, l2_squared = 0, linf = 0;
 };
 
-// A method-of-lines stepper: Stepper::advance(n) takes n accepted steps; advance_to(t) lands on t.
-class CurvatureStepper : public Stepper {
+// A curvature flow's method-of-lines stepper, with what its verification and benchmark need.
+class CurvatureStepper : public MolStepper {
  public:
-  // Lands on t, or stops earlier after max_steps accepted steps.
-  virtual void advance_to(double t, int64_t max_steps = std::numeric_limits<int64_t>::max()) = 0;
-  virtual double time() const = 0;
-  virtual const StepStats& step_stats() const = 0;
   // Throws Error unless the run uses the manufactured solution.
   virtual ErrorSample error_vs_exact() = 0;
   // Floating-point operations per step, counted as the seed counts them (curvature_rhs.hpp), and the

@@ -17,12 +17,6 @@ namespace pdex::curvature_detail {
 
 constexpr int ghost_width = 1;  // the 9-point stencils of eqs. 36-47 reach one cell, corners included
 
-inline const Tableau& tableau_of(const std::string& scheme) {
-  if (scheme == "merson") return merson_tableau;
-  if (scheme == "rk4") return rk4_tableau;
-  throw InputError("unknown method-of-lines scheme '" + scheme + "': expected merson or rk4");
-}
-
 // w = 0 where phi is prescribed (eq. 13), mirrored where phi is (eqs. 24-25); periodic stays periodic.
 inline FieldBoundary w_boundary(const FieldBoundary& bc) {
   FieldBoundary w = bc;
@@ -52,7 +46,7 @@ class CurvatureEngine final : public CurvatureStepper {
   template <class MakeSystem>
   CurvatureEngine(const Exec& ex, const CurvatureSpec& spec, MakeSystem&& make_system)
       : ex_(ex), spec_(spec), w_(spec.grid, 1, ghost_width, Exec::space), saved_(w_.like(Exec::space)),
-        mol_(RungeKutta<Exec, T, System>(ex, tableau_of(spec.scheme), make_system(w_.view()), initial_state(spec),
+        mol_(RungeKutta<Exec, T, System>(ex, mol_tableau(spec.scheme), make_system(w_.view()), initial_state(spec),
                                          spec.bc),
              spec.dt, spec.tol) {}
 
@@ -81,14 +75,14 @@ class CurvatureEngine final : public CurvatureStepper {
   }
 
   double bytes_per_step() const override {
-    const Tableau& tab = tableau_of(spec_.scheme);
+    const Tableau& tab = mol_tableau(spec_.scheme);
     const double values = tab.stages * rhs_values_per_cell(spec_.flow) + combine_values_per_step(tab);
     return values * sizeof(T) * double(spec_.grid.cells());
   }
   double flops_per_step() const override {
     return double(rhs_per_step()) * seed_flops_per_cell(spec_.flow) * double(spec_.grid.cells());
   }
-  int rhs_per_step() const override { return tableau_of(spec_.scheme).stages; }
+  int rhs_per_step() const override { return mol_tableau(spec_.scheme).stages; }
 
   void rhs_only(int64_t n) override {
     for (int64_t r = 0; r < n; ++r) mol_.rk().evaluate(mol_.time());

@@ -14,6 +14,13 @@
 
 namespace pdex {
 
+// The tableau of a method-of-lines scheme named in a configuration (time.scheme).
+inline const Tableau& mol_tableau(const std::string& scheme) {
+  if (scheme == "merson") return merson_tableau;
+  if (scheme == "rk4") return rk4_tableau;
+  throw InputError("unknown method-of-lines scheme '" + scheme + "': expected merson or rk4");
+}
+
 template <class Exec, class T, class System>
 class MolIntegrator {
  public:

@@ -30,9 +30,17 @@ struct StageTerms {
   }
 };
 
+// A limiter maps a new state value of component c to an admissible one (e.g. clamping a density at 0).
+template <class T>
+struct NoLimit {
+  PDEX_HD T limit(int, T x) const { return x; }
+};
+
 // Cell: static constexpr int ncomp; PDEX_HD void operator()(int i, int j, T* k) const, k[c] = f_c at the
 // cell. The component count is a compile-time constant so that host loops over cells vectorize.
-template <class T, class Cell>
+// Limit: PDEX_HD T limit(int c, T x) const, applied to the candidate only (stage arguments stay as the
+// tableau makes them, so the error estimate sees the unlimited method).
+template <class T, class Cell, class Limit = NoLimit<T>>
 struct RkStage {
   Cell f;
   FieldView<const T> u;
@@ -41,6 +49,8 @@ struct RkStage {
   FieldBoundary bc;
   StageTerms<T> sum, err;  // the earlier stages' terms
   T w_sum, w_err;          // this stage's weights in sum and err
+  Limit lim{};
+  bool candidate = false;  // out is the candidate: limit it
 
   template <bool MayBeEdge>
   PDEX_HD T apply(int i, int j) const {
@@ -52,7 +62,8 @@ struct RkStage {
     for (int c = 0; c < Cell::ncomp; ++c) {
       const int64_t at = o + c * u.comp_stride;
       if (k.data) k.data[at] = kv[c];
-      const T v = u.data[at] + sum.sum(at) + w_sum * kv[c];
+      T v = u.data[at] + sum.sum(at) + w_sum * kv[c];
+      if (candidate) v = lim.limit(c, v);
       out.data[at] = v;
       if (edge) push_ghosts(out, bc, c, i, j, v);
       const T ec = err.sum(at) + w_err * kv[c], a = ec < T(0) ? -ec : ec;

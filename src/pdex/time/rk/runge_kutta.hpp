@@ -4,7 +4,8 @@
 //   void prepare(const Exec&, double t, FieldView<const T> u) const   (work before the cells, e.g. an
 //                                                                       auxiliary field; may be empty)
 //   Cell cell(double t, FieldView<const T> u) const                    (f(t, u) at a cell: rk_kernels.hpp)
-// for a stage argument u whose ghosts are filled. All fields live in the executor's memory space and
+// for a stage argument u whose ghosts are filled, and optionally
+//   Limit limiter() const                                               (applied to each new state: rk_kernels.hpp) All fields live in the executor's memory space and
 // are allocated here, at set-up.
 #include <utility>
 
@@ -17,8 +18,8 @@
 namespace pdex {
 
 // Free functions: nvcc refuses extended lambdas in private member functions.
-template <class Exec, class T, class Cell>
-void rk_stage(const Exec& ex, const RkStage<T, Cell>& st) {
+template <class Exec, class T, class Cell, class Limit>
+void rk_stage(const Exec& ex, const RkStage<T, Cell, Limit>& st) {
   for_each_cell_split(
       ex, st.out.interior(), st.out.ghost, [=] PDEX_HD(int i, int j) { st.template apply<false>(i, j); },
       [=] PDEX_HD(int i, int j) { st.template apply<true>(i, j); });
@@ -99,14 +100,19 @@ class RungeKutta {
  private:
   // Stage s's kernel: stores k_s if needed and writes the next argument (or the candidate, returning the
   // reduced error estimate for adaptive methods).
+  auto limiter() const {
+    if constexpr (requires { sys_.limiter(); }) return sys_.limiter();
+    else return NoLimit<T>{};
+  }
+
   template <class Cell>
   double stage(int s, double tau, const Cell& cell) {
     const bool last = s + 1 == tab_.stages;
     const double* w = last ? tab_.b : tab_.a[s + 1];
     const FieldView<T> out = last ? next_.view() : arg_[s % 2].view();
-    const RkStage<T, Cell> st{cell, u_.cview(), k_[s].view(), out, bc_, terms(w, s, tau),
-                              last ? terms(tab_.e, s, tau) : StageTerms<T>{}, T(tau * w[s]),
-                              last ? T(tau * tab_.e[s]) : T(0)};
+    const RkStage<T, Cell, decltype(limiter())> st{cell, u_.cview(), k_[s].view(), out, bc_, terms(w, s, tau),
+                                                   last ? terms(tab_.e, s, tau) : StageTerms<T>{}, T(tau * w[s]),
+                                                   last ? T(tau * tab_.e[s]) : T(0), limiter(), last};
     if (last && tab_.adaptive()) return double(reduce<T>(ex_, out.interior(), st, Max<T>{}));
     rk_stage(ex_, st);
     return 0.0;
