@@ -15,7 +15,11 @@ SolverSettings read_solver(ConfigReader& cfg, SolverSettings s) {
   s.change_tol = cfg.get_double("solver.change_tol", s.change_tol);
   if (s.tol < 0) cfg.fail("solver.tol", "expected a non-negative relative residual");
   if (s.change_tol < 0) cfg.fail("solver.change_tol", "expected a non-negative change");
-  if (s.tol == 0 && (s.change_tol == 0 || !is_relaxation(s.method)))
+  s.cycles = int(cfg.get_int("solver.cycles", s.cycles));
+  if (s.cycles < 0) cfg.fail("solver.cycles", "expected 0 (cycle to solver.tol) or a positive number of cycles");
+  if (s.cycles > 0 && s.method != SolverMethod::multigrid)
+    cfg.fail("solver.cycles", "a fixed number of cycles is for solver.method = \"multigrid\"; other methods stop on solver.tol");
+  if (s.tol == 0 && s.cycles == 0 && (s.change_tol == 0 || !is_relaxation(s.method)))
     cfg.fail("solver.tol", "expected a positive tolerance (only relaxation methods may stop on solver.change_tol alone)");
   s.check_every = int(cfg.get_int("solver.check_every", s.check_every));
   if (s.check_every < 1) cfg.fail("solver.check_every", "expected a positive number of sweeps");
@@ -38,7 +42,8 @@ nlohmann::json solver_json(const SolverSettings& s) {
   return {{"method", solver_method_name(s.method)}, {"tol", s.tol},         {"change_tol", s.change_tol},
           {"check_every", s.check_every},           {"max_iter", s.max_iter}, {"omega", s.omega},
           {"preconditioner", preconditioner_name(s.preconditioner)},
-          {"cycle", s.cycle_gamma == 2 ? "W" : "V"}, {"pre_smooth", s.pre},   {"post_smooth", s.post}};
+          {"cycle", s.cycle_gamma == 2 ? "W" : "V"}, {"pre_smooth", s.pre},   {"post_smooth", s.post},
+          {"cycles", s.cycles}};
 }
 
 }  // namespace pdex

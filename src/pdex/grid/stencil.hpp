@@ -20,11 +20,17 @@ struct Spacing {
   }
 };
 
+// Five-point Laplacian from the centre value and its west, east, south and north neighbours.
+template <class T>
+PDEX_HD inline T lap5(T c, T w, T e, T s, T n, const Spacing<T>& h) {
+  const T c2 = T(2) * c;
+  return (w + e - c2) * h.idx2 + (s + n - c2) * h.idy2;
+}
+
 // Five-point Laplacian, seed 000 eq. (7) (there with dx = dy = 1).
 template <class T>
 PDEX_HD inline T lap(const T* p, int64_t o, const Spacing<T>& h) {
-  const T c2 = T(2) * p[o];
-  return (p[o - 1] + p[o + 1] - c2) * h.idx2 + (p[o - h.pitch] + p[o + h.pitch] - c2) * h.idy2;
+  return lap5(p[o], p[o - 1], p[o + 1], p[o - h.pitch], p[o + h.pitch], h);
 }
 
 // (a . grad) p with centred differences, seed 000 eq. (8).

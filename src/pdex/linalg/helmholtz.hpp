@@ -35,6 +35,11 @@ struct Helmholtz {
     return alpha * p[o] - coef(c, o) * lap(p, o, h);
   }
 
+  // The same from given values of the cell (offset o) and its west, east, south and north neighbours.
+  PDEX_HD T apply5(int c, int64_t o, T x, T w, T e, T s, T n) const {
+    return alpha * x - coef(c, o) * lap5(x, w, e, s, n, h);
+  }
+
   // The coefficient of x(i, j) in (A x)(i, j), boundary images included: exact Jacobi and Gauss-Seidel.
   PDEX_HD T diag(int i, int j, int c, int64_t o) const {
     T cx = T(2), cy = T(2);

@@ -1,6 +1,7 @@
 #pragma once
 // Geometric multigrid for Helmholtz-type operators (helmholtz.hpp) on cell-centred grids of any size:
-// V or W cycles, red-black Gauss-Seidel smoothing, hat-weighted (full-weighting) restriction, bilinear
+// V or W cycles, red-black Gauss-Seidel smoothing (on a GPU two sweeps at a time through a scratch
+// field, one pass over memory each: pair_sweep.hpp), hat-weighted (full-weighting) restriction, bilinear
 // prolongation (transfer.hpp), the operator rediscretized on every level, and an exact-enough solve on
 // the coarsest level (one cell, or a few for elongated grids) by lexicographic Gauss-Seidel in one launch.
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/pair_sweep.hpp"
 #include "pdex/linalg/relaxation.hpp"
 #include "pdex/linalg/transfer.hpp"
 
@@ -79,6 +81,7 @@ class Multigrid {
             const FieldBoundary& bc, int ncomp, MultigridSettings s)
       : ex_(ex), settings_(s) {
     fine_r_ = fine_layout.like(Exec::space);
+    if (pair_sweeps) fine_tmp_ = fine_layout.like(Exec::space);
     fine_op_ = op;
     fine_bc_ = bc;
     const FieldBoundary hbc = homogeneous(bc);
@@ -91,6 +94,7 @@ class Multigrid {
       lv->x = Field<T>(g, ncomp, 1, Exec::space);
       lv->b = lv->x.like(Exec::space);
       lv->r = lv->x.like(Exec::space);
+      if (pair_sweeps) lv->tmp = lv->x.like(Exec::space);
       lv->bc = hbc;
       lv->op = op;
       lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch);
@@ -113,6 +117,7 @@ class Multigrid {
  private:
   struct Level {
     Field<T> x, b, r;  // correction, right-hand side, residual
+    Field<T> tmp;      // pair sweeps' other buffer
     Field<T> d[max_solver_components];  // restricted diffusivity multipliers, where they vary
     Helmholtz<T> op;
     FieldBoundary bc;
@@ -143,9 +148,17 @@ class Multigrid {
     }
   }
 
-  void smooth(const Helmholtz<T>& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n,
-              bool reverse) {
-    for (int k = 0; k < n; ++k) rb_sweep(ex_, op, x, b, bc, T(1), reverse, false);
+  static constexpr bool pair_sweeps = pair_sweeps_pay<Exec>;
+
+  // n red-black sweeps of x in place; pairs of them through tmp where pair_sweeps.
+  void smooth(const Helmholtz<T>& op, FieldView<T> x, FieldView<T> tmp, FieldView<const T> b, const FieldBoundary& bc,
+              int n, bool reverse) {
+    int k = 0;
+    for (; pair_sweeps && k + 2 <= n; k += 2) {
+      pair_sweep(ex_, op, as_const(x), b, tmp, bc, T(1), reverse, false);
+      pair_sweep(ex_, op, as_const(tmp), b, x, bc, T(1), reverse, false);
+    }
+    for (; k < n; ++k) rb_sweep(ex_, op, x, b, bc, T(1), reverse, false);
   }
 
   void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
@@ -156,19 +169,20 @@ class Multigrid {
       coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
       return;
     }
-    smooth(op, x, b, bc, settings_.pre, false);
+    FieldView<T> tmp = l == 0 ? fine_tmp_.view() : levels_[l - 1]->tmp.view();
+    smooth(op, x, tmp, b, bc, settings_.pre, false);
     FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
     residual_field(ex_, op, as_const(x), b, r);
     Level& next = *levels_[l];
     restrict_residual(ex_, as_const(r), next.b.view(), next.x.view(), next.bc);
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
     prolong_add(ex_, next.x.cview(), x, bc);
-    smooth(op, x, b, bc, settings_.post, true);
+    smooth(op, x, tmp, b, bc, settings_.post, true);
   }
 
   Exec ex_;
   MultigridSettings settings_;
-  Field<T> fine_r_;
+  Field<T> fine_r_, fine_tmp_;
   Helmholtz<T> fine_op_;
   FieldBoundary fine_bc_;
   unsigned singular_mask_ = 0;

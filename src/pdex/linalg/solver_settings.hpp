@@ -19,11 +19,12 @@ struct SolverSettings {
   Preconditioner preconditioner = Preconditioner::jacobi;  // pcg, bicgstab
   int cycle_gamma = 1;       // multigrid: 1 V cycle, 2 W cycle
   int pre = 2, post = 2;     // multigrid smoothing sweeps
+  int cycles = 0;            // multigrid: > 0: exactly this many cycles per solve, no convergence test
 };
 
 struct SolveStats {
   int iterations = 0;          // sweeps, Krylov iterations or cycles
-  double residual = 0;         // final relative residual (NaN when the method stopped on the change test only)
+  double residual = 0;         // final relative residual (NaN when not measured: a change test or fixed cycles)
   double change = 0;           // relaxation: largest change of the last tested sweep
   bool converged = false;
   double seconds = 0;

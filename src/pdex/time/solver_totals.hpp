@@ -19,7 +19,7 @@ inline void add_solve(SolverTotals& t, const SolveStats& st) {
     t.iterations_per_solve.push_back(st.iterations);
     t.residual_per_solve.push_back(st.residual);
   }
-  t.last_history = st.history;
+  if (!st.history.empty()) t.last_history = st.history;  // fixed cycles measure some solves only
   if (!st.converged) ++t.unconverged;
 }
 
