@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pdex/app/curvature_config.hpp"
+#include "pdex/models/chemotaxis/chemotaxis_spec.hpp"
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
@@ -34,6 +35,7 @@ struct RunConfig {
   ScalarModelSpec scalar_spec;
   std::vector<std::string> field_names{"u", "v"};
   std::optional<CurvatureRun> curvature;  // model.name = mean_curvature | willmore (curvature_config.hpp)
+  std::optional<ChemotaxisSpec> chemotaxis;  // model.name = chemotaxis_stokes | keller_segel (chemotaxis_config.hpp)
   std::string scheme = "euler";
   int64_t steps = 0;
   bool force = false;      // run even when dt exceeds the stable estimate

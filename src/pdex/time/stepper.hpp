@@ -39,6 +39,8 @@ class Stepper {
   virtual double bytes_per_step() const = 0;
   // Linear-solver statistics of implicit schemes; null for explicit ones.
   virtual const SolverTotals* solver_totals() const { return nullptr; }
+  // A condition worth a warning after the last advance (not an error: the run goes on), or empty.
+  virtual std::string warning() { return {}; }
 };
 
 }  // namespace pdex
