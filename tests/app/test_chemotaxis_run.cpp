@@ -58,19 +58,21 @@ TEST(ChemotaxisStokes, PressureSatisfiesItsPoissonEquationAfterEveryStep) {
     for (Precision precision : {Precision::f64, Precision::f32}) {
       SCOPED_TRACE(std::string(backend_name(backend)) + " " + std::string(precision_name(precision)));
       const double tol = precision == Precision::f64 ? 1e-8 : 1e-5;
-      const ChemotaxisSpec s = seed_spec({"solver.tol=" + std::to_string(tol)});
+      const ChemotaxisSpec s = seed_spec({precision == Precision::f64 ? "solver.tol=1e-8" : "solver.tol=1e-5"});
       auto st = make_chemotaxis_stepper(s, backend, precision);
       for (int step = 0; step <= 5; ++step) {
         if (step > 0) st->advance(1);
-        // The solver tests its own residual in the working precision; f32's b differs from the host's
-        // double one by rounding (~1e-7 relative), far below 1e-5.
-        EXPECT_LE(pressure_residual(s, st->values(comp_n), st->values(4)), tol * (precision == Precision::f64 ? 1.001 : 1.1))
+        // Recomputed in double from the stored values. In f32 the kernel's b (from n and phi rounded to
+        // f32, with cancellation between grad n . grad phi and n lap phi) differs from the host's by
+        // ~3e-5 relative, so there the host check is 1e-4 and the solver's own residual is held to 1e-5.
+        EXPECT_LE(pressure_residual(s, st->values(comp_n), st->values(4)), precision == Precision::f64 ? 1.001 * tol : 1e-4)
             << "step " << step;
       }
       const SolverTotals* t = st->solver_totals();
       ASSERT_NE(t, nullptr);
       EXPECT_EQ(t->solves, 6);  // the initial state's and one per step
       EXPECT_EQ(t->unconverged, 0);
+      EXPECT_LE(t->max_residual, tol);
       EXPECT_GT(t->iterations, 6) << "a solve of a non-zero right-hand side takes cycles";
     }
   }
@@ -93,7 +95,7 @@ TEST(ChemotaxisStokes, TheoremTwoRefusesATooLargeStepAndNamesTheLargestAdmissibl
   EXPECT_GT(forced["theorem2"]["rho"].get<double>(), 1.0);
   const nlohmann::json ok = check_stability(load_run_config(fig1, {}));
   EXPECT_LE(ok["dt"].get<double>(), ok["dt_max"].get<double>());
-  ScratchDir dir("chemotaxis_refused");
+  ScratchDir dir;
   const Outcome o = run_pdex({"run", fig1, "--set", "time.dt=1e-5", "--set", "time.t_end=1e-3", "--out", dir.path().string()});
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_TRUE(contains(o.output, "largest admissible h_t")) << o.output;
@@ -122,7 +124,7 @@ TEST(ChemotaxisStokes, BackendsAgreeWithinTheirStatedTolerances) {
 }
 
 TEST(ChemotaxisStokes, ARunWritesTheoremTwoAndThePressureSolvesToTheSummary) {
-  ScratchDir dir("chemotaxis_run");
+  ScratchDir dir;
   const Outcome o = run_pdex({"run", fig1, "--set", "time.t_end=2.5e-5", "--set", "output.every=50", "--out", dir.path().string()});
   ASSERT_EQ(o.status, 0) << o.output;
   EXPECT_TRUE(contains(o.output, "Theorem 2")) << o.output;
@@ -135,10 +137,10 @@ TEST(ChemotaxisStokes, ARunWritesTheoremTwoAndThePressureSolvesToTheSummary) {
 }
 
 TEST(KellerSegel, TheGrowthWarningIsPrintedAndKeptInTheSummary) {
-  ScratchDir dir("keller_segel_warning");
+  ScratchDir dir;
   const std::string ks = std::string(PDEX_SOURCE_DIR) + "/examples/keller_segel_aggregation.toml";
-  const Outcome o = run_pdex({"run", ks, "--set", "grid.nx=32", "--set", "grid.ny=32", "--set", "time.dt=2e-4",
-                              "--set", "time.steps=200", "--set", "model.growth_warning=1.5", "--out", dir.path().string()});
+  const Outcome o = run_pdex({"run", ks, "--set", "grid.nx=32", "--set", "grid.ny=32", "--set", "time.dt=1e-4",
+                              "--set", "time.steps=400", "--set", "model.growth_warning=1.2", "--out", dir.path().string()});
   ASSERT_EQ(o.status, 0) << o.output;
   EXPECT_TRUE(contains(o.output, "warning")) << o.output;
   const nlohmann::json sum = read_json(dir.path() / "summary.json");

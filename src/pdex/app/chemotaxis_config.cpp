@@ -105,11 +105,15 @@ ChemotaxisSpec read_chemotaxis(ConfigReader& cfg, Grid2 grid, const std::string&
   if (!(s.growth_warning > 1)) cfg.fail("model.growth_warning", "expected a factor above 1");
   s.n0 = read_field(ctx, "initial.n", seed_n, false);
   s.c0 = read_field(ctx, "initial.c", seed_c, false);
-  SolverSettings defaults;
-  defaults.max_iter = 200;  // multigrid cycles: about 10 reach 1e-8 (docs/solvers.md)
+  SolverSettings defaults = s.solver;
   if (precision == Precision::f32) defaults.tol = 1e-5;  // single precision stalls near 1e-7
   s.solver = read_solver(cfg, defaults);
   return s;
+}
+
+ChemotaxisSpec seed002_spec(int n, Precision precision) {
+  ConfigReader cfg(toml::parse("[model]\nname = \"chemotaxis_stokes\"\n"), "<seed 002 defaults>");
+  return read_chemotaxis(cfg, Grid2{n, n}, ".", precision);
 }
 
 nlohmann::json chemotaxis_json(const ChemotaxisSpec& s) {

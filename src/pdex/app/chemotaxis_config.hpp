@@ -18,6 +18,9 @@ bool is_chemotaxis_model(const std::string& name);
 // f32); throws InputError naming file and key.
 ChemotaxisSpec read_chemotaxis(ConfigReader& cfg, Grid2 grid, const std::string& base_dir, Precision precision);
 
+// Seed 002's Fig. 1 problem (every default above) on n x n cells of the unit square; dt left to the caller.
+ChemotaxisSpec seed002_spec(int n, Precision precision);
+
 // The resolved model section, for summary.json.
 nlohmann::json chemotaxis_json(const ChemotaxisSpec& spec);
 

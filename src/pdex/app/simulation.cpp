@@ -109,7 +109,7 @@ nlohmann::json check_theorem2(const RunConfig& rc) {
                fmt(t.norm_linear).c_str(), fmt(rc.spec.dt).c_str(), fmt(t.f_max).c_str(), fmt(t.rho).c_str(),
                fmt(t.dt_max).c_str(), t.limit.c_str());
   if (rc.spec.dt > t.dt_max && !rc.force)
-    throw InputError(rc.file + ": key 'time.dt': h_t = " + fmt(rc.spec.dt) + " violates seed 002's Theorem 2 bound (" +
+    throw InputError(rc.file + ": key 'time.dt': h_t = " + fmt(rc.spec.dt) + " violates the stability bound of seed 002's Theorem 2 (" +
                      t.limit + "); use time.dt <= " + fmt(t.dt_max) + ", or set time.force = true to run anyway");
   return {{"dt", rc.spec.dt}, {"dt_max", t.dt_max}, {"limit", t.limit}, {"forced", rc.force},
           {"theorem2", {{"norm_I_plus_dt_G", t.norm_linear}, {"F_max", t.f_max}, {"rho", t.rho},

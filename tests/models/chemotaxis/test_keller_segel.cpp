@@ -26,7 +26,7 @@ ChemotaxisSpec aggregation(ChemotaxisKind kind, double chi) {
       s.n0.push_back(1 + 40 * std::exp(-((x - 0.4) * (x - 0.4) + (y - 0.55) * (y - 0.55)) / 0.01));
       s.c0.push_back(0.5 + x * y);
     }
-  s.dt = 0.9 * chemotaxis_theorem2(s).dt_max;
+  s.dt = 0.5 * chemotaxis_theorem2(s).dt_max;  // the drift grows as n aggregates
   return s;
 }
 
@@ -40,18 +40,18 @@ class KellerSegelTest : public ArdBackendTest {
     return make_chemotaxis_stepper(s, GetParam().backend, GetParam().precision);
   }
 
-  // Conservation to rounding: f64 after 400 steps drifts by ~1e-14 (each step rounds every cell once);
+  // Conservation to rounding: f64 after 300 steps drifts by ~1e-14 (each step rounds every cell once);
   // f32 by ~1e-6. A non-conservative flux (centred n grad c) drifts by 1e-3 here.
   void expect_mass_conserved(ChemotaxisKind kind) {
-    ChemotaxisSpec s = aggregation(kind, 8.0);
-    s.solver.tol = f32() ? 1e-5 : 1e-10;  // the elliptic variant's c solve (f32 stalls near 1e-7)
+    ChemotaxisSpec s = aggregation(kind, 30.0);
+    s.solver.tol = f32() ? 1e-3 : 1e-10;  // the elliptic variant's c solve (f32 stalls near 1e-4 here)
     auto st = make(s);
     const double m0 = mass(st->values(comp_n), s.grid);
-    st->advance(400);
+    st->advance(300);  // before the peak outgrows the step (about step 350)
     const std::vector<double> n = st->values(comp_n);
     EXPECT_NEAR(mass(n, s.grid) / m0, 1.0, tol(1e-12, 2e-6));
     const double peak0 = *std::max_element(s.n0.begin(), s.n0.end()), peak = *std::max_element(n.begin(), n.end());
-    EXPECT_GT(peak, 1.05 * peak0) << "n should aggregate (chi = 8): the test would compare nothing";
+    EXPECT_GT(peak, 1.05 * peak0) << "n should aggregate (chi = 30): the test would compare nothing";
   }
 };
 
@@ -63,8 +63,8 @@ TEST_P(KellerSegelTest, ParabolicEllipticConservesTheMassOfN) {
 
 // The elliptic variant's c solves c - lap c = n: with zero flux, the mean of c equals the mean of n.
 TEST_P(KellerSegelTest, EllipticConcentrationHasTheMeanOfN) {
-  ChemotaxisSpec s = aggregation(ChemotaxisKind::keller_segel_elliptic, 8.0);
-  s.solver.tol = f32() ? 1e-5 : 1e-10;
+  ChemotaxisSpec s = aggregation(ChemotaxisKind::keller_segel_elliptic, 30.0);
+  s.solver.tol = f32() ? 1e-3 : 1e-10;
   auto st = make(s);
   st->advance(20);
   const FieldStats n = st->stats(comp_n), c = st->stats(comp_c);
@@ -72,16 +72,16 @@ TEST_P(KellerSegelTest, EllipticConcentrationHasTheMeanOfN) {
 }
 
 TEST_P(KellerSegelTest, WarnsOnceWhenTheMaximumGrowsPastItsFactor) {
-  ChemotaxisSpec s = aggregation(ChemotaxisKind::keller_segel, 8.0);
+  ChemotaxisSpec s = aggregation(ChemotaxisKind::keller_segel, 30.0);
   s.growth_warning = 1.02;
   auto st = make(s);
   EXPECT_EQ(st->warning(), "") << "nothing has grown yet";
-  st->advance(400);
+  st->advance(300);
   EXPECT_NE(st->warning().find("concentrates toward blow-up"), std::string::npos);
   EXPECT_EQ(st->warning(), "") << "the warning is given once";
   s.growth_warning = 100;
   auto quiet = make(s);
-  quiet->advance(400);
+  quiet->advance(300);
   EXPECT_EQ(quiet->warning(), "");
 }
 

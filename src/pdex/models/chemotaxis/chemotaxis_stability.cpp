@@ -26,6 +26,7 @@ struct Rows {
   const ChemotaxisSpec& s;
   std::vector<double> n, c, u1, u2, phi;  // with a ghost ring
   int w;
+  double n_max;
 
   double at(const std::vector<double>& v, int i, int j) const {
     return v.empty() ? 0.0 : v[std::size_t(j + 1) * w + (i + 1)];
@@ -46,7 +47,10 @@ struct Rows {
     const double hx = s.grid.dx, hy = s.grid.dy, nv = std::abs(at(n, i, j));
     const double sxx = tensor(0, i, j), sxy = tensor(1, i, j), syx = tensor(2, i, j), syy = tensor(3, i, j);
     const double cx = dx(c, i, j), cy = dy(c, i, j), a = std::abs(at(u1, i, j)), b = std::abs(at(u2, i, j));
-    const double gx = sxx * cx + sxy * cy, gy = syx * cx + syy * cy;  // S grad c
+    double gx = sxx * cx + sxy * cy, gy = syx * cx + syy * cy;  // S grad c
+    // The elliptic variant's c = (I - lap)^-1 n is not the configured c0: its gradient is bounded by
+    // max n (the gradient of the kernel of I - lap in the plane has integral 1).
+    if (s.kind == ChemotaxisKind::keller_segel_elliptic) gx = gy = s.chi * n_max;
     // n row: div(n S grad c) through n (a drift S grad c) and, for the chemotaxis-Stokes system, through
     // c (a cross-diffusion n S lap c); u . grad n through n and u. Keller-Segel is not the seed's system:
     // its bound keeps the Laplacian and the drift (docs/seeds.md).
@@ -73,7 +77,8 @@ std::vector<double> ring(const std::vector<double>& v, const Grid2& g) {
 
 Theorem2Bound chemotaxis_theorem2(const ChemotaxisSpec& s) {
   const Grid2& g = s.grid;
-  const Rows r{s, ring(s.n0, g), ring(s.c0, g), ring(s.u10, g), ring(s.u20, g), s.phi, g.nx + 2};
+  const Rows r{s, ring(s.n0, g), ring(s.c0, g), ring(s.u10, g), ring(s.u20, g), s.phi, g.nx + 2,
+               *std::max_element(s.n0.begin(), s.n0.end())};
   Theorem2Bound t;
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) t.f_max = std::max(t.f_max, r.f_row(i, j));
