@@ -81,8 +81,8 @@ void pressure_source(const Exec& ex, FieldView<const T> w, FieldView<const T> ph
   });
 }
 
-// Host values of one or more components over the interior (row-major each) and, where given with the
-// ring, over the ghosts too.
+// A host field whose component k holds *comps[k]: interior values (row-major), or interior and ghost
+// values when given with the ring ((ny+2) x (nx+2)); an empty vector leaves the component 0.
 template <class T>
 Field<T> host_field(const Grid2& g, const std::vector<const std::vector<double>*>& comps) {
   Field<T> f(g, int(comps.size()), 1, MemorySpace::host);
