@@ -31,4 +31,5 @@ heat_seed004_exp1 u
 heat_seed004_exp2 u
 poisson_torsion u --half
 heat_disc u
+keller_segel_aggregation n
 LIST

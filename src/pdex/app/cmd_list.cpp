@@ -27,6 +27,12 @@ int cmd_list() {
               "  %-16s phi_t = -Q div((1/Q)(I - grad phi grad phi^T / Q^2) grad w - w^2/(2Q^3) grad phi) + F, w = Q div(grad phi / Q)\n"
               "  %-16s   forcing = none | manufactured (amplitude = 1); initial phi: values, or preset = radial_sine (k = 3)\n\n",
               "mean_curvature", "willmore", "");
+  std::printf("Chemotaxis on [0,1]^2 (seed 002; fields n, c, u1, u2, P | n, c; docs/models.md):\n"
+              "  %-16s n_t = lap n - div(n S grad c) - u.grad n, c_t = lap c - n c - u.grad c, u_t = lap u + grad P + n grad phi,\n"
+              "  %-16s lap P = -div(n grad phi) by multigrid each step; Dirichlet (model.boundary.n, .c; u = P = 0); S, phi\n"
+              "  %-16s n_t = lap n - chi div(n grad c), c_t = lap c + n - c (variant = parabolic) or 0 = lap c + n - c\n"
+              "  %-16s (elliptic), zero flux; params chi = 1; growth_warning = 10\n\n",
+              "chemotaxis_stokes", "", "keller_segel", "");
   std::printf("Time schemes (time.scheme):  euler   forward Euler (seed 000 eqs. 9-10)\n");
   std::printf("                             theta   diffusion implicit (time.theta: 0.5 Crank-Nicolson, 1 backward Euler;\n"
               "                                     seed 000 eqs. 11-14), advection and reaction explicit\n");

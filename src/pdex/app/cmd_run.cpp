@@ -7,8 +7,10 @@ namespace pdex {
 
 int cmd_run(const std::string& file, const CliOverrides& cli) {
   RunConfig rc = load_run_config(file, cli);
+  char dt[32];
+  std::snprintf(dt, sizeof dt, "%g", rc.spec.dt);  // chemotaxis steps are 1e-7 and below
   const std::string clock = rc.mol ? rc.scheme + " to t=" + std::to_string(rc.mol->t_end)
-                                          : std::to_string(rc.steps) + " steps of dt=" + std::to_string(rc.spec.dt);
+                                   : std::to_string(rc.steps) + " steps of dt=" + dt;
   std::fprintf(stderr, "pdex: %s on %dx%d, %s, backend %s (%s), %s -> %s\n", rc.model.c_str(),
                rc.spec.grid.nx, rc.spec.grid.ny, clock.c_str(),
                std::string(backend_name(rc.backend)).c_str(), device_name(rc.backend).c_str(),

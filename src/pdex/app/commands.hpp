@@ -12,6 +12,7 @@ int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vec
 int cmd_list();
 int cmd_bench(const std::string& suite, const std::vector<std::string>& args);
 int cmd_bench_curvature(const std::vector<std::string>& args);  // bench/curvature_bench.cpp
+int cmd_bench_chemotaxis(const std::vector<std::string>& args);  // bench/chemotaxis_bench.cpp
 int cmd_verify(const std::string& suite, const std::vector<std::string>& args);
 
 }  // namespace pdex

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "pdex/app/chemotaxis_config.hpp"
 #include "pdex/app/config_reader.hpp"
 #include "pdex/app/field_specs.hpp"
 #include "pdex/core/error.hpp"
@@ -253,6 +254,17 @@ void read_scalar_model(ConfigReader& cfg, RunConfig& rc, const std::string& base
   m.solver = rc.spec.solver;
 }
 
+// chemotaxis_stokes and keller_segel: forward Euler (seed 002 eq. (15)), fields from the model.
+void read_chemotaxis_model(ConfigReader& cfg, RunConfig& rc, const std::string& base_dir) {
+  read_time(cfg, rc);
+  if (rc.scheme != "euler") cfg.fail("time.scheme", "chemotaxis models step by forward Euler (seed 002 eq. (15)): use \"euler\"");
+  rc.chemotaxis = read_chemotaxis(cfg, rc.spec.grid, base_dir, rc.precision);
+  rc.chemotaxis->dt = rc.spec.dt;
+  rc.spec.grid = rc.chemotaxis->grid;
+  const bool stokes = rc.chemotaxis->kind == ChemotaxisKind::stokes;
+  rc.field_names = stokes ? std::vector<std::string>{"n", "c", "u1", "u2", "P"} : std::vector<std::string>{"n", "c"};
+}
+
 void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   OutputConfig& o = rc.output;
   o.dir = cli.out_dir.empty() ? cfg.get_string("output.dir", "out/" + rc.model) : cli.out_dir;
@@ -379,6 +391,8 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
     rc.scheme = rc.mol->scheme;
     rc.check_every = rc.mol->check_every;
     rc.field_names = {"phi"};
+  } else if (is_chemotaxis_model(rc.model)) {
+    read_chemotaxis_model(cfg, rc, dir);
   } else if (is_scalar_model(rc.model)) {
     read_scalar_model(cfg, rc, dir);
   } else if (is_mol_scheme(cfg)) {
@@ -393,6 +407,7 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   rc.resolved = resolved_json(rc);
   if (rc.curvature) rc.resolved.update(curvature_json(*rc.curvature));
   if (rc.mol) rc.resolved.update(mol_time_json(*rc.mol));
+  if (rc.chemotaxis) rc.resolved.update(chemotaxis_json(*rc.chemotaxis));
   return rc;
 }
 

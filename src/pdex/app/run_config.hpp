@@ -9,6 +9,7 @@
 
 #include "pdex/app/curvature_config.hpp"
 #include "pdex/app/mol_config.hpp"
+#include "pdex/models/chemotaxis/chemotaxis_spec.hpp"
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
@@ -34,8 +35,9 @@ struct RunConfig {
   bool scalar = false;             // heat, poisson, laplace: one field, `scalar_spec`
   ScalarModelSpec scalar_spec;
   std::vector<std::string> field_names{"u", "v"};
-  std::optional<CurvatureSpec> curvature;  // model.name = mean_curvature | willmore (curvature_config.hpp)
-  std::optional<MolTime> mol;              // time.scheme = merson | rk4, and every curvature run (mol_config.hpp)
+  std::optional<CurvatureSpec> curvature;    // model.name = mean_curvature | willmore (curvature_config.hpp)
+  std::optional<MolTime> mol;                // time.scheme = merson | rk4, and every curvature run (mol_config.hpp)
+  std::optional<ChemotaxisSpec> chemotaxis;  // model.name = chemotaxis_stokes | keller_segel (chemotaxis_config.hpp)
   std::string scheme = "euler";
   int64_t steps = 0;
   bool force = false;      // run even when dt exceeds the stable estimate

@@ -14,6 +14,8 @@
 #include "pdex/core/error.hpp"
 #include "pdex/models/ard/ard_stability.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
+#include "pdex/models/chemotaxis/chemotaxis_stability.hpp"
+#include "pdex/models/chemotaxis/chemotaxis_stepper.hpp"
 #include "pdex/models/scalar/scalar_stepper.hpp"
 
 namespace pdex {
@@ -82,14 +84,30 @@ StableStep scalar_stable_step(const ScalarModelSpec& m) {
 
 std::unique_ptr<Stepper> make_stepper(const RunConfig& rc) {
   if (rc.scalar) return make_scalar_stepper(rc.scalar_spec, rc.backend, rc.precision);
+  if (rc.chemotaxis) return make_chemotaxis_stepper(*rc.chemotaxis, rc.backend, rc.precision);
   return make_ard_stepper(rc.spec, rc.backend, rc.precision);
 }
+
 // Classic RK4 is stable on the negative real axis to 2.785 / dt, forward Euler to 2 / dt; Merson's
 // error control finds its own steps.
 StableStep mol_stable_step(const RunConfig& rc) {
   if (rc.mol->scheme == "merson") return {std::numeric_limits<double>::infinity(), "none (Merson step control)"};
   const StableStep euler = ard_stable_step(rc.spec);
   return {euler.dt_max * (2.785 / 2), euler.reason + ", times 1.39 for rk4"};
+}
+
+// Seed 002's Theorem 2, printed before the run (docs/seeds.md says how a step is admitted).
+nlohmann::json check_theorem2(const RunConfig& rc) {
+  const Theorem2Bound t = chemotaxis_theorem2(*rc.chemotaxis);
+  std::fprintf(stderr, "pdex: Theorem 2: ||I + h_t G||_inf + h_t F_max = %s + %s * %s = %s; largest admissible h_t = %s (%s)\n",
+               fmt(t.norm_linear).c_str(), fmt(rc.spec.dt).c_str(), fmt(t.f_max).c_str(), fmt(t.rho).c_str(),
+               fmt(t.dt_max).c_str(), t.limit.c_str());
+  if (rc.spec.dt > t.dt_max && !rc.force)
+    throw InputError(rc.file + ": key 'time.dt': h_t = " + fmt(rc.spec.dt) + " violates the stability bound of seed 002's Theorem 2 (" +
+                     t.limit + "); use time.dt <= " + fmt(t.dt_max) + ", or set time.force = true to run anyway");
+  return {{"dt", rc.spec.dt}, {"dt_max", t.dt_max}, {"limit", t.limit}, {"forced", rc.force},
+          {"theorem2", {{"norm_I_plus_dt_G", t.norm_linear}, {"F_max", t.f_max}, {"rho", t.rho},
+                        {"dt_linear", t.dt_linear}, {"dt_nonlinear", t.dt_nonlinear}}}};
 }
 }  // namespace
 
@@ -107,6 +125,7 @@ void write_summary(const std::string& dir, const nlohmann::json& summary) {
 }
 
 nlohmann::json check_stability(const RunConfig& rc) {
+  if (rc.chemotaxis) return check_theorem2(rc);
   const StableStep st = rc.scalar ? scalar_stable_step(rc.scalar_spec) : rc.mol ? mol_stable_step(rc) : ard_stable_step(rc.spec);
   nlohmann::json j = {{"dt", rc.spec.dt}, {"dt_max", st.dt_max}, {"limit", st.reason}, {"forced", rc.force}};
   if (rc.spec.dt > st.dt_max && !rc.force) {
@@ -143,6 +162,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
 
   Progress progress(rc.steps, rc.progress && options.write_outputs);
   int64_t step = 0;
+  std::vector<std::string> warnings;
   try {
     while (step < rc.steps) {
       int64_t stop = std::min(rc.steps, step + rc.check_every);
@@ -152,6 +172,10 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
       stepper->advance(stop - step);
       res.step_seconds += seconds_since(t0);
       if (any_nonfinite(*stepper)) locate_blow_up(*stepper, rc, step, stop - step);
+      if (const std::string w = stepper->warning(); !w.empty()) {
+        std::fprintf(stderr, "\npdex: warning at step %lld: %s\n", static_cast<long long>(stop), w.c_str());
+        warnings.push_back(w);
+      }
       step = stop;
       progress.update(step);
       if (rc.output.every > 0 && step % rc.output.every == 0 && step < rc.steps) output(step);
@@ -164,6 +188,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
     sum["error"] = e.what();
     sum["steps_completed"] = e.last_good_step >= 0 ? e.last_good_step : step;
     sum["outputs"] = files;
+    sum["warnings"] = warnings;
     if (writer) write_summary(writer->dir(), sum);
     throw;
   }
@@ -183,6 +208,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   sum["fields"] = stats_json(res.field_names, res.stats);
   if (const SolverTotals* t = stepper->solver_totals()) sum["solver"] = solver_totals_json(*t);
   sum["outputs"] = files;
+  sum["warnings"] = warnings;
   if (writer) write_summary(writer->dir(), sum);
   return res;
 }

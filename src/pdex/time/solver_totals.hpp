@@ -2,6 +2,9 @@
 // Adds one linear solve to a run's solver statistics (summary.json's "solver").
 #include <algorithm>
 #include <cstddef>
+#include <string>
+
+#include "pdex/core/error.hpp"
 
 #include "pdex/linalg/solver_settings.hpp"
 #include "pdex/time/stepper.hpp"
@@ -21,6 +24,16 @@ inline void add_solve(SolverTotals& t, const SolveStats& st) {
   }
   if (!st.history.empty()) t.last_history = st.history;  // fixed cycles measure some solves only
   if (!st.converged) ++t.unconverged;
+}
+
+// Adds the solve, then stops the run when it did not converge: a time step built on it would be wrong.
+inline void record_solve(SolverTotals& t, const SolveStats& st, SolverMethod method) {
+  add_solve(t, st);
+  if (!st.converged)
+    throw NumericalError("the " + std::string(solver_method_name(method)) + " solver did not converge in " +
+                         std::to_string(st.iterations) + " iterations (relative residual " + std::to_string(st.residual) +
+                         ", largest change " + std::to_string(st.change) +
+                         "); raise solver.max_iter, loosen solver.tol, or use solver.method = \"multigrid\"");
 }
 
 }  // namespace pdex

@@ -42,6 +42,8 @@ class Stepper {
   virtual double bytes_per_step() const = 0;
   // Linear-solver statistics of implicit schemes; null for explicit ones.
   virtual const SolverTotals* solver_totals() const { return nullptr; }
+  // A condition worth a warning after the last advance (not an error: the run goes on), or empty.
+  virtual std::string warning() { return {}; }
 };
 
 // A method-of-lines stepper (time/rk): the clock is simulated time and the integrator chooses its steps.

@@ -94,14 +94,7 @@ class ScalarStepper final : public Stepper {
   const SolverTotals* solver_totals() const override { return solver_ ? &totals_ : nullptr; }
 
  private:
-  void record(const SolveStats& st) {
-    add_solve(totals_, st);
-    if (!st.converged)
-      throw NumericalError("the " + std::string(solver_method_name(spec_.solver.method)) + " solver did not converge in " +
-                           std::to_string(st.iterations) + " iterations (relative residual " +
-                           std::to_string(st.residual) + ", largest change " + std::to_string(st.change) +
-                           "); raise solver.max_iter, loosen solver.tol, or use solver.method = \"multigrid\"");
-  }
+  void record(const SolveStats& st) { record_solve(totals_, st, spec_.solver.method); }
 
   Exec ex_;
   ScalarModelSpec spec_;
