@@ -1,0 +1,9 @@
+// Instantiates the stored-matrix solvers for the CUDA executor (compiled by nvcc).
+#include "pdex/linalg/matrix_solve_impl.hpp"
+
+namespace pdex {
+template MatrixSolution solve_matrix_on<Cuda>(const Cuda&, const CsrMatrix<double>&, const std::vector<double>&,
+                                            const MatrixSolve&, Precision);
+template std::vector<double> multiply_matrix_on<Cuda>(const Cuda&, const CsrMatrix<double>&, const std::vector<double>&,
+                                                    MatrixFormat, Precision);
+}  // namespace pdex
