@@ -12,6 +12,7 @@
 #include "pdex/core/precision.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
 #include "pdex/models/scalar/scalar_spec.hpp"
+#include "pdex/models/wave/wave_spec.hpp"
 
 namespace pdex {
 
@@ -24,6 +25,7 @@ struct OutputConfig {
   bool auto_range = true;
   double range_min = 0, range_max = 1;
   int scale = 1;                    // PNG pixels per cell
+  double relief = 0;                // > 0: PNGs shade the field as a height field (io/shading.hpp)
 };
 
 struct RunConfig {
@@ -33,6 +35,7 @@ struct RunConfig {
   bool scalar = false;             // heat, poisson, laplace: one field, `scalar_spec`
   ScalarModelSpec scalar_spec;
   std::vector<std::string> field_names{"u", "v"};
+  std::optional<WaveModelSpec> wave;     // model.name = wave (wave_config.hpp)
   std::optional<CurvatureRun> curvature;  // model.name = mean_curvature | willmore (curvature_config.hpp)
   std::string scheme = "euler";
   int64_t steps = 0;
@@ -50,6 +53,10 @@ struct CliOverrides {
   std::vector<std::string> sets;  // --set key=value
   std::string backend, precision, out_dir;
 };
+
+class ConfigReader;
+// Reads time.dt, time.steps | time.t_end, time.force and time.check_every into rc.
+void read_time_steps(ConfigReader& cfg, RunConfig& rc);
 
 // Reads and validates `file`; throws InputError naming the file and key for any problem.
 RunConfig load_run_config(const std::string& file, const CliOverrides& cli);
