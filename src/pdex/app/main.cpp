@@ -64,8 +64,8 @@ int main(int argc, char** argv) {
 
   auto* list = app.add_subcommand("list", "list models, parameters, schemes, boundaries and backends");
 
-  auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit, implicit, curvature) and write JSON");
-  bench->add_option("suite", suite, "suite name: explicit | implicit | curvature")->required();
+  auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit, implicit, curvature, linalg) and write JSON");
+  bench->add_option("suite", suite, "suite name: explicit | implicit | curvature | linalg")->required();
   bench->prefix_command();  // everything after SUITE goes to the suite (pdex bench explicit --help)
 
   auto* verify = app.add_subcommand("verify", "run a convergence study against an exact solution (curvature)");

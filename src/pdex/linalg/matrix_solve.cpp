@@ -4,6 +4,7 @@
 
 #include "pdex/core/dispatch.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/linalg/linalg_timing.hpp"
 
 namespace pdex {
 
@@ -35,6 +36,10 @@ MatrixSolution solve_matrix(const CsrMatrix<double>& a, const std::vector<double
 std::vector<double> multiply_matrix(const CsrMatrix<double>& a, const std::vector<double>& x, MatrixFormat format,
                                     Backend backend, Precision precision) {
   return with_executor(backend, [&](const auto& ex) { return multiply_matrix_on(ex, a, x, format, precision); });
+}
+
+LinalgTimings time_linalg(Backend backend, Precision precision, int nx, int ny, int repeats) {
+  return with_executor(backend, [&](const auto& ex) { return time_linalg_on(ex, precision, nx, ny, repeats); });
 }
 
 }  // namespace pdex

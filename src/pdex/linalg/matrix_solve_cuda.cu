@@ -1,4 +1,5 @@
-// Instantiates the stored-matrix solvers for the CUDA executor (compiled by nvcc).
+// Instantiates the stored-matrix solvers and the linear-algebra timings for the CUDA executor (compiled by nvcc).
+#include "pdex/linalg/linalg_timing_impl.hpp"
 #include "pdex/linalg/matrix_solve_impl.hpp"
 
 namespace pdex {
@@ -6,4 +7,5 @@ template MatrixSolution solve_matrix_on<Cuda>(const Cuda&, const CsrMatrix<doubl
                                             const MatrixSolve&, Precision);
 template std::vector<double> multiply_matrix_on<Cuda>(const Cuda&, const CsrMatrix<double>&, const std::vector<double>&,
                                                     MatrixFormat, Precision);
+template LinalgTimings time_linalg_on<Cuda>(const Cuda&, Precision, int, int, int);
 }  // namespace pdex
