@@ -28,8 +28,9 @@ void check_periodic(const Exec& ex, const Grid2& g, int ghost) {
   for (int c = 0; c < 2; ++c)
     for (int j = -ghost; j < g.ny + ghost; ++j)
       for (int i = -ghost; i < g.nx + ghost; ++i)
-        if (!is_interior(i, j, g.nx, g.ny))
+        if (!is_interior(i, j, g.nx, g.ny)) {
           ASSERT_EQ(v(c, i, j), v(c, wrap(i, g.nx), wrap(j, g.ny))) << "ghost (" << i << ", " << j << ")";
+        }
 }
 
 TYPED_TEST(GhostFillTest, PeriodicGhostEqualsTheOppositeInteriorCellCornersIncluded) {
@@ -48,8 +49,9 @@ void check_neumann(const Exec& ex, const Grid2& g, int ghost) {
   for (int c = 0; c < 2; ++c)
     for (int j = -ghost; j < g.ny + ghost; ++j)
       for (int i = -ghost; i < g.nx + ghost; ++i)
-        if (!is_interior(i, j, g.nx, g.ny))
+        if (!is_interior(i, j, g.nx, g.ny)) {
           ASSERT_EQ(v(c, i, j), v(c, mirror(i, g.nx), mirror(j, g.ny))) << "ghost (" << i << ", " << j << ")";
+        }
 }
 
 TYPED_TEST(GhostFillTest, NeumannGhostMirrorsTheInteriorAcrossTheFaceCornersIncluded) {

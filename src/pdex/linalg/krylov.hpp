@@ -42,6 +42,15 @@ inline SolveStats converged(SolveStats st) {
   return st;
 }
 
+// r = b - A x, recorded in st; true when x already meets the goal.
+template <class T, class System>
+bool start(System& sys, FieldView<T> x, FieldView<const T> b, const KrylovVectors<T>& w, const KrylovGoal& goal,
+           SolveStats& st, double& rr) {
+  rr = sys.residual(as_const(x), b, w.r);
+  record(st, std::sqrt(rr) / goal.bnorm);
+  return goal.reached(st.residual);
+}
+
 }  // namespace krylov_detail
 
 // (Preconditioned) conjugate gradients; x holds the initial guess.
@@ -50,9 +59,8 @@ SolveStats cg(const Exec& ex, System& sys, FieldView<T> x, FieldView<const T> b,
               const KrylovGoal& goal) {
   using namespace krylov_detail;
   SolveStats st;
-  double rr = sys.residual(as_const(x), b, w.r);
-  record(st, std::sqrt(rr) / goal.bnorm);
-  if (goal.reached(st.residual)) return converged(st);
+  double rr = 0;
+  if (start(sys, x, b, w, goal, st, rr)) return converged(st);
   double rz = sys.precondition(as_const(w.r), w.z, rr);
   copy_interior(ex, as_const(w.z), w.p);
   while (st.iterations < goal.max_iter) {
@@ -75,9 +83,8 @@ SolveStats bicgstab(const Exec& ex, System& sys, FieldView<T> x, FieldView<const
                     const KrylovGoal& goal) {
   using namespace krylov_detail;
   SolveStats st;
-  double rr = sys.residual(as_const(x), b, w.r);
-  record(st, std::sqrt(rr) / goal.bnorm);
-  if (goal.reached(st.residual)) return converged(st);
+  double rr = 0;
+  if (start(sys, x, b, w, goal, st, rr)) return converged(st);
   copy_interior(ex, as_const(w.r), w.rhat);
   fill_all(ex, w.p, T(0));
   fill_all(ex, w.q, T(0));  // q holds v = A p-hat

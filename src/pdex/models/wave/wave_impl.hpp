@@ -12,6 +12,7 @@
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/wave/wave_kernels.hpp"
 #include "pdex/models/wave/wave_stepper.hpp"
+#include "pdex/time/field_stats.hpp"
 #include "pdex/time/solver_totals.hpp"
 
 namespace pdex {
@@ -61,14 +62,8 @@ class WaveStepper final : public Stepper {
     }
   }
 
-  std::vector<double> values(int) override {
-    std::vector<T> v = to_space(u_[cur_], MemorySpace::host).interior(0);
-    return std::vector<double>(v.begin(), v.end());
-  }
-  FieldStats stats(int) override {
-    auto v = u_[cur_].cview();
-    return {double(field_min(ex_, v, 0)), double(field_max(ex_, v, 0)), field_sum(ex_, v, 0) / double(v.nx * v.ny)};
-  }
+  std::vector<double> values(int) override { return interior_values(u_[cur_], 0); }
+  FieldStats stats(int) override { return field_stats(ex_, u_[cur_].cview(), 0); }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
   void save() override {
     copy(saved_[0], u_[cur_]);
