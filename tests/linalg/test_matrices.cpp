@@ -3,10 +3,15 @@
 // (the same Krylov code as the grid solvers); CGLS solves least-squares problems.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <tuple>
 
 #include "linalg/matrix_problems.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/linalg/elliptic.hpp"
+#include "pdex/linalg/grid_assembly.hpp"
 #include "pdex/linalg/matrix_market.hpp"
 #include "pdex/linalg/matrix_solve.hpp"
 #include "support/scratch_dir.hpp"
@@ -134,6 +139,36 @@ TEST_P(StoredMatrixTest, RefusesNonSquareAndMismatchedSystems) {
   const auto sq = convection_diffusion(30);
   EXPECT_THROW(solve_matrix(sq, std::vector<double>(29, 1.0), MatrixSolve{MatrixMethod::bicgstab}, backend(), precision()),
                InputError);
+}
+
+TEST_P(StoredMatrixTest, GridAndStoredOperatorsTakeTheSameKrylovPath) {
+  // One CG and one BiCGStab serve both: on the Poisson operator, matrix-free on the grid and assembled
+  // into CSR, they take the same iterations (to rounding) to the same answer.
+  const Grid2 g{40, 30, 1.0 / 40, 1.0 / 30};
+  EllipticSpec spec;
+  spec.grid = g;
+  spec.solver.tol = precision() == Precision::f64 ? 1e-10 : 1e-5;
+  const std::vector<double> f = smooth_vector(g.nx * g.ny);
+  const Field<double> layout(g, 1, 1, MemorySpace::host);
+  const auto op = make_helmholtz<double>(g.nx, g.ny, g.dx, g.dy, layout.view().pitch, 0.0, &spec.beta, 1, spec.bc);
+  const CsrMatrix<double> a = assemble_csr(op);
+  for (auto [grid_method, stored_method] : {std::pair{SolverMethod::cg, MatrixMethod::cg},
+                                            std::pair{SolverMethod::bicgstab, MatrixMethod::bicgstab}}) {
+    spec.solver.method = grid_method;
+    spec.solver.preconditioner = Preconditioner::none;
+    auto grid = make_elliptic_solver(spec, backend(), precision());
+    grid->set(std::vector<double>(f.size(), 0.0), f);
+    const SolveStats gs = grid->solve();
+    MatrixSolve ms{stored_method};
+    ms.tol = spec.solver.tol;
+    const MatrixSolution stored = solve_matrix(a, f, ms, backend(), precision());
+    EXPECT_TRUE(gs.converged && stored.stats.converged);
+    // The stencil and the CSR row sum in different orders; BiCGStab amplifies that rounding a little.
+    EXPECT_NEAR(gs.iterations, stored.stats.iterations, std::max(2.0, 0.1 * gs.iterations))
+        << matrix_method_name(stored_method);
+    const double scale = *std::max_element(stored.x.begin(), stored.x.end());
+    EXPECT_LT(max_difference(grid->solution(), stored.x), (precision() == Precision::f64 ? 1e-8 : 1e-3) * scale);
+  }
 }
 
 std::string name(const ::testing::TestParamInfo<Param>& info) {
