@@ -54,6 +54,7 @@ void print_header(const std::string& backend, const std::string& precision) {
   std::printf("\n%s, %s (seed: GeForce 6800 GT, seed 001 Table 44-1)\n", backend.c_str(), precision.c_str());
   std::printf("%-10s %16s %16s %12s %16s %10s %10s %8s %12s %12s\n", "size", "reduce us (seed)", "vec op us (seed)",
               "wave expl/s", "wave CN/s (seed)", "stencil us", "CSR us", "CSR/st", "CG grid it/s", "CG CSR it/s");
+  std::fflush(stdout);  // a row can take seconds: show where the suite is
 }
 }  // namespace
 
