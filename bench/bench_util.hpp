@@ -48,4 +48,6 @@ inline double median(std::vector<double> v) {
 namespace pdex {
 // pdex bench implicit (implicit_bench.cpp).
 int cmd_bench_implicit(const std::vector<std::string>& args);
+// pdex bench linalg (linalg_bench.cpp).
+int cmd_bench_linalg(const std::vector<std::string>& args);
 }  // namespace pdex

@@ -50,8 +50,9 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   if (suite == "implicit") return cmd_bench_implicit(args);
   if (suite == "curvature") return cmd_bench_curvature(args);
   if (suite == "chemotaxis") return cmd_bench_chemotaxis(args);
+  if (suite == "linalg") return cmd_bench_linalg(args);
   if (suite != "explicit")
-    throw InputError("unknown benchmark suite '" + suite + "': expected explicit, implicit, curvature or chemotaxis");
+    throw InputError("unknown benchmark suite '" + suite + "': expected explicit, implicit, curvature, chemotaxis or linalg");
   CLI::App app{"pdex bench explicit"};
   std::vector<int> sizes{128, 256, 512, 1024, 2048, 4096, 8192};
   std::vector<std::string> backends, precisions{"f32", "f64"}, table1_backends{"openmp", "cuda"};

@@ -20,6 +20,8 @@ int cmd_list() {
   std::printf("  %-16s u_t = D lap u + f          params D = 1 (diffusivity), f = 0 (source, may vary per cell)\n", "heat");
   std::printf("  %-16s -D lap u = f (steady)      params D = 1, f = 0; one solve per step, [solver] applies\n", "poisson");
   std::printf("  %-16s lap u = 0 (steady heat, seed 004); no parameters\n\n", "laplace");
+  std::printf("  %-16s u_tt = c^2 lap u (seed 001)  params c = 1 (wave speed); time.scheme = explicit (CFL) | crank_nicolson (CG);\n"
+              "  %-16s   [model.drops] every, radius, amplitude, seed; initial u (displacement), v (velocity)\n\n", "wave", "");
   std::printf("Parameters are dimensionless (lengths in the unit of grid.dx, times in the unit of time.dt).\n"
               "Each may be a number, { value = x, noise = a, seed = s }, or { file = \"name.npy\" } of shape (ny, nx).\n\n");
   std::printf("Curvature flows of graphs (seed 003; field phi; docs/curvature.md):\n"

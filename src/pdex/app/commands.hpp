@@ -10,6 +10,16 @@ namespace pdex {
 int cmd_run(const std::string& file, const CliOverrides& cli);
 int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vector<std::string>& backends);
 int cmd_list();
+
+// pdex solve A.mtx b.mtx (cmd_solve.cpp)
+struct SolveOptions {
+  std::string matrix, rhs, out;
+  std::string solver = "cg", format = "csr", backend = "auto", precision = "f64";
+  double tol = 1e-8;
+  int max_iter = 10000;
+  bool jacobi = false;
+};
+int cmd_solve(const SolveOptions& o);
 int cmd_bench(const std::string& suite, const std::vector<std::string>& args);
 int cmd_bench_curvature(const std::vector<std::string>& args);  // bench/curvature_bench.cpp
 int cmd_bench_chemotaxis(const std::vector<std::string>& args);  // bench/chemotaxis_bench.cpp

@@ -1,4 +1,4 @@
-// pdex: a PDE explorer. Subcommands: run, compare, list, bench, verify.
+// pdex: a PDE explorer. Subcommands: run, compare, list, bench, verify, solve.
 #include <CLI/CLI.hpp>
 #include <omp.h>
 #include <xmmintrin.h>
@@ -49,10 +49,23 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   add_overrides(compare, cli, false);
 
+  pdex::SolveOptions so;
+  auto* solve = app.add_subcommand("solve", "solve a linear system A x = b from Matrix Market files");
+  solve->add_option("matrix", so.matrix, "A, a Matrix Market file (.mtx)")->required();
+  solve->add_option("rhs", so.rhs, "b, a Matrix Market vector (n x 1)")->required();
+  solve->add_option("--solver", so.solver, "cg | pcg | bicgstab | cgls (least squares)");
+  solve->add_option("--format", so.format, "storage: csr | banded | dense");
+  solve->add_option("--out", so.out, "write x to this Matrix Market file");
+  solve->add_option("--tol", so.tol, "relative residual to reach");
+  solve->add_option("--max-iter", so.max_iter, "iteration limit");
+  solve->add_flag("--jacobi", so.jacobi, "bicgstab: Jacobi preconditioning");
+  solve->add_option("--backend", so.backend, "serial | openmp | cuda | auto");
+  solve->add_option("--precision", so.precision, "f32 | f64");
+
   auto* list = app.add_subcommand("list", "list models, parameters, schemes, boundaries and backends");
 
-  auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit, implicit, curvature, chemotaxis) and write JSON");
-  bench->add_option("suite", suite, "suite name: explicit | implicit | curvature | chemotaxis")->required();
+  auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit, implicit, curvature, chemotaxis, linalg) and write JSON");
+  bench->add_option("suite", suite, "suite name: explicit | implicit | curvature | chemotaxis | linalg")->required();
   bench->prefix_command();  // everything after SUITE goes to the suite (pdex bench explicit --help)
 
   auto* verify = app.add_subcommand("verify", "run a convergence study against an exact solution (curvature)");
@@ -64,6 +77,7 @@ int main(int argc, char** argv) {
     if (*run) return pdex::cmd_run(file, cli);
     if (*compare) return pdex::cmd_compare(file, cli, backends);
     if (*list) return pdex::cmd_list();
+    if (*solve) return pdex::cmd_solve(so);
     if (*bench) {
       return pdex::cmd_bench(suite, bench->remaining());
     }

@@ -6,6 +6,7 @@
 #include "pdex/core/error.hpp"
 #include "pdex/io/npy.hpp"
 #include "pdex/io/png_writer.hpp"
+#include "pdex/io/shading.hpp"
 
 namespace pdex {
 
@@ -30,8 +31,12 @@ std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step) {
     const std::string stem = (std::filesystem::path(dir_) / (names[f] + "_" + tag)).string();
     for (const auto& fmt : o.formats) {
       if (fmt == "png") {
-        io::write_png(stem + ".png", values, g.nx, g.ny, io::parse_colormap(o.colormap),
-                      io::ColorRange{o.auto_range, o.range_min, o.range_max}, o.scale);
+        if (o.relief > 0)
+          io::write_png(stem + ".png", io::height_shade(values, g.nx, g.ny, o.relief), g.nx, g.ny,
+                        io::parse_colormap(o.colormap), io::ColorRange{false, 0.0, 1.0}, o.scale);
+        else
+          io::write_png(stem + ".png", values, g.nx, g.ny, io::parse_colormap(o.colormap),
+                        io::ColorRange{o.auto_range, o.range_min, o.range_max}, o.scale);
       } else if (rc_.precision == Precision::f32) {
         std::vector<float> single(values.begin(), values.end());  // exact: the values were float
         io::write_npy(stem + ".npy", single.data(), {std::size_t(g.ny), std::size_t(g.nx)});

@@ -1,4 +1,5 @@
 #include "pdex/app/run_config.hpp"
+#include "pdex/app/wave_config.hpp"
 
 #include <toml++/toml.h>
 
@@ -176,19 +177,9 @@ void read_ard_mol_time(ConfigReader& cfg, RunConfig& rc) {
   rc.force = cfg.get_bool("time.force", false);
 }
 
-void read_time(ConfigReader& cfg, RunConfig& rc) {
-  rc.scheme = cfg.get_choice("time.scheme", {"euler", "theta", "rk4", "merson"}, "euler");
-  if (rc.scheme != "euler" && rc.scheme != "theta")
-    cfg.fail("time.scheme", "'" + rc.scheme + "' is not available for model '" + rc.model + "'; use \"euler\" or \"theta\"");
-  if (rc.scheme == "theta") {
-    rc.spec.theta = cfg.get_double("time.theta", 0.5);
-    if (!(rc.spec.theta > 0 && rc.spec.theta <= 1))
-      cfg.fail("time.theta", "expected 0 < theta <= 1 (0.5 Crank-Nicolson, 1 backward Euler; theta = 0 is scheme \"euler\")");
-    // A tolerance matched to the time-discretization error, not to machine precision (docs/solvers.md).
-    SolverSettings defaults;
-    defaults.tol = 1e-5;
-    rc.spec.solver = read_solver(cfg, defaults);
-  }
+}  // namespace
+
+void read_time_steps(ConfigReader& cfg, RunConfig& rc) {
   rc.spec.dt = cfg.get_double("time.dt");
   if (!(rc.spec.dt > 0) || !std::isfinite(rc.spec.dt)) cfg.fail("time.dt", "expected a positive time step");
   const bool has_steps = cfg.has("time.steps"), has_end = cfg.has("time.t_end");
@@ -206,6 +197,24 @@ void read_time(ConfigReader& cfg, RunConfig& rc) {
   rc.force = cfg.get_bool("time.force", false);
   rc.check_every = cfg.get_int("time.check_every", 100);
   if (rc.check_every <= 0) cfg.fail("time.check_every", "expected a positive number of steps");
+}
+
+namespace {
+
+void read_time(ConfigReader& cfg, RunConfig& rc) {
+  rc.scheme = cfg.get_choice("time.scheme", {"euler", "theta", "rk4", "merson"}, "euler");
+  if (rc.scheme != "euler" && rc.scheme != "theta")
+    cfg.fail("time.scheme", "'" + rc.scheme + "' is not available for model '" + rc.model + "'; use \"euler\" or \"theta\"");
+  if (rc.scheme == "theta") {
+    rc.spec.theta = cfg.get_double("time.theta", 0.5);
+    if (!(rc.spec.theta > 0 && rc.spec.theta <= 1))
+      cfg.fail("time.theta", "expected 0 < theta <= 1 (0.5 Crank-Nicolson, 1 backward Euler; theta = 0 is scheme \"euler\")");
+    // A tolerance matched to the time-discretization error, not to machine precision (docs/solvers.md).
+    SolverSettings defaults;
+    defaults.tol = 1e-5;
+    rc.spec.solver = read_solver(cfg, defaults);
+  }
+  read_time_steps(cfg, rc);
 }
 
 std::string quoted_list(const std::vector<std::string>& names) {
@@ -293,6 +302,8 @@ void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   }
   o.scale = int(cfg.get_int("output.scale", 1));
   if (o.scale < 1 || o.scale > 16) cfg.fail("output.scale", "expected an integer from 1 to 16");
+  o.relief = cfg.get_double("output.relief", 0.0);
+  if (!(o.relief >= 0)) cfg.fail("output.relief", "expected a non-negative height exaggeration (0: no shading)");
 }
 
 void read_run(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
@@ -363,7 +374,7 @@ nlohmann::json resolved_json(const RunConfig& rc) {
           {"initial", initial},
           {"output", {{"dir", o.dir}, {"every", o.every}, {"formats", o.formats}, {"fields", o.fields},
                       {"colormap", o.colormap}, {"range", o.auto_range ? nlohmann::json("auto") : nlohmann::json{o.range_min, o.range_max}},
-                      {"scale", o.scale}}},
+                      {"scale", o.scale}, {"relief", o.relief}}},
           {"run", {{"backend", backend_name(rc.backend)}, {"precision", precision_name(rc.precision)},
                    {"progress", rc.progress}, {"temporal_blocking", s.temporal_blocking}}}};
 }
@@ -395,6 +406,8 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
     read_chemotaxis_model(cfg, rc, dir);
   } else if (is_scalar_model(rc.model)) {
     read_scalar_model(cfg, rc, dir);
+  } else if (rc.model == "wave") {
+    read_wave_model(cfg, rc, dir);
   } else if (is_mol_scheme(cfg)) {
     read_model(cfg, rc, dir);
     read_ard_mol_time(cfg, rc);
@@ -408,6 +421,7 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   if (rc.curvature) rc.resolved.update(curvature_json(*rc.curvature));
   if (rc.mol) rc.resolved.update(mol_time_json(*rc.mol));
   if (rc.chemotaxis) rc.resolved.update(chemotaxis_json(*rc.chemotaxis));
+  if (rc.wave) rc.resolved.update(wave_json(rc));
   return rc;
 }
 

@@ -14,6 +14,7 @@
 #include "pdex/core/precision.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
 #include "pdex/models/scalar/scalar_spec.hpp"
+#include "pdex/models/wave/wave_spec.hpp"
 
 namespace pdex {
 
@@ -26,6 +27,7 @@ struct OutputConfig {
   bool auto_range = true;
   double range_min = 0, range_max = 1;
   int scale = 1;                    // PNG pixels per cell
+  double relief = 0;                // > 0: PNGs shade the field as a height field (io/shading.hpp)
 };
 
 struct RunConfig {
@@ -35,6 +37,7 @@ struct RunConfig {
   bool scalar = false;             // heat, poisson, laplace: one field, `scalar_spec`
   ScalarModelSpec scalar_spec;
   std::vector<std::string> field_names{"u", "v"};
+  std::optional<WaveModelSpec> wave;        // model.name = wave (wave_config.hpp)
   std::optional<CurvatureSpec> curvature;    // model.name = mean_curvature | willmore (curvature_config.hpp)
   std::optional<MolTime> mol;                // time.scheme = merson | rk4, and every curvature run (mol_config.hpp)
   std::optional<ChemotaxisSpec> chemotaxis;  // model.name = chemotaxis_stokes | keller_segel (chemotaxis_config.hpp)
@@ -54,6 +57,10 @@ struct CliOverrides {
   std::vector<std::string> sets;  // --set key=value
   std::string backend, precision, out_dir;
 };
+
+class ConfigReader;
+// Reads time.dt, time.steps | time.t_end, time.force and time.check_every into rc.
+void read_time_steps(ConfigReader& cfg, RunConfig& rc);
 
 // Reads and validates `file`; throws InputError naming the file and key for any problem.
 RunConfig load_run_config(const std::string& file, const CliOverrides& cli);

@@ -17,6 +17,7 @@
 #include "pdex/models/chemotaxis/chemotaxis_stability.hpp"
 #include "pdex/models/chemotaxis/chemotaxis_stepper.hpp"
 #include "pdex/models/scalar/scalar_stepper.hpp"
+#include "pdex/models/wave/wave_stepper.hpp"
 
 namespace pdex {
 
@@ -82,7 +83,14 @@ StableStep scalar_stable_step(const ScalarModelSpec& m) {
   return {1 / rate, "diffusion number (D = " + fmt(m.D) + ")"};
 }
 
+// The explicit wave scheme's CFL limit (seed 001 eq. 44-5); Crank-Nicolson has none.
+StableStep wave_stable_step(const WaveModelSpec& m) {
+  if (m.scheme == WaveScheme::crank_nicolson) return {std::numeric_limits<double>::infinity(), "none (implicit)"};
+  return {wave_max_dt(m), "CFL limit c dt sqrt(1/dx^2 + 1/dy^2) <= 1 (c = " + fmt(m.c) + ")"};
+}
+
 std::unique_ptr<Stepper> make_stepper(const RunConfig& rc) {
+  if (rc.wave) return make_wave_stepper(*rc.wave, rc.backend, rc.precision);
   if (rc.scalar) return make_scalar_stepper(rc.scalar_spec, rc.backend, rc.precision);
   if (rc.chemotaxis) return make_chemotaxis_stepper(*rc.chemotaxis, rc.backend, rc.precision);
   return make_ard_stepper(rc.spec, rc.backend, rc.precision);
@@ -126,11 +134,15 @@ void write_summary(const std::string& dir, const nlohmann::json& summary) {
 
 nlohmann::json check_stability(const RunConfig& rc) {
   if (rc.chemotaxis) return check_theorem2(rc);
-  const StableStep st = rc.scalar ? scalar_stable_step(rc.scalar_spec) : rc.mol ? mol_stable_step(rc) : ard_stable_step(rc.spec);
+  const StableStep st = rc.wave     ? wave_stable_step(*rc.wave)
+                        : rc.scalar ? scalar_stable_step(rc.scalar_spec)
+                        : rc.mol    ? mol_stable_step(rc)
+                                    : ard_stable_step(rc.spec);
   nlohmann::json j = {{"dt", rc.spec.dt}, {"dt_max", st.dt_max}, {"limit", st.reason}, {"forced", rc.force}};
   if (rc.spec.dt > st.dt_max && !rc.force) {
     std::string advice = st.dt_max > 0 ? "use time.dt <= " + fmt(st.dt_max) : st.reason;
-    throw InputError(rc.file + ": key 'time.dt': dt = " + fmt(rc.spec.dt) + " exceeds the largest stable " + (rc.mol ? "rk4" : "forward-Euler") + " step " +
+    throw InputError(rc.file + ": key 'time.dt': dt = " + fmt(rc.spec.dt) + " exceeds the largest stable " +
+                     std::string(rc.wave ? "explicit" : rc.mol ? "rk4" : "forward-Euler") + " step " +
                      fmt(st.dt_max) + " (" + st.reason + "); " + advice +
                      ", or set time.force = true to run anyway");
   }

@@ -16,7 +16,8 @@
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
-#include "pdex/linalg/krylov_kernels.hpp"
+#include "pdex/linalg/grid_system.hpp"
+#include "pdex/linalg/krylov.hpp"
 #include "pdex/linalg/multigrid.hpp"
 #include "pdex/linalg/pair_sweep.hpp"
 #include "pdex/linalg/relaxation.hpp"
@@ -99,8 +100,8 @@ class LinearSolver {
       case SolverMethod::rbgs:
       case SolverMethod::sor: st = relax(x); break;
       case SolverMethod::cg:
-      case SolverMethod::pcg: st = cg(x); break;
-      case SolverMethod::bicgstab: st = bicgstab(x); break;
+      case SolverMethod::pcg:
+      case SolverMethod::bicgstab: st = krylov(x); break;
       case SolverMethod::multigrid: st = fixed ? fixed_cycles(x, measure) : multigrid(x); break;
     }
     if (singular_) {
@@ -163,89 +164,15 @@ class LinearSolver {
     fill_ghosts(ex_, to, bc_);
   }
 
-  // z = M r; returns r . z.
-  double precondition(FieldView<const T> r, FieldView<T> z, double rr) {
-    switch (preconditioner()) {
-      case Preconditioner::jacobi: return jacobi_precondition(ex_, op_, r, z);
-      case Preconditioner::multigrid:
-        fill_all(ex_, z, T(0));
-        mg_->cycle(z, r);
-        return dot(ex_, r, as_const(z));
-      case Preconditioner::none: copy_interior(ex_, r, z); return rr;
-    }
-    return rr;
+  KrylovVectors<T> krylov_vectors() {
+    return {r_.view(), p_.view(), q_.view(), z_.view(), rhat_.view(), s_vec_.view(), shat_.view(), t_.view()};
   }
 
-  SolveStats cg(FieldView<T> x) {
-    SolveStats st;
-    double rr = residual(ex_, op_, as_const(x), b_, r_.view());
-    st.residual = std::sqrt(rr) / bnorm_;
-    st.history.push_back(st.residual);
-    if (reached(st.residual)) return converged(st);
-    double rz = precondition(r_.cview(), z_.view(), rr);
-    copy_interior(ex_, z_.cview(), p_.view());
-    while (st.iterations < s_.max_iter) {
-      fill_ghosts(ex_, p_.view(), hbc_);
-      const double pq = apply_dot(ex_, op_, p_.cview(), q_.view());
-      const T a = T(rz / pq);
-      rr = cg_update(ex_, a, p_.cview(), q_.cview(), x, r_.view());
-      ++st.iterations;
-      st.residual = std::sqrt(rr) / bnorm_;
-      st.history.push_back(st.residual);
-      if (reached(st.residual)) return converged(st);
-      const double rz_new = precondition(r_.cview(), z_.view(), rr);
-      axpby(ex_, T(1), z_.cview(), T(rz_new / rz), p_.view());
-      rz = rz_new;
-    }
-    return st;
-  }
-
-  // Right-preconditioned BiCGStab (van der Vorst 1992).
-  SolveStats bicgstab(FieldView<T> x) {
-    SolveStats st;
-    double rr = residual(ex_, op_, as_const(x), b_, r_.view());
-    st.residual = std::sqrt(rr) / bnorm_;
-    st.history.push_back(st.residual);
-    if (reached(st.residual)) return converged(st);
-    copy_interior(ex_, r_.cview(), rhat_.view());
-    fill_all(ex_, p_.view(), T(0));
-    fill_all(ex_, q_.view(), T(0));  // q holds v = A p-hat
-    double rho = 1, alpha = 1, omega = 1;
-    while (st.iterations < s_.max_iter) {
-      const double rho_new = dot(ex_, rhat_.cview(), r_.cview());
-      if (rho_new == 0) throw NumericalError("bicgstab broke down (r-hat . r = 0) after " + std::to_string(st.iterations) +
-                                             " iterations; use solver.method = \"multigrid\" or another initial guess", -1);
-      bicgstab_direction(ex_, r_.cview(), T((rho_new / rho) * (alpha / omega)), T(omega), q_.cview(), p_.view());
-      rho = rho_new;
-      precondition(p_.cview(), z_.view(), 0);
-      fill_ghosts(ex_, z_.view(), hbc_);
-      alpha = rho / dot_after_apply(z_.cview(), q_.view());
-      const double ss = combine(ex_, T(1), r_.cview(), T(-alpha), q_.cview(), s_vec_.view());
-      ++st.iterations;
-      if (reached(std::sqrt(ss) / bnorm_)) {
-        add_two(ex_, T(alpha), z_.cview(), T(0), z_.cview(), x);
-        st.residual = std::sqrt(ss) / bnorm_;
-        st.history.push_back(st.residual);
-        return converged(st);
-      }
-      precondition(s_vec_.cview(), shat_.view(), 0);
-      fill_ghosts(ex_, shat_.view(), hbc_);
-      apply_dot(ex_, op_, shat_.cview(), t_.view());
-      const Pair ts = dot_pair(ex_, t_.cview(), s_vec_.cview());  // (t . s, t . t)
-      omega = ts.a / ts.b;
-      add_two(ex_, T(alpha), z_.cview(), T(omega), shat_.cview(), x);
-      rr = combine(ex_, T(1), s_vec_.cview(), T(-omega), t_.cview(), r_.view());  // r = s - omega t
-      st.residual = std::sqrt(rr) / bnorm_;
-      st.history.push_back(st.residual);
-      if (reached(st.residual)) return converged(st);
-    }
-    return st;
-  }
-
-  // v = A z; returns rhat . v.
-  double dot_after_apply(FieldView<const T> z, FieldView<T> v) {
-    apply_dot(ex_, op_, z, v);
-    return dot(ex_, rhat_.cview(), as_const(v));
+  SolveStats krylov(FieldView<T> x) {
+    GridSystem<Exec, T> sys{ex_, op_, hbc_, preconditioner(), mg_.get()};
+    const KrylovGoal goal{s_.tol, s_.max_iter, bnorm_};
+    if (s_.method == SolverMethod::bicgstab) return pdex::bicgstab(ex_, sys, x, b_, krylov_vectors(), goal);
+    return pdex::cg(ex_, sys, x, b_, krylov_vectors(), goal);
   }
 
   // The first test comes after the first cycle: a residual pass before it would cost a fifth of a
@@ -269,11 +196,6 @@ class LinearSolver {
     for (; st.iterations < s_.cycles; ++st.iterations) mg_->cycle(x, b_);
     st.residual = measure ? relative_residual(as_const(x)) : std::nan("");
     if (measure) st.history.push_back(st.residual);
-    st.converged = true;
-    return st;
-  }
-
-  static SolveStats converged(SolveStats st) {
     st.converged = true;
     return st;
   }

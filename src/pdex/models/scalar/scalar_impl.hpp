@@ -11,6 +11,7 @@
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/scalar/scalar_stepper.hpp"
+#include "pdex/time/field_stats.hpp"
 #include "pdex/time/solver_totals.hpp"
 
 namespace pdex {
@@ -79,14 +80,8 @@ class ScalarStepper final : public Stepper {
     }
   }
 
-  std::vector<double> values(int) override {
-    std::vector<T> v = to_space(u_[cur_], MemorySpace::host).interior(0);
-    return std::vector<double>(v.begin(), v.end());
-  }
-  FieldStats stats(int) override {
-    auto v = u_[cur_].cview();
-    return {double(field_min(ex_, v, 0)), double(field_max(ex_, v, 0)), field_sum(ex_, v, 0) / double(v.nx * v.ny)};
-  }
+  std::vector<double> values(int) override { return interior_values(u_[cur_], 0); }
+  FieldStats stats(int) override { return field_stats(ex_, u_[cur_].cview(), 0); }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
   void save() override { copy(saved_, u_[cur_]); }
   void restore() override { copy(u_[cur_], saved_); }

@@ -1,0 +1,43 @@
+#pragma once
+// The matrix-free grid operator (helmholtz.hpp) as a Krylov System (krylov.hpp): corrections obey the
+// homogeneous boundary conditions, written into their ghosts before each application; M is none,
+// Jacobi (the operator's exact diagonal) or one multigrid cycle.
+#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/grid_ops.hpp"
+#include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/krylov_kernels.hpp"
+#include "pdex/linalg/multigrid.hpp"
+#include "pdex/linalg/solver_settings.hpp"
+
+namespace pdex {
+
+template <class Exec, class T>
+struct GridSystem {
+  Exec ex;
+  Helmholtz<T> op;
+  FieldBoundary hbc;  // homogeneous conditions
+  Preconditioner pre = Preconditioner::none;
+  Multigrid<Exec, T>* mg = nullptr;  // when pre is multigrid
+
+  // x's ghosts must hold its boundary images.
+  double residual(FieldView<const T> x, FieldView<const T> b, FieldView<T> r) { return pdex::residual(ex, op, x, b, r); }
+
+  double apply_dot(FieldView<T> p, FieldView<T> q) {
+    fill_ghosts(ex, p, hbc);
+    return pdex::apply_dot(ex, op, as_const(p), q);
+  }
+
+  double precondition(FieldView<const T> r, FieldView<T> z, double rr) {
+    switch (pre) {
+      case Preconditioner::jacobi: return jacobi_precondition(ex, op, r, z);
+      case Preconditioner::multigrid:
+        fill_all(ex, z, T(0));
+        mg->cycle(z, r);
+        return dot(ex, r, as_const(z));
+      case Preconditioner::none: copy_interior(ex, r, z); return rr;
+    }
+    return rr;
+  }
+};
+
+}  // namespace pdex

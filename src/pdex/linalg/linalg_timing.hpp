@@ -1,0 +1,22 @@
+#pragma once
+// Timings of the linear-algebra building blocks on one backend (`pdex bench linalg`, seed 001 Table 44-1):
+// the vector reduce and a vector-vector operation, the 5-point operator applied matrix-free against the
+// same operator assembled into CSR (cuSPARSE on the GPU), and CG iterations both ways. Each figure is the
+// median of `repeats` timed calls after a warm-up, device work finished.
+#include "pdex/core/executor.hpp"
+#include "pdex/core/precision.hpp"
+
+namespace pdex {
+
+struct LinalgTimings {
+  double reduce = 0, axpy = 0;          // seconds per call on nx * ny values
+  double stencil = 0, csr = 0;          // seconds per y = A x, matrix-free and stored
+  double cg_grid = 0, cg_csr = 0;       // seconds per CG iteration, matrix-free and stored
+};
+
+LinalgTimings time_linalg(Backend backend, Precision precision, int nx, int ny, int repeats);
+
+template <class Exec>
+LinalgTimings time_linalg_on(const Exec& ex, Precision precision, int nx, int ny, int repeats);
+
+}  // namespace pdex

@@ -1,0 +1,98 @@
+#pragma once
+// The templated engine behind time_linalg_on(); included by the executor translation units.
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "pdex/grid/field.hpp"
+#include "pdex/linalg/grid_assembly.hpp"
+#include "pdex/linalg/linalg_timing.hpp"
+#include "pdex/linalg/linear_solver.hpp"
+#include "pdex/linalg/matrix_system.hpp"
+#include "pdex/linalg/stored_matrix.hpp"
+#include "pdex/linalg/vector_ops.hpp"
+#ifdef PDEX_HAVE_CUDA
+#include "pdex/core/cuda/cuda_context.hpp"
+#endif
+
+namespace pdex {
+namespace timing_detail {
+
+template <class Exec>
+void finish(const Exec& ex) {
+#ifdef PDEX_HAVE_CUDA
+  if constexpr (is_cuda<Exec>) ex.context->synchronize();
+#endif
+  (void)ex;
+}
+
+// Median seconds per call of f (`calls` calls per sample, after one warm-up sample).
+template <class Exec, class F>
+double median_seconds(const Exec& ex, int repeats, int calls, F&& f) {
+  std::vector<double> t;
+  for (int r = 0; r <= repeats; ++r) {
+    finish(ex);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < calls; ++k) f();
+    finish(ex);
+    if (r > 0) t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / calls);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// q = A u matrix-free (nvcc wants the device lambda in a named function, not in the timing lambda).
+template <class Exec, class T>
+void apply_stencil(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> u, FieldView<T> q) {
+  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) { q(0, i, j) = op.apply(u, i, j, 0); });
+}
+
+template <class Exec, class T>
+LinalgTimings run(const Exec& ex, int nx, int ny, int repeats) {
+  LinalgTimings out;
+  const int64_t n = int64_t(nx) * ny;
+  Vector<T> x = make_vector(std::vector<T>(std::size_t(n), T(1)), Exec::space), y = x.like(Exec::space);
+  volatile double sink = 0;  // keeps the compiler from dropping a reduce whose result is unused
+  out.reduce = median_seconds(ex, repeats, 20, [&] { sink = sink + sum(ex, x); });
+  out.axpy = median_seconds(ex, repeats, 20, [&] { axpy(ex, T(0.5), x, y); });
+
+  const Grid2 g{nx, ny};
+  const FieldBoundary bc = FieldBoundary::all(BcKind::dirichlet);
+  Field<T> u(g, 1, 1, Exec::space), q = u.like(Exec::space);
+  const double beta = 1;
+  const Helmholtz<T> op = make_helmholtz<T>(nx, ny, 1.0, 1.0, u.view().pitch, 0.0, &beta, 1, bc);
+  FieldView<const T> uv = u.cview();
+  FieldView<T> qv = q.view();
+  out.stencil = median_seconds(ex, repeats, 20, [&] { apply_stencil(ex, op, uv, qv); });
+  const CsrMatrix<T> a = assemble_csr(op);
+  CsrOn<Exec, T> m(ex, a);
+  out.csr = median_seconds(ex, repeats, 20, [&] { m.apply(x.cview(), y.view()); });
+
+  // CG at a fixed iteration count (tol 0 never stops early): the cost of one iteration.
+  const int iters = 20;
+  SolverSettings s;
+  s.method = SolverMethod::cg;
+  s.tol = 0;
+  s.max_iter = iters;
+  LinearSolver<Exec, T> grid_cg(ex, u, op, bc, s);
+  Field<T> b = u.like(Exec::space), sol = u.like(Exec::space);
+  fill_all(ex, b.view(), T(1));
+  out.cg_grid = median_seconds(ex, repeats, 1, [&] { grid_cg.solve(sol.view(), b.cview()); }) / iters;
+  Vector<T> w[8];
+  for (auto& v : w) v = x.like(Exec::space);
+  const KrylovVectors<T> kv{w[0].view(), w[1].view(), w[2].view(), w[3].view(),
+                            w[4].view(), w[5].view(), w[6].view(), w[7].view()};
+  MatrixSystem<Exec, T, CsrOn<Exec, T>> sys{ex, &m, {}};
+  out.cg_csr = median_seconds(ex, repeats, 1, [&] { cg(ex, sys, y.view(), x.cview(), kv, KrylovGoal{0, iters, 1}); }) / iters;
+  return out;
+}
+
+}  // namespace timing_detail
+
+template <class Exec>
+LinalgTimings time_linalg_on(const Exec& ex, Precision precision, int nx, int ny, int repeats) {
+  if (precision == Precision::f32) return timing_detail::run<Exec, float>(ex, nx, ny, repeats);
+  return timing_detail::run<Exec, double>(ex, nx, ny, repeats);
+}
+
+}  // namespace pdex

@@ -1,0 +1,120 @@
+#pragma once
+// The templated engine behind make_wave_stepper_on(); included once per executor translation unit.
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "pdex/core/error.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/grid/field_reductions.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/linear_solver.hpp"
+#include "pdex/models/wave/wave_kernels.hpp"
+#include "pdex/models/wave/wave_stepper.hpp"
+#include "pdex/time/field_stats.hpp"
+#include "pdex/time/solver_totals.hpp"
+
+namespace pdex {
+namespace wave_detail {
+
+template <class Exec, class T>
+class WaveStepper final : public Stepper {
+ public:
+  WaveStepper(const Exec& ex, const WaveModelSpec& spec)
+      : ex_(ex), spec_(spec), s2_(T(spec.c * spec.dt * spec.c * spec.dt)), rng_(spec.drops.seed) {
+    Field<T> host(spec.grid, 1, 1, MemorySpace::host);
+    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch);
+    for (auto& f : u_) f = host.like(Exec::space);
+    saved_[0] = host.like(Exec::space);
+    saved_[1] = host.like(Exec::space);
+    host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
+    u_[0] = to_space(host, Exec::space);
+    fill_ghosts(ex, u_[0], spec.bc);
+    Field<T> w0 = host.like(MemorySpace::host);
+    if (!spec.v0.empty()) w0.set_interior(0, std::vector<T>(spec.v0.begin(), spec.v0.end()));
+    const Field<T> w0_dev = to_space(w0, Exec::space);
+    wave_start(ex, u_[0].cview(), w0_dev.cview(), u_[2].view(), h_, T(spec.dt), s2_);
+    fill_ghosts(ex, u_[2], spec.bc);
+    if (spec.scheme == WaveScheme::crank_nicolson) {
+      b_ = host.like(Exec::space);
+      const double k = spec.c * spec.dt * spec.c * spec.dt / 4;
+      const Helmholtz<T> op =
+          make_helmholtz<T>(spec.grid.nx, spec.grid.ny, spec.grid.dx, spec.grid.dy, host.view().pitch, 1.0, &k, 1, spec.bc);
+      solver_ = std::make_unique<LinearSolver<Exec, T>>(ex, host, op, spec.bc, spec.solver);
+    }
+  }
+
+  const std::vector<std::string>& field_names() const override { return names_; }
+
+  void advance(int64_t steps) override {
+    for (int64_t k = 0; k < steps; ++k) {
+      if (spec_.drops.every > 0 && step_ % spec_.drops.every == 0) drop();
+      Field<T>&u = u_[cur_], &prev = u_[(cur_ + 2) % 3], &next = u_[(cur_ + 1) % 3];
+      if (solver_) {
+        wave_cn_rhs(ex_, u.cview(), prev.cview(), b_.view(), next.view(), h_, T(0.25) * s2_);
+        record(solver_->solve(next.view(), b_.cview()));
+      } else {
+        wave_explicit_step(ex_, u.cview(), prev.cview(), next.view(), spec_.bc, h_, s2_);
+      }
+      cur_ = (cur_ + 1) % 3;
+      ++step_;
+    }
+  }
+
+  std::vector<double> values(int) override { return interior_values(u_[cur_], 0); }
+  FieldStats stats(int) override { return field_stats(ex_, u_[cur_].cview(), 0); }
+  int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
+  void save() override {
+    copy(saved_[0], u_[cur_]);
+    copy(saved_[1], u_[(cur_ + 2) % 3]);
+  }
+  void restore() override {
+    copy(u_[cur_], saved_[0]);
+    copy(u_[(cur_ + 2) % 3], saved_[1]);
+  }
+  // Explicit: u and u_prev read, u_next written. Crank-Nicolson: the right-hand side pass alone.
+  double bytes_per_step() const override { return 3.0 * sizeof(T) * double(spec_.grid.cells()); }
+  const SolverTotals* solver_totals() const override { return solver_ ? &totals_ : nullptr; }
+
+ private:
+  // The dent goes into u and u_prev alike: the surface is pushed down at rest, then rings.
+  void drop() {
+    std::uniform_int_distribution<int> x(0, spec_.grid.nx - 1), y(0, spec_.grid.ny - 1);
+    const int ci = x(rng_), cj = y(rng_);
+    for (int s : {cur_, (cur_ + 2) % 3}) {
+      wave_drop(ex_, u_[s].view(), ci, cj, T(spec_.drops.radius), T(spec_.drops.amplitude));
+      fill_ghosts(ex_, u_[s], spec_.bc);
+    }
+  }
+
+  void record(const SolveStats& st) {
+    add_solve(totals_, st);
+    if (!st.converged)
+      throw NumericalError("the Crank-Nicolson solve did not converge in " + std::to_string(st.iterations) +
+                           " iterations (relative residual " + std::to_string(st.residual) +
+                           "); raise solver.max_iter or loosen solver.tol");
+  }
+
+  Exec ex_;
+  WaveModelSpec spec_;
+  T s2_;
+  Spacing<T> h_{};
+  Field<T> u_[3], saved_[2], b_;
+  int cur_ = 0;
+  int64_t step_ = 0;
+  std::mt19937 rng_;
+  std::unique_ptr<LinearSolver<Exec, T>> solver_;
+  SolverTotals totals_;
+  std::vector<std::string> names_{"u"};
+};
+
+}  // namespace wave_detail
+
+template <class Exec>
+std::unique_ptr<Stepper> make_wave_stepper_on(const Exec& ex, const WaveModelSpec& spec, Precision precision) {
+  if (precision == Precision::f32) return std::make_unique<wave_detail::WaveStepper<Exec, float>>(ex, spec);
+  return std::make_unique<wave_detail::WaveStepper<Exec, double>>(ex, spec);
+}
+
+}  // namespace pdex

@@ -1,0 +1,43 @@
+#pragma once
+// The 2D wave equation u_tt = c^2 lap u (seed 001 eq. 44-3: a membrane or shallow water surface), with
+// reflecting (Neumann) or fixed (Dirichlet) sides. Host-side plain data.
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/grid.hpp"
+#include "pdex/linalg/solver_settings.hpp"
+
+namespace pdex {
+
+// explicit: central differences in space and time (eqs. 44-5, 44-6), stable for c dt sqrt(1/dx^2 + 1/dy^2) <= 1.
+// crank_nicolson: the trapezoidal rule on (u_t = w, w_t = c^2 lap u) (eq. 44-7), one SPD solve per step (CG).
+enum class WaveScheme { explicit_central, crank_nicolson };
+
+// Drops falling into the pool (the seed's "implicit water surface"): every `every` steps a Gaussian dent
+// of depth `amplitude` and radius `radius` (in cells) at a random cell.
+struct WaveDrops {
+  int64_t every = 0;  // 0: no drops
+  double radius = 3, amplitude = 1;
+  unsigned seed = 1;
+};
+
+struct WaveModelSpec {
+  Grid2 grid;
+  FieldBoundary bc = FieldBoundary::all(BcKind::neumann);
+  double c = 1.0;
+  double dt = 0.1;
+  WaveScheme scheme = WaveScheme::explicit_central;
+  std::vector<double> u0, v0;  // displacement and velocity at t = 0, row-major; v0 empty: at rest
+  WaveDrops drops;
+  SolverSettings solver;       // crank_nicolson
+};
+
+// The explicit scheme's CFL limit on dt.
+inline double wave_max_dt(const WaveModelSpec& m) {
+  return 1.0 / (m.c * std::sqrt(1 / (m.grid.dx * m.grid.dx) + 1 / (m.grid.dy * m.grid.dy)));
+}
+
+}  // namespace pdex

@@ -1,0 +1,72 @@
+// pdex solve A.mtx b.mtx: solves a user's system and writes x; refuses malformed files, non-square
+// matrices and mismatched sizes with the file, line and what was expected, and a non-zero exit status.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "app_test_support.hpp"
+
+namespace pdex::app_testing {
+namespace {
+
+const std::string tridiagonal =
+    "%%MatrixMarket matrix coordinate real symmetric\n% 1D Laplacian plus identity\n4 4 7\n"
+    "1 1 3\n2 2 3\n3 3 3\n4 4 3\n2 1 -1\n3 2 -1\n4 3 -1\n";
+const std::string ones4 = "%%MatrixMarket matrix array real general\n4 1\n1\n1\n1\n1\n";
+
+TEST(SolveCli, SolvesAndWritesTheSolution) {
+  ScratchDir dir;
+  write_file_bytes(dir.path() / "A.mtx", tridiagonal);
+  write_file_bytes(dir.path() / "b.mtx", ones4);
+  for (std::string solver : {"cg", "pcg", "bicgstab", "cgls"}) {
+    const fs::path x = dir.path() / ("x_" + solver + ".mtx");
+    const Outcome o = run_pdex({"solve", (dir.path() / "A.mtx").string(), (dir.path() / "b.mtx").string(), "--solver",
+                                solver, "--backend", "serial", "--out", x.string()});
+    EXPECT_EQ(o.status, 0) << o.output;
+    EXPECT_TRUE(contains(o.output, "converged after")) << o.output;
+    // tridiag(-1, 3, -1) x = 1: x1 = x4 = 3/5, x2 = x3 = 4/5.
+    const std::string text = read_file_bytes(x);
+    std::istringstream in(text);
+    std::string banner;
+    std::getline(in, banner);
+    int n = 0, one = 0;
+    in >> n >> one;
+    ASSERT_EQ(n, 4) << text;
+    double v[4];
+    for (double& e : v) in >> e;
+    EXPECT_NEAR(v[0], 3.0 / 5, 1e-8) << solver;
+    EXPECT_NEAR(v[1], 4.0 / 5, 1e-8) << solver;
+    EXPECT_NEAR(v[3], 3.0 / 5, 1e-8) << solver;
+  }
+}
+
+// `pdex solve` on these files exits with status 2 and a message holding every one of `parts`.
+void expect_refused(const std::string& a, const std::string& b, const std::vector<std::string>& parts,
+                    const std::string& solver = "cg") {
+  ScratchDir dir;
+  write_file_bytes(dir.path() / "A.mtx", a);
+  write_file_bytes(dir.path() / "b.mtx", b);
+  const Outcome o = run_pdex({"solve", (dir.path() / "A.mtx").string(), (dir.path() / "b.mtx").string(), "--solver",
+                              solver, "--backend", "serial"});
+  EXPECT_EQ(o.status, 2) << o.output;
+  for (const auto& p : parts) EXPECT_TRUE(contains(o.output, p)) << "missing '" << p << "' in: " << o.output;
+}
+
+TEST(SolveCli, RefusesBadInputWithFileLineAndWhatWasExpected) {
+  expect_refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 two 1\n", ones4,
+                 {"pdex: error:", "A.mtx:4:", "expected \"row col value\""});
+  expect_refused("%%MatrixMarket matrix coordinate real general\n2 2\n", ones4, {"A.mtx:2:", "size line"});
+  expect_refused("hello\n", ones4, {"A.mtx:1:", "banner"});
+  expect_refused("%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 1\n", ones4,
+                 {"3 x 2, not square", "cgls"});
+  expect_refused(tridiagonal, "%%MatrixMarket matrix array real general\n3 1\n1\n1\n1\n",
+                 {"sizes do not match", "4 rows", "3 values"});
+  expect_refused(tridiagonal, ones4, {"unknown solver 'gmres'", "cg, pcg, bicgstab or cgls"}, "gmres");
+  expect_refused(tridiagonal, "%%MatrixMarket matrix array real general\n2 2\n1\n1\n1\n1\n",
+                 {"b.mtx", "expected a vector"});
+}
+
+}  // namespace
+}  // namespace pdex::app_testing
