@@ -32,4 +32,5 @@ heat_seed004_exp2 u
 poisson_torsion u --half
 heat_disc u
 keller_segel_aggregation n
+wave_drops u --half
 LIST

@@ -111,4 +111,22 @@ inline std::string turing_config(int nx = 40, int ny = 32, int steps = 200) {
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// A configuration that `pdex run` must refuse, and what the message must say besides the file's name.
+struct RefusedConfig {
+  std::string text;
+  std::vector<std::string> parts;
+};
+
+// Runs each configuration as dir/cfg.toml: exit status 2, the file and every part named.
+inline void expect_refused(const std::vector<RefusedConfig>& cases) {
+  for (const auto& c : cases) {
+    ScratchDir dir;
+    write_file_bytes(dir / "cfg.toml", c.text);
+    const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")});
+    EXPECT_EQ(o.status, 2) << o.output;
+    EXPECT_TRUE(contains(o.output, "cfg.toml")) << o.output;
+    for (const auto& p : c.parts) EXPECT_TRUE(contains(o.output, p)) << "lacks \"" << p << "\":\n" << o.output;
+  }
+}
+
 }  // namespace pdex::app_testing

@@ -72,25 +72,14 @@ TEST(CurvatureRun, UnstableFixedStepIsReportedAsABlowUp) {
 }
 
 TEST(CurvatureRun, BadCurvatureKeysAreRefused) {
-  struct Case {
-    std::string text;
-    std::vector<std::string> parts;
-  };
-  const std::vector<Case> cases{
+  expect_refused({
       {curvature_config("mean_curvature", "steps = 10\n"), {"key 'time.steps'", "t_end"}},
       {curvature_config("mean_curvature", "tol = -1.0\n"), {"key 'time.tol'", "positive"}},
       {curvature_config("mean_curvature", "scheme = \"rk4\"\n"), {"key 'time.dt'", "rk4"}},
       {curvature_config("mean_curvature", "scheme = \"euler\"\n"), {"key 'time.scheme'", "merson"}},
       {curvature_config("mean_curvature", "", "phi = { preset = \"ripples\" }"), {"key 'initial.phi.preset'", "radial_sine"}},
       {curvature_config("mean_curvature", "", ""), {"key 'initial.phi'"}},
-  };
-  for (const auto& c : cases) {
-    ScratchDir dir;
-    const Outcome o = run_text(dir, c.text);
-    EXPECT_EQ(o.status, 2) << o.output;
-    EXPECT_TRUE(contains(o.output, "cfg.toml")) << o.output;
-    for (const auto& p : c.parts) EXPECT_TRUE(contains(o.output, p)) << "lacks \"" << p << "\":\n" << o.output;
-  }
+  });
 }
 
 TEST(CurvatureRun, ManufacturedForcingRefusesAnInitialState) {

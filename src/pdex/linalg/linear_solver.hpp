@@ -49,7 +49,7 @@ class LinearSolver {
     r_ = field();
     if (is_relaxation(s.method)) {
       const bool jacobi = s.method == SolverMethod::jacobi || s.method == SolverMethod::weighted_jacobi;
-      pair_ = !jacobi && pair_sweeps_pay<Exec>;
+      pair_ = !jacobi && pair_sweeps_pay<Exec>(layout);
       if (jacobi || pair_) tmp_ = field();
       omega_ = s.omega > 0 ? s.omega
                : s.method == SolverMethod::weighted_jacobi ? 0.8

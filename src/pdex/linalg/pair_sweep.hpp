@@ -90,13 +90,6 @@ struct PairSweep {
 };
 }  // namespace detail
 
-// Where a sweep is bound by memory traffic, not arithmetic: on the GPU. A CPU core is bound by the
-// sweep's division and boundary tests, which the pair sweep does 2.5 times per cell.
-// Measured on the H100 (docs/performance.md): 15% less time per rbgs sweep and 8% per V(2,2) cycle at
-// 4096^2 fp64; 5-6% more at 1024^2, where the field stays in L2 between launches.
-template <class Exec>
-constexpr bool pair_sweeps_pay = Exec::space == MemorySpace::device;
-
 // out = one red-black sweep (black first when `reverse`) applied to in; in's ghosts must hold its
 // boundary images, and out gets its own. Returns the largest |change| when `measure`, else 0.
 template <class Exec, class T>

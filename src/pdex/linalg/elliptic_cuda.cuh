@@ -1,4 +1,5 @@
-// Instantiates the elliptic solvers for the CUDA executor (compiled by nvcc).
+#pragma once
+// Instantiates the elliptic solvers for the CUDA executor (engine_cuda.cu includes it).
 #include "pdex/linalg/elliptic_impl.hpp"
 
 namespace pdex {

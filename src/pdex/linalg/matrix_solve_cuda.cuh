@@ -1,4 +1,5 @@
-// Instantiates the stored-matrix solvers and the linear-algebra timings for the CUDA executor (compiled by nvcc).
+#pragma once
+// Instantiates the stored-matrix solvers and the linear-algebra timings for the CUDA executor (engine_cuda.cu includes it).
 #include "pdex/linalg/linalg_timing_impl.hpp"
 #include "pdex/linalg/matrix_solve_impl.hpp"
 

@@ -1,4 +1,5 @@
-// Instantiates the advection-reaction-diffusion engine for the CUDA executor (compiled by nvcc).
+#pragma once
+// Instantiates the advection-reaction-diffusion engine for the CUDA executor (engine_cuda.cu includes it).
 #include "pdex/models/ard/ard_stepper_impl.hpp"
 
 namespace pdex {

@@ -1,4 +1,5 @@
-// Instantiates the wave-equation engine for the CUDA executor (compiled by nvcc).
+#pragma once
+// Instantiates the wave-equation engine for the CUDA executor (engine_cuda.cu includes it).
 #include "pdex/models/wave/wave_impl.hpp"
 
 namespace pdex {

@@ -1,4 +1,5 @@
-// Instantiates the curvature-flow engine for the CUDA executor (compiled by nvcc).
+#pragma once
+// Instantiates the curvature-flow engine for the CUDA executor (engine_cuda.cu includes it).
 #include "pdex/models/curvature/curvature_stepper_impl.hpp"
 
 namespace pdex {

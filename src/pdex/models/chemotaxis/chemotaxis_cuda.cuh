@@ -1,4 +1,5 @@
-// Instantiates the chemotaxis engine for the CUDA executor (compiled by nvcc).
+#pragma once
+// Instantiates the chemotaxis engine for the CUDA executor (engine_cuda.cu includes it).
 #include "pdex/models/chemotaxis/chemotaxis_impl.hpp"
 
 namespace pdex {

@@ -1,4 +1,5 @@
-// Instantiates the heat / Poisson engine for the CUDA executor (compiled by nvcc).
+#pragma once
+// Instantiates the heat / Poisson engine for the CUDA executor (engine_cuda.cu includes it).
 #include "pdex/models/scalar/scalar_impl.hpp"
 
 namespace pdex {

@@ -1,0 +1,16 @@
+// Every CUDA instantiation of the engine, in one translation unit (compiled by nvcc).
+//
+// nvcc's host-side wrapper of an extended __host__ __device__ lambda keeps state per translation unit,
+// while the linker merges the template instantiations that use it across translation units. With the
+// same kernel template (say axpby's for_each_cell) instantiated in two .cu files, a launch could take
+// one file's copy of the launcher and the other's never-initialized wrapper state, and call address 0:
+// seen on the H100 in the stored-matrix solvers and `pdex bench linalg`. One translation unit
+// instantiates each kernel once. (Test sources compiled by nvcc live in executables of their own for
+// the same reason: tests/CMakeLists.txt.)
+#include "pdex/linalg/elliptic_cuda.cuh"
+#include "pdex/linalg/matrix_solve_cuda.cuh"
+#include "pdex/models/ard/ard_cuda.cuh"
+#include "pdex/models/scalar/scalar_cuda.cuh"
+#include "pdex/models/wave/wave_cuda.cuh"
+#include "pdex/models/curvature/curvature_cuda.cuh"
+#include "pdex/models/chemotaxis/chemotaxis_cuda.cuh"
