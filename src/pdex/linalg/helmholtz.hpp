@@ -26,6 +26,9 @@ struct Helmholtz {
   // How a side's ghost depends on the cell beside it (ghost = s x + value): +1 Neumann, -1 Dirichlet,
   // 0 periodic (the ghost is another cell). It corrects the diagonal of the cells along that side.
   T self[4][max_solver_components] = {};
+  // 1 / diag at cells away from the sides, for components without a per-cell coefficient (set by
+  // refreshed(): a division per point update is what bounded the sweeps on a GPU).
+  T inner_inv[max_solver_components] = {};
 
   PDEX_HD T coef(int c, int64_t o) const { return d[c] ? beta[c] * d[c][o] : beta[c]; }
 
@@ -48,6 +51,23 @@ struct Helmholtz {
     if (j == 0) cy -= self[bottom][c];
     if (j == ny - 1) cy -= self[top][c];
     return alpha + coef(c, o) * (cx * h.idx2 + cy * h.idy2);
+  }
+
+  // 1 / diag(i, j, c, o); needs inner_inv to match the coefficients (refreshed()).
+  PDEX_HD T inv_diag(int i, int j, int c, int64_t o) const {
+    if (!d[c] && i > 0 && j > 0 && i < nx - 1 && j < ny - 1) return inner_inv[c];
+    return T(1) / diag(i, j, c, o);
+  }
+
+  // This operator with inner_inv worked out for its present coefficients and spacing; the sweeps call
+  // it at every launch, so that changing a coefficient or the spacing cannot leave it stale.
+  Helmholtz refreshed() const {
+    Helmholtz op = *this;
+    for (int c = 0; c < max_solver_components; ++c) {
+      const T dg = alpha + beta[c] * (T(2) * h.idx2 + T(2) * h.idy2);
+      op.inner_inv[c] = dg != T(0) ? T(1) / dg : T(0);
+    }
+    return op;
   }
 };
 

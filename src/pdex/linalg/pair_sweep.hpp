@@ -27,7 +27,7 @@ struct PairSweep {
 
   // The change the point update makes at interior cell (i, j) whose neighbours hold w, e, s, n.
   PDEX_HD T change(int i, int j, int c, int64_t o, T w, T e, T s, T n) const {
-    return omega * (b.comp(c)[o] - op.apply5(c, o, in.comp(c)[o], w, e, s, n)) / op.diag(i, j, c, o);
+    return omega * (b.comp(c)[o] - op.apply5(c, o, in.comp(c)[o], w, e, s, n)) * op.inv_diag(i, j, c, o);
   }
 
   // The first colour's change at interior cell (i, j): its neighbours are all old values.
@@ -95,7 +95,7 @@ struct PairSweep {
 template <class Exec, class T>
 T pair_sweep(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
              const FieldBoundary& bc, T omega, bool reverse, bool measure) {
-  const detail::PairSweep<T> sweep{op, in, b, out, bc, omega, reverse ? 1 : 0};
+  const detail::PairSweep<T> sweep{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0};
   const Range2 pairs{0, (in.nx + 1) / 2, 0, in.ny};
   if (measure) return reduce<T>(ex, pairs, sweep, Max<T>{});
   for_each_cell(ex, pairs, [=] PDEX_HD(int k, int j) { (void)sweep(k, j); });

@@ -26,7 +26,7 @@ PDEX_HD inline T relax_point(const Op& op, const FieldView<const T>& in, const F
   const bool edge = near_boundary(out, i, j);
   T change = T(0);
   for (int c = 0; c < in.ncomp; ++c) {
-    const T dx = omega * (b.comp(c)[o] - op.apply(in, i, j, c)) / op.diag(i, j, c, o);
+    const T dx = omega * (b.comp(c)[o] - op.apply(in, i, j, c)) * op.inv_diag(i, j, c, o);
     const T v = in.comp(c)[o] + dx;
     out.comp(c)[o] = v;
     if (edge) push_ghosts(out, bc, c, i, j, v);
@@ -40,7 +40,8 @@ PDEX_HD inline T relax_point(const Op& op, const FieldView<const T>& in, const F
 template <class Exec, class T, class Op>
 T jacobi_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure) {
-  auto cell = [=] PDEX_HD(int i, int j) { return detail::relax_point(op, in, b, out, bc, omega, i, j); };
+  const Op a = op.refreshed();
+  auto cell = [=] PDEX_HD(int i, int j) { return detail::relax_point(a, in, b, out, bc, omega, i, j); };
   if (measure) return reduce<T>(ex, in.interior(), cell, Max<T>{});
   for_each_cell(ex, in.interior(), [=] PDEX_HD(int i, int j) { (void)cell(i, j); });
   return T(0);
@@ -55,11 +56,12 @@ template <class Exec, class T, class Op>
 T color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
               int color, bool measure) {
   const Range2 half{0, (x.nx + 1) / 2, 0, x.ny};
+  const Op a = op.refreshed();
   auto cell = [=] PDEX_HD(int k, int j) {
     const int i = 2 * k + ((j + color) & 1);
     if (i >= x.nx) return T(0);
     const FieldView<const T> xc{x.data, x.nx, x.ny, x.ghost, x.ncomp, x.pitch, x.comp_stride, x.xoff};
-    return detail::relax_point(op, xc, b, x, bc, omega, i, j);
+    return detail::relax_point(a, xc, b, x, bc, omega, i, j);
   };
   if (measure) return reduce<T>(ex, half, cell, Max<T>{});
   for_each_cell(ex, half, [=] PDEX_HD(int k, int j) { (void)cell(k, j); });

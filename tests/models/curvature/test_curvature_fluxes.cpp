@@ -47,8 +47,7 @@ FluxSum flux_sum(Flow flow, const FieldBoundary& bc) {
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {
       const int64_t o = host.view().offset(i, j);
-      double q = 0;
-      for (int f = 0; f < 4; ++f) q += 0.25 * face_q(faces.grad(host.view().data, o, f));
+      const double q = cell_q(faces.patch(host.view().data, o), faces);
       s.sum += kh.view()(0, i, j) / q * g.dx * g.dy;
       s.scale += std::abs(kh.view()(0, i, j)) / q * g.dx * g.dy;
     }

@@ -1,6 +1,9 @@
 #include "pdex/core/cuda/cuda_context.hpp"
 
+#include <atomic>
+
 #include "pdex/core/cuda/cuda_check.hpp"
+#include "pdex/core/error.hpp"
 
 namespace pdex {
 
@@ -11,14 +14,34 @@ CudaContext::CudaContext(int device) {
   sm_count_ = prop.multiProcessorCount;
   name_ = prop.name;
   PDEX_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  PDEX_CUDA_CHECK(cudaMalloc(&scratch_, (max_reduce_blocks + 1) * max_reduce_value_bytes));
-  PDEX_CUDA_CHECK(cudaMallocHost(&pinned_, max_reduce_value_bytes));
+  PDEX_CUDA_CHECK(cudaMalloc(&scratch_, max_reduce_blocks * max_reduce_value_bytes));
+  PDEX_CUDA_CHECK(cudaMalloc(&count_, sizeof(unsigned)));
+  PDEX_CUDA_CHECK(cudaMemset(count_, 0, sizeof(unsigned)));
+  // Mapped, so that a reduction kernel stores its result straight into host memory (unified addressing:
+  // the device uses the host pointer).
+  PDEX_CUDA_CHECK(cudaHostAlloc(&pinned_, max_reduce_value_bytes + sizeof(unsigned), cudaHostAllocMapped));
+  *pinned_flag() = 0;
 }
 
 CudaContext::~CudaContext() {
   (void)cudaFreeHost(pinned_);
+  (void)cudaFree(count_);
   (void)cudaFree(scratch_);
   (void)cudaStreamDestroy(stream_);
+}
+
+// Polling host memory answers a few microseconds sooner than a stream synchronization (the floor of a
+// reduction that returns a value to the host). The stream is queried now and then, so that a failed
+// kernel raises its error instead of leaving the host waiting.
+void CudaContext::wait_for(unsigned ticket) const {
+  for (unsigned k = 1; *pinned_flag() != ticket; ++k) {
+    if (k % 4096 != 0) continue;
+    const cudaError_t status = cudaStreamQuery(stream_);
+    if (status == cudaErrorNotReady) continue;
+    PDEX_CUDA_CHECK(status);
+    if (*pinned_flag() != ticket) throw Error("internal: a reduction finished without writing its result");
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);
 }
 
 void CudaContext::synchronize() const { PDEX_CUDA_CHECK(cudaStreamSynchronize(stream_)); }

@@ -10,6 +10,8 @@ namespace pdex {
 
 class CudaContext {
  public:
+  // About one wave of 256-thread blocks on an H100 (132 SMs x 8): measured faster than a thread per cell
+  // (4096 blocks: 19.5 against 16.7 us for 2^20 values), whose later blocks wait for free SMs.
   static constexpr int max_reduce_blocks = 1024;
   static constexpr std::size_t max_reduce_value_bytes = 16;
 
@@ -19,8 +21,15 @@ class CudaContext {
   CudaContext& operator=(const CudaContext&) = delete;
 
   cudaStream_t stream() const { return stream_; }
-  void* reduce_scratch() const { return scratch_; }  // max_reduce_blocks + 1 values
-  void* pinned_result() const { return pinned_; }
+  void* reduce_scratch() const { return scratch_; }  // max_reduce_blocks values
+  unsigned* reduce_count() const { return count_; }  // blocks finished in the running reduction (0 between)
+  void* pinned_result() const { return pinned_; }    // host memory the device writes to directly
+  // A reduction's completion: the device writes its ticket to the pinned flag; the host polls it.
+  volatile unsigned* pinned_flag() const {
+    return reinterpret_cast<volatile unsigned*>(static_cast<char*>(pinned_) + max_reduce_value_bytes);
+  }
+  unsigned next_ticket() const { return ++ticket_; }
+  void wait_for(unsigned ticket) const;
   int multiprocessors() const { return sm_count_; }
   const std::string& name() const { return name_; }
   void synchronize() const;
@@ -28,6 +37,8 @@ class CudaContext {
  private:
   cudaStream_t stream_ = nullptr;
   void* scratch_ = nullptr;
+  unsigned* count_ = nullptr;
+  mutable unsigned ticket_ = 0;
   void* pinned_ = nullptr;
   int sm_count_ = 0;
   std::string name_;

@@ -58,7 +58,7 @@ __device__ V shuffle_down(V v, int off) {
 
 template <class V, class Op>
 __device__ V block_reduce(V v, Op op) {
-  __shared__ unsigned char raw[reduce_threads / 32 * sizeof(V)];
+  __shared__ alignas(16) unsigned char raw[reduce_threads / 32 * sizeof(V)];
   V* warp_vals = reinterpret_cast<V*>(raw);
   for (int off = 16; off > 0; off /= 2) v = op(v, shuffle_down(v, off));
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -71,26 +71,75 @@ __device__ V block_reduce(V v, Op op) {
   return v;
 }
 
-// Pass 1: each block reduces a fixed, strided share of the range into partials[blockIdx.x].
-template <class V, class F, class Op>
-__global__ void reduce_blocks_kernel(Range2 r, F f, Op op, V* partials) {
-  const int64_t n = r.size(), w = r.width();
-  V acc = Op::identity();
-  for (int64_t k = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < n; k += int64_t(gridDim.x) * blockDim.x) {
-    const int i = r.i0 + int(k % w), j = r.j0 + int(k / w);
-    acc = op(acc, V(f(i, j)));
+// A value written by another block, read from L2 (word by word for small structs).
+template <class V>
+__device__ V load_l2(const V* p) {
+  if constexpr (std::is_arithmetic_v<V>) {
+    return __ldcg(p);
+  } else {
+    V out;
+    const int* in = reinterpret_cast<const int*>(p);
+    int* to = reinterpret_cast<int*>(&out);
+    for (int k = 0; k < int(sizeof(V) / sizeof(int)); ++k) to[k] = __ldcg(in + k);
+    return out;
   }
-  acc = block_reduce<V>(acc, op);
-  if (threadIdx.x == 0) partials[blockIdx.x] = acc;
 }
 
-// Pass 2: one block combines the partials in a fixed order, so results do not depend on timing.
-template <class V, class Op>
-__global__ void reduce_partials_kernel(const V* partials, int count, Op op, V* result) {
+// One pass: each block reduces a fixed, strided share of the range into partials[blockIdx.x]; the
+// last block to finish (counted in *done) combines the partials in a fixed order, so the result does
+// not depend on timing, and writes it to `result` and then `ticket` to `flag`, both in mapped pinned host
+// memory, where the host waits for them (no copy command, no stream synchronization).
+template <class V, class F, class Op>
+__global__ void reduce_kernel(Range2 r, F f, Op op, V* partials, unsigned* done, V* result, volatile unsigned* flag,
+                              unsigned ticket) {
+  const int64_t w = r.width(), threads = int64_t(gridDim.x) * blockDim.x;
+  const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  // Walk the range by (column, row) steps instead of dividing a flat index for every cell, a batch of
+  // cells at a time: their loads are all in flight before the first is combined.
+  const int64_t di = threads % w, dj = threads / w, h = r.height();
+  int64_t i = first % w, j = first / w;
+  constexpr int batch = 4;
   V acc = Op::identity();
-  for (int k = threadIdx.x; k < count; k += blockDim.x) acc = op(acc, partials[k]);
+  while (j < h) {
+    V vals[batch];
+#pragma unroll
+    for (int m = 0; m < batch; ++m) {
+      vals[m] = j < h ? V(f(r.i0 + int(i), r.j0 + int(j))) : Op::identity();
+      i += di, j += dj;
+      if (i >= w) i -= w, ++j;
+    }
+#pragma unroll
+    for (int m = 0; m < batch; ++m) acc = op(acc, vals[m]);
+  }
   acc = block_reduce<V>(acc, op);
-  if (threadIdx.x == 0) *result = acc;
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = acc;
+    __threadfence();  // the partial is visible before the count says so
+    last = atomicAdd(done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  // All of a thread's partials are loaded before any is combined: one wait on L2, not one per partial.
+  // __ldcg reads L2, where the other blocks' partials are (never this SM's L1).
+  constexpr int per_thread = CudaContext::max_reduce_blocks / reduce_threads;
+  V part[per_thread];
+#pragma unroll
+  for (int m = 0; m < per_thread; ++m) {
+    const int k = int(threadIdx.x) + m * reduce_threads;
+    part[m] = k < int(gridDim.x) ? load_l2(partials + k) : Op::identity();
+  }
+  acc = Op::identity();
+#pragma unroll
+  for (int m = 0; m < per_thread; ++m) acc = op(acc, part[m]);
+  acc = block_reduce<V>(acc, op);
+  if (threadIdx.x == 0) {
+    *result = acc;
+    *done = 0;  // ready for the next reduction on this stream
+    __threadfence_system();  // the result reaches the host before the flag does
+    *flag = ticket;
+  }
 }
 
 inline dim3 grid_for(Range2 r) {
@@ -114,7 +163,8 @@ void for_each_cell_split(const Cuda& ex, Range2 r, int, Inner, Edge edge) {
   for_each_cell(ex, r, edge);
 }
 
-// Two-pass deterministic reduction; returns the value on the host (synchronizes the stream).
+// Deterministic one-launch reduction; returns the value on the host (waits for the reduction, and so
+// for everything queued before it).
 template <class V, class F, class Op>
 V reduce(const Cuda& ex, Range2 r, F f, Op op) {
   static_assert(sizeof(V) <= CudaContext::max_reduce_value_bytes);
@@ -124,15 +174,13 @@ V reduce(const Cuda& ex, Range2 r, F f, Op op) {
   const CudaContext& ctx = *ex.context;
   const int64_t wanted = (r.size() + reduce_threads - 1) / reduce_threads;
   const int blocks = int(wanted < CudaContext::max_reduce_blocks ? wanted : CudaContext::max_reduce_blocks);
-  V* partials = static_cast<V*>(ctx.reduce_scratch());
-  V* result = partials + CudaContext::max_reduce_blocks;
-  reduce_blocks_kernel<V><<<blocks, reduce_threads, 0, ctx.stream()>>>(r, f, op, partials);
-  PDEX_CUDA_CHECK_LAUNCH("reduce (blocks)");
-  reduce_partials_kernel<V><<<1, reduce_threads, 0, ctx.stream()>>>(partials, blocks, op, result);
-  PDEX_CUDA_CHECK_LAUNCH("reduce (partials)");
-  PDEX_CUDA_CHECK(cudaMemcpyAsync(ctx.pinned_result(), result, sizeof(V), cudaMemcpyDeviceToHost, ctx.stream()));
-  PDEX_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-  return *static_cast<const V*>(ctx.pinned_result());
+  V* result = static_cast<V*>(ctx.pinned_result());
+  const unsigned ticket = ctx.next_ticket();
+  reduce_kernel<V><<<blocks, reduce_threads, 0, ctx.stream()>>>(r, f, op, static_cast<V*>(ctx.reduce_scratch()),
+                                                                ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
+  PDEX_CUDA_CHECK_LAUNCH("reduce");
+  ctx.wait_for(ticket);
+  return *result;
 }
 
 }  // namespace pdex

@@ -2,59 +2,127 @@
 // The complementary finite volume operators of seed 003's appendix (eqs. 36-52), on one cell of a
 // cell-centred grid: the cell's four faces, each with the normal difference of phi across it and the
 // tangential difference of the corner averages (eqs. 40-47), Q on the face (eqs. 36-39), and the mean
-// of the four Qs in the cell (eq. 49). Read through a pointer and the cell's offset, as stencil.hpp.
+// of the four Qs in the cell (eq. 49).
+//
+// The operators are bound by instructions, not memory, on the GPU (seed 003 found its kernels limited
+// by registers): so the cell's 3x3 neighbourhood is loaded once into registers (a Patch) and the faces'
+// geometry is known at compile time, and 1/Q is one reciprocal square root, with Q = (Q^2) (1/Q),
+// instead of a correctly rounded square root and a division per face.
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "pdex/core/macros.hpp"
 #include "pdex/grid/stencil.hpp"
 
 namespace pdex {
 
-// Derivatives of p on the face between the cell at o and its neighbour at o + n: dn along the outward
-// normal (eqs. 40-41), dt along the face from the corner averages (eqs. 42-47), whose sum reduces to
-// (p[o+t] + p[o+n+t] - p[o-t] - p[o+n-t]) / 4.
+// The values of a field at a cell and its eight neighbours.
+template <class T>
+struct Patch {
+  T v[3][3];  // v[dj + 1][di + 1]
+
+  PDEX_HD static Patch load(const T* p, int64_t o, int64_t pitch) {
+    Patch q;
+#pragma unroll
+    for (int dj = -1; dj <= 1; ++dj)
+#pragma unroll
+      for (int di = -1; di <= 1; ++di) q.v[dj + 1][di + 1] = p[o + dj * pitch + di];
+    return q;
+  }
+  PDEX_HD T at(int di, int dj) const { return v[dj + 1][di + 1]; }
+};
+
+// Face F of a cell (0 east, 1 west, 2 north, 3 south): the outward normal (ni, nj) and the tangent
+// (ti, tj) in cells.
+template <int F>
+struct Face {
+  static constexpr int ni = F == 0 ? 1 : F == 1 ? -1 : 0;
+  static constexpr int nj = F == 2 ? 1 : F == 3 ? -1 : 0;
+  static constexpr int ti = nj != 0;
+  static constexpr int tj = ni != 0;
+};
+
+// Derivatives of p on face F: dn along the outward normal (eqs. 40-41), dt along the face from the
+// corner averages (eqs. 42-47), whose sum reduces to (p[t] + p[n+t] - p[-t] - p[n-t]) / 4.
 template <class T>
 struct FaceGrad {
   T dn, dt;
 };
 
+// 1/sqrt(x): on the GPU the hardware approximation with its refinement.
 template <class T>
-PDEX_HD inline FaceGrad<T> face_grad(const T* p, int64_t o, int64_t n, int64_t t, T inv_hn, T inv_ht) {
-  return {(p[o + n] - p[o]) * inv_hn, (p[o + t] + p[o + n + t] - p[o - t] - p[o + n - t]) * (T(0.25) * inv_ht)};
+PDEX_HD inline T inv_sqrt(T x) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(T) == sizeof(float)) return rsqrtf(x);
+  else return rsqrt(x);
+#else
+  return T(1) / std::sqrt(x);
+#endif
 }
 
-template <class T>
-PDEX_HD inline T face_q(FaceGrad<T> g) {
-  return std::sqrt(T(1) + g.dn * g.dn + g.dt * g.dt);
-}
-
-// The faces of a cell in the order east, west, north, south: neighbour offset, tangent offset, 1/h
-// normal to the face and 1/h along it.
+// The grid spacing the faces need.
 template <class T>
 struct CellFaces {
-  int64_t n[4], t[4];
-  T inv_hn[4], inv_ht[4];
+  T idx, idy;      // 1/dx, 1/dy
+  int64_t pitch;   // offset between rows
 
-  static CellFaces make(const Spacing<T>& h) {
-    const int64_t s = h.pitch;
-    return {{1, -1, s, -s}, {s, s, 1, 1}, {h.idx, h.idx, h.idy, h.idy}, {h.idy, h.idy, h.idx, h.idx}};
+  static CellFaces make(const Spacing<T>& h) { return {h.idx, h.idy, h.pitch}; }
+
+  template <int F>
+  PDEX_HD T inv_hn() const {
+    return Face<F>::ni != 0 ? idx : idy;
   }
-  PDEX_HD FaceGrad<T> grad(const T* p, int64_t o, int f) const { return face_grad(p, o, n[f], t[f], inv_hn[f], inv_ht[f]); }
+  template <int F>
+  PDEX_HD FaceGrad<T> grad(const Patch<T>& p) const {
+    using D = Face<F>;
+    const T inv_ht = D::ni != 0 ? idy : idx;
+    return {(p.at(D::ni, D::nj) - p.at(0, 0)) * inv_hn<F>(),
+            (p.at(D::ti, D::tj) + p.at(D::ni + D::ti, D::nj + D::tj) - p.at(-D::ti, -D::tj) -
+             p.at(D::ni - D::ti, D::nj - D::tj)) *
+                (T(0.25) * inv_ht)};
+  }
+  PDEX_HD Patch<T> patch(const T* p, int64_t o) const { return Patch<T>::load(p, o, pitch); }
 };
+
+// Q^2 = 1 + |grad phi|^2 on a face (eqs. 36-39).
+template <class T>
+PDEX_HD inline T face_q2(FaceGrad<T> g) {
+  return T(1) + g.dn * g.dn + g.dt * g.dt;
+}
+
+// Calls body(Face index) for the four faces in the order east, west, north, south.
+template <class Body>
+PDEX_HD inline void for_faces(Body&& body) {
+  body(std::integral_constant<int, 0>{});
+  body(std::integral_constant<int, 1>{});
+  body(std::integral_constant<int, 2>{});
+  body(std::integral_constant<int, 3>{});
+}
+
+// Q_ij, the mean of the four face Qs (eq. 49).
+template <class T>
+PDEX_HD inline T cell_q(const Patch<T>& p, const CellFaces<T>& faces) {
+  T q_sum = T(0);
+  for_faces([&](auto f) {
+    const T q2 = face_q2(faces.template grad<decltype(f)::value>(p));
+    q_sum += q2 * inv_sqrt(q2);
+  });
+  return T(0.25) * q_sum;
+}
 
 // Q_ij H_ij = Q div(grad phi / Q) at the cell (eqs. 48-50): the right-hand side of Scheme 3.1 (eq. 17)
 // and the w of Scheme 3.2 (eq. 22).
 template <class T>
-PDEX_HD inline T q_times_mean_curvature(const T* p, int64_t o, const CellFaces<T>& faces) {
+PDEX_HD inline T q_times_mean_curvature(const Patch<T>& p, const CellFaces<T>& faces) {
   T q_sum = T(0), flux = T(0);
-#pragma unroll
-  for (int f = 0; f < 4; ++f) {
-    const FaceGrad<T> g = faces.grad(p, o, f);
-    const T q = face_q(g);
-    q_sum += q;
-    flux += g.dn * faces.inv_hn[f] / q;
-  }
+  for_faces([&](auto f) {
+    constexpr int F = decltype(f)::value;
+    const FaceGrad<T> g = faces.template grad<F>(p);
+    const T q2 = face_q2(g), iq = inv_sqrt(q2);
+    q_sum += q2 * iq;
+    flux += g.dn * faces.template inv_hn<F>() * iq;
+  });
   return T(0.25) * q_sum * flux;
 }
 
@@ -64,17 +132,18 @@ PDEX_HD inline T q_times_mean_curvature(const T* p, int64_t o, const CellFaces<T
 // Problem 2.2 over Q), w on the face the mean of its two cells (eqs. 51-52), and grad w on the face
 // differenced like grad phi.
 template <class T>
-PDEX_HD inline T willmore_operator(const T* p, const T* w, int64_t o, const CellFaces<T>& faces) {
+PDEX_HD inline T willmore_operator(const Patch<T>& p, const Patch<T>& w, const CellFaces<T>& faces) {
   T q_sum = T(0), div = T(0);
-#pragma unroll
-  for (int f = 0; f < 4; ++f) {
-    const FaceGrad<T> g = faces.grad(p, o, f), gw = faces.grad(w, o, f);
-    const T q = face_q(g), iq = T(1) / q, iq2 = iq * iq;
-    const T wf = T(0.5) * (w[o] + w[o + faces.n[f]]);
+  for_faces([&](auto f) {
+    constexpr int F = decltype(f)::value;
+    using D = Face<F>;
+    const FaceGrad<T> g = faces.template grad<F>(p), gw = faces.template grad<F>(w);
+    const T q2 = face_q2(g), iq = inv_sqrt(q2), iq2 = iq * iq;
+    const T wf = T(0.5) * (w.at(0, 0) + w.at(D::ni, D::nj));
     const T e_grad_w = (gw.dn - g.dn * (g.dn * gw.dn + g.dt * gw.dt) * iq2) * iq;
-    q_sum += q;
-    div += (e_grad_w - T(0.5) * wf * wf * iq2 * iq * g.dn) * faces.inv_hn[f];
-  }
+    q_sum += q2 * iq;
+    div += (e_grad_w - T(0.5) * wf * wf * iq2 * iq * g.dn) * faces.template inv_hn<F>();
+  });
   return -T(0.25) * q_sum * div;
 }
 

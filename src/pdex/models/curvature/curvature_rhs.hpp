@@ -44,7 +44,7 @@ struct CurvatureWCell {
   template <bool MayBeEdge>
   PDEX_HD void apply(int i, int j) const {
     const int64_t o = phi.offset(i, j);
-    const T v = q_times_mean_curvature(phi.data, o, faces);
+    const T v = q_times_mean_curvature(faces.patch(phi.data, o), faces);
     w.data[o] = v;
     if (MayBeEdge && near_boundary(w, i, j)) push_ghosts(w, w_bc, 0, i, j, v);
   }
@@ -60,8 +60,9 @@ struct CurvatureCell {
   T t;
   PDEX_HD void operator()(int i, int j, T* k) const {
     const int64_t o = phi.offset(i, j);
-    if constexpr (F == Flow::mean_curvature) k[0] = q_times_mean_curvature(phi.data, o, faces) + force(t, i, j);
-    else k[0] = willmore_operator(phi.data, w.data, o, faces) + force(t, i, j);
+    const Patch<T> p = faces.patch(phi.data, o);
+    if constexpr (F == Flow::mean_curvature) k[0] = q_times_mean_curvature(p, faces) + force(t, i, j);
+    else k[0] = willmore_operator(p, faces.patch(w.data, o), faces) + force(t, i, j);
   }
 };
 
