@@ -31,10 +31,10 @@ double host_triad_gbs() {
   return 3.0 * double(n) * sizeof(double) / times[times.size() / 2] / 1e9;
 }
 
-double device_copy_gbs() {
+double device_copy_gbs(std::size_t bytes) {
 #ifdef PDEX_HAVE_CUDA
   if (!backend_available(Backend::cuda)) return 0;
-  const std::size_t bytes = std::size_t(1) << 30;
+  const int copies = int(std::max<std::size_t>(1, (std::size_t(1) << 30) / bytes));  // a gigabyte per sample
   Buffer<char> a(bytes, MemorySpace::device), b(bytes, MemorySpace::device);
   cudaEvent_t e0, e1;
   PDEX_CUDA_CHECK(cudaEventCreate(&e0));
@@ -42,7 +42,8 @@ double device_copy_gbs() {
   std::vector<float> ms;
   for (int rep = 0; rep < 11; ++rep) {
     PDEX_CUDA_CHECK(cudaEventRecord(e0));
-    PDEX_CUDA_CHECK(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
+    for (int k = 0; k < copies; ++k)
+      PDEX_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
     PDEX_CUDA_CHECK(cudaEventRecord(e1));
     PDEX_CUDA_CHECK(cudaEventSynchronize(e1));
     float t = 0;
@@ -52,7 +53,7 @@ double device_copy_gbs() {
   (void)cudaEventDestroy(e0);
   (void)cudaEventDestroy(e1);
   std::sort(ms.begin(), ms.end());
-  return 2.0 * double(bytes) / (ms[ms.size() / 2] * 1e-3) / 1e9;
+  return 2.0 * double(bytes) * copies / (ms[ms.size() / 2] * 1e-3) / 1e9;
 #else
   return 0;
 #endif

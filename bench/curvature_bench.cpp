@@ -2,7 +2,8 @@
 // precision and grid: seconds per Runge-Kutta-Merson step (attempted steps, rejected ones included),
 // GFLOPS counted as the seed counts them (85 FLOPs per cell for eq. 17, 85 + 218 for eqs. 21-22, per
 // right-hand side), speed-ups against serial and OpenMP, and the right-hand-side kernels' achieved
-// bandwidth as a fraction of the bandwidth measured in the same run; beside the seed's Core 2 / GTX 280
+// bandwidth as a fraction of the bandwidth measured in the same run (on the GPU also of a device copy
+// that moves the same bytes, repeated as the right-hand side is); beside the seed's Core 2 / GTX 280
 // GFLOPS. The problem is the verification's (manufactured initial state on (-4, 4)^2) without its
 // forcing, so that the figures are those of the schemes themselves.
 #include <CLI/CLI.hpp>
@@ -133,8 +134,8 @@ int cmd_bench_curvature(const std::vector<std::string>& args) {
       if (flow == Flow::willmore && p == Precision::f32) continue;
       std::printf("\n%s flow, %s (seed 003 Table %d: GFLOPS of 1-core / 4-core Core 2 Quad / GTX 280)\n", fn.c_str(),
                   pn.c_str(), flow == Flow::willmore ? 7 : p == Precision::f32 ? 5 : 6);
-      std::printf("%-7s %6s %11s %8s %9s %9s %8s %8s %8s %18s\n", "backend", "N", "s/step", "GFLOPS", "vs serial",
-                  "vs openmp", "RHS GB/s", "of peak", "step/mem", "seed 1c/4c/GPU");
+      std::printf("%-7s %6s %11s %8s %9s %9s %8s %8s %10s %8s %18s\n", "backend", "N", "s/step", "GFLOPS", "vs serial",
+                  "vs openmp", "RHS GB/s", "of peak", "of copy@N", "step/mem", "seed 1c/4c/GPU");
       for (int n : sizes) {
         std::map<std::string, double> step_s;
         for (const auto& bn : backends) {
@@ -145,6 +146,8 @@ int cmd_bench_curvature(const std::vector<std::string>& args) {
           const double peak = b == Backend::cuda ? device_gbs : host_gbs;
           const double gflops = s->flops_per_step() / t.step_s / 1e9, rhs_gbs = s->rhs_bytes() / t.rhs_s / 1e9;
           const double mem_s = s->bytes_per_step() / (peak * 1e9);  // a step's least traffic at full bandwidth
+          // A device copy moving the right-hand side's bytes, repeated as the right-hand side is.
+          const double copy_at_n = b == Backend::cuda ? bench::device_copy_gbs(std::size_t(s->rhs_bytes() / 2)) : 0;
           const double vs_serial = step_s.count("serial") ? step_s["serial"] / t.step_s : 0;
           const double vs_omp = step_s.count("openmp") ? step_s["openmp"] / t.step_s : 0;
           const auto seed = seed_table(flow, p).find(n);
@@ -152,13 +155,15 @@ int cmd_bench_curvature(const std::vector<std::string>& args) {
           if (seed != seed_table(flow, p).end())
             std::snprintf(seed_txt, sizeof seed_txt, "%.2f/%.2f/%.1f", seed->second.core1, seed->second.core4,
                           seed->second.gtx280);
-          std::printf("%-7s %6d %11.4g %8.2f %9.2f %9.2f %8.1f %7.1f%% %8.2f %18s\n", bn.c_str(), n, t.step_s, gflops,
-                      vs_serial, vs_omp, rhs_gbs, 100 * rhs_gbs / peak, t.step_s / mem_s, seed_txt);
+          std::printf("%-7s %6d %11.4g %8.2f %9.2f %9.2f %8.1f %7.1f%% %9.1f%% %8.2f %18s\n", bn.c_str(), n, t.step_s,
+                      gflops, vs_serial, vs_omp, rhs_gbs, 100 * rhs_gbs / peak,
+                      copy_at_n > 0 ? 100 * rhs_gbs / copy_at_n : 0.0, t.step_s / mem_s, seed_txt);
           std::fflush(stdout);
           nlohmann::json row = {{"flow", fn}, {"precision", pn}, {"backend", bn}, {"device", device_name(b)},
                                 {"n", n}, {"seconds_per_step", t.step_s}, {"gflops_seed_count", gflops},
                                 {"speedup_vs_serial", vs_serial}, {"speedup_vs_openmp", vs_omp},
                                 {"rhs_seconds", t.rhs_s}, {"rhs_gbytes_per_s", rhs_gbs}, {"rhs_fraction_of_peak", rhs_gbs / peak},
+                                {"same_size_copy_gbytes_per_s", copy_at_n},
                                 {"step_bytes", s->bytes_per_step()}, {"step_time_over_memory_time", t.step_s / mem_s}};
           if (seed != seed_table(flow, p).end())
             row["seed"] = {{"core2_1core_gflops", seed->second.core1}, {"core2_4core_gflops", seed->second.core4},
