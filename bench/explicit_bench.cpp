@@ -16,6 +16,7 @@
 #include "pdex/app/field_specs.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
+#include "pdex/time/euler_tiles_shape.hpp"
 
 namespace pdex {
 
@@ -78,12 +79,14 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   for (const auto& bn : backends) {
     const Backend b = parse_backend(bn);
     const double peak = b == Backend::cuda ? out["device_copy_gbs"].get<double>() : out["host_triad_gbs"].get<double>();
-    // CUDA: the per-step kernel (one pass over memory per step) and the temporally blocked schedule.
+    // CUDA: the per-step kernel (one pass over memory per step) and the temporally blocked schedule
+    // (which runs only up to temporal_blocking_max_cells).
     const std::vector<bool> schedules = b == Backend::cuda ? std::vector<bool>{false, true} : std::vector<bool>{false};
     for (bool tiled : schedules)
       for (const auto& pn : precisions)
         for (int n : sizes) {
           if (b == Backend::serial && double(n) * n > max_serial_cells) continue;
+          if (tiled && double(n) * n > double(temporal_blocking_max_cells)) continue;
           auto s = make_ard_stepper(bench::bench_spec(model, n, tiled), b, parse_precision(pn));
           const double t = seconds_per_step(*s, min_time, 3);
           const double gcells = double(n) * n / t / 1e9, gbs = s->bytes_per_step() / t / 1e9;

@@ -44,17 +44,6 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 
 class SerialOpenMPTest : public ::testing::TestWithParam<Precision> {};
 
-// Engine bug (cmake/pdex_options.cmake): both tests below fail, so they skip. The host build leaves
-// GCC's C++ default -ffp-contract=fast on with -march=x86-64-v3 (FMA), and the Serial and OpenMP
-// instantiations of the Euler step contract a * b + c into fused multiply-adds in different places
-// (the OpenMP one is SLP-vectorized inside its outlined parallel region): the runs differ by an ulp
-// from the first step on. Seen on 61c0f84 (Turing: 3,848 of 7,680 cells differ after 200 steps) and on
-// 14962f0 (Gray-Scott: 4 cells of v after one step, 92 after 200). Compiling the engine with
-// -ffp-contract=off makes both bit-identical again (checked on both commits). Remove the skips then.
-constexpr const char* fp_contract_bug =
-    "engine bug: Serial and OpenMP Euler steps contract FMAs differently (GCC -ffp-contract=fast); "
-    "needs -ffp-contract=off in pdex_options";
-
 TEST_P(SerialOpenMPTest, TuringFromNoiseIsBitIdenticalAfter200Steps) {
   const ArdSpec s = turing_from_noise(Grid2{96, 80});
   auto serial = make_ard_stepper(s, Backend::serial, GetParam());
@@ -111,6 +100,18 @@ class CpuCudaTest : public ::testing::TestWithParam<Precision> {
 TEST_P(CpuCudaTest, TuringFromNoiseAgreesAfter1000Steps) { expect_agreement(turing_from_noise(Grid2{64, 64})); }
 
 TEST_P(CpuCudaTest, GrayScottAgreesAfter1000Steps) { expect_agreement(gray_scott_from_noise(Grid2{64, 64})); }
+
+// Sides of every kind on a grid that is not a multiple of the CUDA strips (128 columns x 8 rows): the
+// strips that touch a side write ghost images cell by cell, the others from registers, and partial
+// strips at the top stop at the last row. Same tolerance as above.
+TEST_P(CpuCudaTest, MixedSidesAgreeAfter1000Steps) {
+  ArdSpec s = gray_scott_from_noise(Grid2{150, 70});
+  for (int c = 0; c < 2; ++c) {
+    s.bc.side[left][c] = s.bc.side[right][c] = SideBc{BcKind::neumann, 0.0};
+    s.bc.side[bottom][c] = s.bc.side[top][c] = SideBc{BcKind::dirichlet, c == 0 ? 1.0 : 0.0};
+  }
+  expect_agreement(s);
+}
 
 // The temporally blocked CUDA schedule (several steps per launch in shared memory) computes the same
 // run as one launch per step: same right-hand side, only the order of work differs. Grid sizes that are

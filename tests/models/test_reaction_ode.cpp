@@ -3,6 +3,7 @@
 // RK4 reference at a step 100 times smaller) at first order: halving dt halves the error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -63,9 +64,18 @@ class ReactionOdeTest : public ArdBackendTest {
       auto st = make(s);
       st->advance(steps);
       const auto u = st->values(0), v = st->values(1);
-      // Uniform stays uniform, bit for bit: every cell computes the same numbers.
-      EXPECT_EQ(max_abs_diff(u, std::vector<double>(u.size(), u[0])), 0.0);
-      EXPECT_EQ(max_abs_diff(v, std::vector<double>(v.size(), v[0])), 0.0);
+      // Uniform stays uniform: on the CPU bit for bit (every cell computes the same numbers). nvcc fuses
+      // a * b + c into one rounding at its discretion, and not alike in every unrolled copy of a loop
+      // (the CUDA tiles walk several cells per thread), so there cells may differ by an ulp or so:
+      // measured 1 ulp after 160 steps in f32; bound 16 ulp.
+      const double spread = GetParam().backend == Backend::cuda ? tol(1e-14, 1e-6) : 0.0;
+      for (const auto* f : {&u, &v}) {
+        const double f0 = (*f)[0];
+        const auto odd =
+            std::find_if(f->begin(), f->end(), [&](double x) { return std::abs(x - f0) > spread * std::abs(f0); });
+        EXPECT_TRUE(odd == f->end()) << (f == &u ? "u" : "v") << " at cell " << (odd - f->begin()) << " is "
+                                     << *odd << ", cell 0 " << f0 << " (level " << level << ")";
+      }
       err[level] = std::hypot(u[0] - exact.u, v[0] - exact.v);
     }
     // First order: the ratio of errors at dt and dt/2 is 2 (to within 10%). The errors (1e-3 to 1e-2

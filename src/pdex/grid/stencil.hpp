@@ -27,25 +27,49 @@ PDEX_HD inline T lap5(T c, T w, T e, T s, T n, const Spacing<T>& h) {
   return (w + e - c2) * h.idx2 + (s + n - c2) * h.idy2;
 }
 
+// A cell's value and its four neighbours: stencils take them from memory (star_at) or from registers
+// (a thread walking down a column keeps two rows, see time/cuda/euler_strips.cuh).
+template <class T>
+struct Star {
+  T c, w, e, s, n;  // centre, west, east, south, north
+};
+
+template <class T>
+PDEX_HD inline Star<T> star_at(const T* p, int64_t o, int64_t pitch) {
+  return {p[o], p[o - 1], p[o + 1], p[o - pitch], p[o + pitch]};
+}
+
 // Five-point Laplacian, seed 000 eq. (7) (there with dx = dy = 1).
 template <class T>
+PDEX_HD inline T lap(const Star<T>& p, const Spacing<T>& h) {
+  return lap5(p.c, p.w, p.e, p.s, p.n, h);
+}
+template <class T>
 PDEX_HD inline T lap(const T* p, int64_t o, const Spacing<T>& h) {
-  return lap5(p[o], p[o - 1], p[o + 1], p[o - h.pitch], p[o + h.pitch], h);
+  return lap(star_at(p, o, h.pitch), h);
 }
 
 // (a . grad) p with centred differences, seed 000 eq. (8).
 template <class T>
+PDEX_HD inline T advect_centered(const Star<T>& p, T ax, T ay, const Spacing<T>& h) {
+  return ax * (p.e - p.w) * h.ihdx + ay * (p.n - p.s) * h.ihdy;
+}
+template <class T>
 PDEX_HD inline T advect_centered(const T* p, int64_t o, T ax, T ay, const Spacing<T>& h) {
-  return ax * (p[o + 1] - p[o - 1]) * h.ihdx + ay * (p[o + h.pitch] - p[o - h.pitch]) * h.ihdy;
+  return advect_centered(star_at(p, o, h.pitch), ax, ay, h);
 }
 
 // (a . grad) p with first-order upwind differences: stable with forward Euler under the CFL limit,
 // also without diffusion.
 template <class T>
-PDEX_HD inline T advect_upwind(const T* p, int64_t o, T ax, T ay, const Spacing<T>& h) {
-  const T dxp = ax > T(0) ? p[o] - p[o - 1] : p[o + 1] - p[o];
-  const T dyp = ay > T(0) ? p[o] - p[o - h.pitch] : p[o + h.pitch] - p[o];
+PDEX_HD inline T advect_upwind(const Star<T>& p, T ax, T ay, const Spacing<T>& h) {
+  const T dxp = ax > T(0) ? p.c - p.w : p.e - p.c;
+  const T dyp = ay > T(0) ? p.c - p.s : p.n - p.c;
   return ax * dxp * h.idx + ay * dyp * h.idy;
+}
+template <class T>
+PDEX_HD inline T advect_upwind(const T* p, int64_t o, T ax, T ay, const Spacing<T>& h) {
+  return advect_upwind(star_at(p, o, h.pitch), ax, ay, h);
 }
 
 // div(K grad p) in conservative form for a symmetric tensor K = d * (mxx, mxy; mxy, myy) per cell:

@@ -31,22 +31,32 @@ struct ArdRhs {
 
   // Stencils read the state around offset `so` with spacing data `sh`; parameters are read at `po`.
   // The two differ only when the state is a tile copied elsewhere (the temporally blocked CUDA schedule).
-  PDEX_HD T diffusion(const T* p, int64_t so, const Spacing<T>& sh, const P& d, int64_t po) const {
-    if constexpr (Tensor) return div_tensor(p, so, d, m, m + m_stride, m + 2 * m_stride, sh);  // so == po
-    else return d.at(po) * lap(p, so, sh);
-  }
-
-  PDEX_HD T transport(const T* p, int64_t so, const Spacing<T>& sh, int64_t po) const {
-    if constexpr (Adv == Advection::none) return T(0);
-    else if constexpr (Adv == Advection::upwind) return advect_upwind(p, so, ax.at(po), ay.at(po), sh);
-    else return advect_centered(p, so, ax.at(po), ay.at(po), sh);
-  }
-
   PDEX_HD void eval(const T* u, const T* v, int64_t so, const Spacing<T>& sh, int64_t po, T r[ncomp]) const {
+    if constexpr (Tensor) {  // so == po
+      const T *mxy = m + m_stride, *myy = m + 2 * m_stride;
+      T fu, fv;
+      reaction(u[so], v[so], po, fu, fv);
+      r[0] = fu + div_tensor(u, so, Du, m, mxy, myy, sh) - transport(star_at(u, so, sh.pitch), sh, po);
+      r[1] = fv + div_tensor(v, so, Dv, m, mxy, myy, sh) - transport(star_at(v, so, sh.pitch), sh, po);
+    } else {
+      eval_star(star_at(u, so, sh.pitch), star_at(v, so, sh.pitch), sh, po, r);
+    }
+  }
+
+  // Isotropic diffusion needs only a cell and its four neighbours, which a kernel may hold in registers.
+  PDEX_HD void eval_star(const Star<T>& u, const Star<T>& v, const Spacing<T>& sh, int64_t po, T r[ncomp]) const
+    requires(!Tensor)
+  {
     T fu, fv;
-    reaction(u[so], v[so], po, fu, fv);
-    r[0] = fu + diffusion(u, so, sh, Du, po) - transport(u, so, sh, po);  // eq. (5)
-    r[1] = fv + diffusion(v, so, sh, Dv, po) - transport(v, so, sh, po);  // eq. (6)
+    reaction(u.c, v.c, po, fu, fv);
+    r[0] = fu + Du.at(po) * lap(u, sh) - transport(u, sh, po);  // eq. (5)
+    r[1] = fv + Dv.at(po) * lap(v, sh) - transport(v, sh, po);  // eq. (6)
+  }
+
+  PDEX_HD T transport(const Star<T>& p, const Spacing<T>& sh, int64_t po) const {
+    if constexpr (Adv == Advection::none) return T(0);
+    else if constexpr (Adv == Advection::upwind) return advect_upwind(p, ax.at(po), ay.at(po), sh);
+    else return advect_centered(p, ax.at(po), ay.at(po), sh);
   }
 
   PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {

@@ -32,7 +32,9 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   using Base::bc_, Base::cur_, Base::dt_, Base::ex_, Base::rhs_, Base::state_;
 
  public:
-  ArdEuler(const Exec& ex, const ArdSpec& spec) : Base(ex, spec), tiled_(spec.temporal_blocking && all_periodic(spec.bc)) {}
+  ArdEuler(const Exec& ex, const ArdSpec& spec)
+      : Base(ex, spec),
+        tiled_(spec.temporal_blocking && all_periodic(spec.bc) && spec.grid.cells() <= temporal_blocking_max_cells) {}
 
   void advance(int64_t steps) override {
     loop_.run(ex_, steps, cur_, [this](int64_t n) {
@@ -44,7 +46,10 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
         }
       }
       for (; k < n; ++k) {
-        euler_step(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
+        if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor)
+          euler_strips(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
+        else
+          euler_step(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
         cur_ = 1 - cur_;
       }
     });

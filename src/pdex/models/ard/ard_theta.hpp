@@ -22,8 +22,8 @@ void theta_rhs(const Exec& ex, const Rhs& rhs, FieldView<const T> u, FieldView<T
     T r[Rhs::ncomp];
     rhs(u, i, j, r);
     const int64_t o = u.offset(i, j);
-    b.comp(0)[o] = u.comp(0)[o] + dt * (r[0] - theta * rhs.diffusion(u.comp(0), o, rhs.h, rhs.Du, o));
-    b.comp(1)[o] = u.comp(1)[o] + dt * (r[1] - theta * rhs.diffusion(u.comp(1), o, rhs.h, rhs.Dv, o));
+    b.comp(0)[o] = u.comp(0)[o] + dt * (r[0] - theta * (rhs.Du.at(o) * lap(u.comp(0), o, rhs.h)));
+    b.comp(1)[o] = u.comp(1)[o] + dt * (r[1] - theta * (rhs.Dv.at(o) * lap(u.comp(1), o, rhs.h)));
     for (int c = 0; c < Rhs::ncomp; ++c) x.comp(c)[o] = T(2) * u.comp(c)[o] - x.comp(c)[o];
   });
 }

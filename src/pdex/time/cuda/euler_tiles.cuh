@@ -3,9 +3,10 @@
 // copies a tile plus a halo of K cells into shared memory, takes K steps there (the valid region
 // shrinking by one cell a step), and writes back the tile's centre and its ghost images. One launch
 // and one pass over memory then do K steps, which removes the per-launch floor that bounds small grids
-// (seed 000's 512x512 Table 1 run) and divides memory traffic by K on large ones. The arithmetic is the
-// model's own right-hand side (ArdRhs::eval) applied to the tile: the same kernel body as every
-// other schedule, only the order of work differs.
+// (seed 000's 512x512 Table 1 run) and divides memory traffic by K on large ones. Within a step each
+// thread walks a few cells down one column (ColumnStars), every cell of the haloed tile is updated
+// without a test, and the arithmetic is the model's own right-hand side (ArdRhs::eval_star): the same
+// kernel body as every other schedule, only the order of work differs.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
 #include "pdex/grid/stencil.hpp"
+#include "pdex/time/cuda/column_stars.cuh"
 #include "pdex/time/euler_tiles_shape.hpp"
 
 namespace pdex {
@@ -27,39 +29,53 @@ PDEX_HD inline int wrap(int i, int n) {
   return r < 0 ? r + n : r;
 }
 
-template <class T, class Rhs>
-__global__ void __launch_bounds__(EulerTiles<T>::threads)
+// C: the tile shape (EulerTiles).
+template <class C, class T, class Rhs>
+__global__ void __launch_bounds__(C::threads, C::min_blocks)
     euler_tiles_kernel(Rhs rhs, FieldView<const T> in, FieldView<T> out, FieldBoundary bc, T dt) {
-  using C = EulerTiles<T>;
   extern __shared__ unsigned char raw[];
-  T* buf = reinterpret_cast<T*>(raw);  // [buffer][species][cell]
+  T* buf = reinterpret_cast<T*>(raw);  // [buffer][species][cell], cell (x, y) of the haloed tile at at(x, y)
+  auto at = [](int x, int y) { return (y + 1) * C::pitch + x + 1; };
   // Global offsets of the tile's rows and columns, wrapped once here rather than in every step.
   __shared__ int64_t row_off[C::hgt];
   __shared__ int col_off[C::w];
   const int gx0 = int(blockIdx.x) * C::tx - C::steps, gy0 = int(blockIdx.y) * C::ty - C::steps;
   for (int k = threadIdx.x; k < C::hgt; k += C::threads) row_off[k] = in.offset(0, wrap(gy0 + k, in.ny));
   for (int k = threadIdx.x; k < C::w; k += C::threads) col_off[k] = wrap(gx0 + k, in.nx);
+  // The outer ring (x = -1 or w, y = -1 or hgt) is read, never written: it only has to hold finite values.
+  for (int k = threadIdx.x; k < 4 * (C::w + 2); k += C::threads) {
+    T* b = buf + k / (C::w + 2) * C::cells;
+    b[at(k % (C::w + 2) - 1, -1)] = b[at(k % (C::w + 2) - 1, C::hgt)] = T(0);
+  }
+  for (int k = threadIdx.x; k < 4 * C::hgt; k += C::threads) {
+    T* b = buf + k / C::hgt * C::cells;
+    b[at(-1, k % C::hgt)] = b[at(C::w, k % C::hgt)] = T(0);
+  }
   __syncthreads();
-  const Spacing<T> sh{rhs.h.idx, rhs.h.idy, rhs.h.idx2, rhs.h.idy2, rhs.h.ihdx, rhs.h.ihdy, C::w};
-
-  for (int k = threadIdx.x; k < C::cells; k += C::threads) {  // C::w is a constant: no division here
-    const int64_t o = row_off[k / C::w] + col_off[k % C::w];
-    buf[k] = in.comp(0)[o];
-    buf[C::cells + k] = in.comp(1)[o];
+  for (int k = threadIdx.x; k < C::w * C::hgt; k += C::threads) {  // C::w is a constant: no division here
+    const int x = k % C::w, y = k / C::w;
+    const int64_t o = row_off[y] + col_off[x];
+    buf[at(x, y)] = in.comp(0)[o];
+    buf[C::cells + at(x, y)] = in.comp(1)[o];
   }
   __syncthreads();
 
+  // Each thread owns rows y0 .. y0 + rows - 1 of column x in every step.
+  const int x = threadIdx.x % C::w, y0 = threadIdx.x / C::w * C::rows;
+  const int col = col_off[x];
   int cur = 0;
-  for (int s = 1; s <= C::steps; ++s) {
-    const T* u = buf + cur * 2 * C::cells;
-    T* next = buf + (1 - cur) * 2 * C::cells;
-    for (int k = threadIdx.x; k < C::cells; k += C::threads) {
-      const int x = k % C::w, y = k / C::w;
-      if (x < s || x >= C::w - s || y < s || y >= C::hgt - s) continue;  // not exact after s steps
+  for (int s = 0; s < C::steps; ++s) {
+    const T* u = buf + cur * 2 * C::cells + at(x, y0);
+    T* next = buf + (1 - cur) * 2 * C::cells + at(x, y0);
+    ColumnStars<T, C::rows> su, sv;
+    su.load(u, C::pitch);
+    sv.load(u + C::cells, C::pitch);
+#pragma unroll
+    for (int k = 0; k < C::rows; ++k) {
       T r[2];
-      rhs.eval(u, u + C::cells, k, sh, row_off[y] + col_off[x], r);
-      next[k] = rhs.limit(0, u[k] + dt * r[0]);
-      next[C::cells + k] = rhs.limit(1, u[C::cells + k] + dt * r[1]);
+      rhs.eval_star(su[k], sv[k], rhs.h, row_off[y0 + k] + col, r);
+      next[k * C::pitch] = rhs.limit(0, su[k].c + dt * r[0]);
+      next[C::cells + k * C::pitch] = rhs.limit(1, sv[k].c + dt * r[1]);
     }
     cur = 1 - cur;
     __syncthreads();
@@ -67,9 +83,10 @@ __global__ void __launch_bounds__(EulerTiles<T>::threads)
 
   const T* u = buf + cur * 2 * C::cells;
   for (int k = threadIdx.x; k < C::tx * C::ty; k += C::threads) {
-    const int i = gx0 + C::steps + k % C::tx, j = gy0 + C::steps + k / C::tx;
+    const int tx = k % C::tx, ty = k / C::tx;
+    const int i = gx0 + C::steps + tx, j = gy0 + C::steps + ty;
     if (i >= out.nx || j >= out.ny) continue;
-    const int so = (j - gy0) * C::w + (i - gx0);
+    const int so = at(C::steps + tx, C::steps + ty);
     const int64_t o = out.offset(i, j);
     const bool edge = near_boundary(out, i, j);
     for (int c = 0; c < 2; ++c) {
@@ -82,14 +99,20 @@ __global__ void __launch_bounds__(EulerTiles<T>::threads)
 
 }  // namespace tiles_detail
 
-// Advances EulerTiles<T>::steps steps from `in` to `out` in one launch.
-template <class T, class Rhs>
+// Advances C::steps steps from `in` to `out` in one launch.
+template <class T, class Rhs, class C = EulerTiles<T>>
 void euler_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
                  T dt) {
-  using C = EulerTiles<T>;
+  const auto kernel = tiles_detail::euler_tiles_kernel<C, T, Rhs>;
+  if constexpr (C::shared_bytes > 48 * 1024) {
+    static const bool opted_in = [&] {  // once per kernel: shared memory beyond 48 KB must be asked for
+      PDEX_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(C::shared_bytes)));
+      return true;
+    }();
+    (void)opted_in;
+  }
   const dim3 grid(unsigned((in.nx + C::tx - 1) / C::tx), unsigned((in.ny + C::ty - 1) / C::ty));
-  tiles_detail::euler_tiles_kernel<T, Rhs>
-      <<<grid, C::threads, C::shared_bytes, ex.context->stream()>>>(rhs, in, out, bc, dt);
+  kernel<<<grid, C::threads, C::shared_bytes, ex.context->stream()>>>(rhs, in, out, bc, dt);
   PDEX_CUDA_CHECK_LAUNCH("euler_tiles");
 }
 

@@ -1,0 +1,104 @@
+#pragma once
+// Forward Euler on CUDA for isotropic runs (any boundaries), one pass per step: each thread advances two
+// neighbouring columns of a few rows, from register copies of them and their neighbours
+// (ColumnPairStars: vector loads and stores), forming offsets once, and only threads whose cells touch a
+// side test them for ghost images. The shape (pairs of columns, 2 rows, 64 threads a block) was the fastest of
+// those measured on the H100 at 512^2-8192^2 in f32 and f64 (docs/performance.md).
+// The arithmetic is the model's own right-hand side (ArdRhs::eval_star), as in every other schedule.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "pdex/core/cuda/cuda_check.hpp"
+#include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/core/executor.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field_view.hpp"
+#include "pdex/time/cuda/column_stars.cuh"
+
+namespace pdex {
+
+namespace strips_detail {
+
+template <class T, class Rhs, int R>
+struct StripStep {
+  Rhs rhs;
+  FieldView<const T> in;
+  FieldView<T> out;
+  FieldBoundary bc;
+  T dt;
+
+  // The new values of the cell at offset o from its stars.
+  __device__ void update(const Star<T>& u, const Star<T>& v, int64_t o, T& nu, T& nv) const {
+    T r[2];
+    rhs.eval_star(u, v, rhs.h, o, r);
+    nu = rhs.limit(0, u.c + dt * r[0]);
+    nv = rhs.limit(1, v.c + dt * r[1]);
+  }
+
+  // Cells i0 and i0 + 1 (i0 even) of rows j0 .. j0 + R - 1, none with ghost images.
+  __device__ void inner(int i0, int j0) const {
+    const int64_t o0 = in.offset(i0, j0);
+    ColumnPairStars<T, R> u, v;
+    u.load(in.comp(0) + o0, in.pitch);
+    v.load(in.comp(1) + o0, in.pitch);
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      const int64_t o = o0 + k * in.pitch;
+      T u0, v0, u1, v1;
+      update(u.first(k), v.first(k), o, u0, v0);
+      update(u.second(k), v.second(k), o + 1, u1, v1);
+      store_pair(out.comp(0) + o, u0, u1);
+      store_pair(out.comp(1) + o, v0, v1);
+    }
+  }
+
+  // The same for a pair of columns that touches a side (or has one column only), cell by cell, which
+  // keeps the kernel's register count that of the inner pairs; rows j0 .. j0 + n - 1.
+  __device__ void edge(int i0, int j0, int n) const {
+#pragma unroll 1
+    for (int q = 0; q < 2 * n; ++q) {  // one loop, not unrolled: one copy of the ghost writes
+      const int i = i0 + (q & 1), j = j0 + (q >> 1);
+      if (i >= in.nx) continue;
+      const int64_t o = in.offset(i, j);
+      T nu, nv;
+      update(star_at(in.comp(0), o, in.pitch), star_at(in.comp(1), o, in.pitch), o, nu, nv);
+      out.comp(0)[o] = nu;
+      out.comp(1)[o] = nv;
+      if (near_boundary(out, i, j)) {
+        push_ghosts(out, bc, 0, i, j, nu);
+        push_ghosts(out, bc, 1, i, j, nv);
+      }
+    }
+  }
+};
+
+// Threads: pairs of columns per block (a warp's loads are coalesced); R: rows per thread.
+template <int Threads, class T, class Rhs, int R>
+__global__ void __launch_bounds__(Threads) euler_strips_kernel(StripStep<T, Rhs, R> step) {
+  const FieldView<const T>& in = step.in;
+  const int i0 = 2 * (int(blockIdx.x) * Threads + int(threadIdx.x)), j0 = int(blockIdx.y) * R;
+  if (i0 >= in.nx) return;
+  const int n = in.ny - j0 < R ? in.ny - j0 : R;
+  const int g = in.ghost;
+  if (n == R && i0 >= g && i0 + 1 < in.nx - g && j0 >= g && j0 + R <= in.ny - g) step.inner(i0, j0);
+  else step.edge(i0, j0, n);
+}
+
+template <int Threads, int R, class T, class Rhs>
+void launch_strips(cudaStream_t stream, const StripStep<T, Rhs, R>& step) {
+  const dim3 grid(unsigned((step.in.nx + 2 * Threads - 1) / (2 * Threads)), unsigned((step.in.ny + R - 1) / R));
+  euler_strips_kernel<Threads><<<grid, Threads, 0, stream>>>(step);
+  PDEX_CUDA_CHECK_LAUNCH("euler_strips");
+}
+
+}  // namespace strips_detail
+
+// One forward Euler step from `in` to `out`, ghosts of `out` written as the cells are (Rhs isotropic).
+template <class T, class Rhs>
+void euler_strips(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
+                  T dt) {
+  strips_detail::launch_strips<64>(ex.context->stream(), strips_detail::StripStep<T, Rhs, 2>{rhs, in, out, bc, dt});
+}
+
+}  // namespace pdex
