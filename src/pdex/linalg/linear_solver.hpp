@@ -69,7 +69,7 @@ class LinearSolver {
     if (s.method == SolverMethod::multigrid || preconditioner() == Preconditioner::multigrid) {
       const FieldBoundary& mg_bc = s.method == SolverMethod::multigrid ? bc_ : hbc_;
       mg_ = std::make_unique<Multigrid<Exec, T>>(ex, layout.grid(), layout, op, mg_bc, ncomp_,
-                                                 MultigridSettings{s.cycle_gamma, s.pre, s.post});
+                                                 MultigridSettings{s.cycle_gamma, s.pre, s.post, s.method == SolverMethod::pcg});
     }
   }
 
