@@ -134,7 +134,8 @@ TEST_P(MultigridTest, PoissonIsSecondOrderForEveryBoundaryKind) {
   for (BcKind kind : {BcKind::dirichlet, BcKind::neumann, BcKind::periodic}) {
     // Solved far below the discretization error (~1e-5 at n = 128), so the error is the scheme's own.
     std::vector<double> errors;
-    for (int n : {32, 64, 128}) errors.push_back(solve_manufactured(kind, n, multigrid_settings(1, 1e-12), GetParam()).error);
+    for (int n : {32, 64, 128})
+      errors.push_back(solve_manufactured(kind, n, multigrid_settings(1, 1e-12), GetParam()).error);
     for (std::size_t k = 0; k + 1 < errors.size(); ++k) {
       const double order = std::log2(errors[k] / errors[k + 1]);
       EXPECT_GE(order, 1.9) << kind_name(kind) << " errors " << errors[k] << " -> " << errors[k + 1];

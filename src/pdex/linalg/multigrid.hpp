@@ -209,13 +209,13 @@ class Multigrid {
   void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
     const Helmholtz<T>& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
     const FieldBoundary& bc = l == 0 ? fine_bc_ : levels_[l - 1]->bc;
+    FieldView<T> tmp = l == 0 ? fine_tmp_.view() : levels_[l - 1]->tmp.view();
     if (l == levels_.size()) {
       const int cells = x.nx * x.ny;
-      if (truncated_) smooth(op, x, l == 0 ? fine_tmp_.view() : levels_[l - 1]->tmp.view(), b, bc, truncated_sweeps, false);
+      if (truncated_) smooth(op, x, tmp, b, bc, truncated_sweeps, false);
       else coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
       return;
     }
-    FieldView<T> tmp = l == 0 ? fine_tmp_.view() : levels_[l - 1]->tmp.view();
     smooth(op, x, tmp, b, bc, settings_.pre, false);
     FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
     residual_field(ex_, op, as_const(x), b, r);

@@ -2,8 +2,8 @@
 // Forward Euler on CUDA for isotropic runs (any boundaries), one pass per step: each thread advances two
 // neighbouring columns of a few rows, from register copies of them and their neighbours
 // (ColumnPairStars: vector loads and stores), forming offsets once, and only threads whose cells touch a
-// side test them for ghost images. The shape (pairs of columns, 2 rows, 64 threads a block) was the fastest of
-// those measured on the H100 at 512^2-8192^2 in f32 and f64 (docs/performance.md).
+// side test them for ghost images. The shapes (pairs of columns, 1 or 2 rows, 64 threads a block) were the
+// fastest of those measured on the H100 at 512^2-8192^2 in f32 and f64 (docs/performance.md).
 // The arithmetic is the model's own right-hand side (ArdRhs::eval_star), as in every other schedule.
 #include <cuda_runtime.h>
 
@@ -95,10 +95,17 @@ void launch_strips(cudaStream_t stream, const StripStep<T, Rhs, R>& step) {
 }  // namespace strips_detail
 
 // One forward Euler step from `in` to `out`, ghosts of `out` written as the cells are (Rhs isotropic).
+// Two rows per thread keep more loads in flight, which large grids need to approach the copy bandwidth;
+// one row leaves twice the threads, which smaller grids need to fill the GPU (H100, f32: 4096^2 165
+// against 157 Gcell/s, 512^2 42 against 49).
 template <class T, class Rhs>
 void euler_strips(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
                   T dt) {
-  strips_detail::launch_strips<64>(ex.context->stream(), strips_detail::StripStep<T, Rhs, 2>{rhs, in, out, bc, dt});
+  using namespace strips_detail;
+  constexpr int64_t two_rows_from = int64_t(2048) * 2048;
+  cudaStream_t s = ex.context->stream();
+  if (int64_t(in.nx) * in.ny >= two_rows_from) launch_strips<64>(s, StripStep<T, Rhs, 2>{rhs, in, out, bc, dt});
+  else launch_strips<64>(s, StripStep<T, Rhs, 1>{rhs, in, out, bc, dt});
 }
 
 }  // namespace pdex
