@@ -9,6 +9,7 @@
 
 #include "models/ard_test_support.hpp"
 #include "pdex/models/ard/ard_stability.hpp"
+#include "pdex/time/euler_tiles_shape.hpp"
 
 namespace pdex::test {
 namespace {
@@ -84,11 +85,11 @@ class CpuCudaTest : public ::testing::TestWithParam<Precision> {
     if (!backend_available(Backend::cuda))
       GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
   }
-  void expect_agreement(const ArdSpec& s) {
+  void expect_agreement(const ArdSpec& s, int64_t steps = 1000) {
     auto cpu = make_ard_stepper(s, Backend::serial, GetParam());
     auto gpu = make_ard_stepper(s, Backend::cuda, GetParam());
-    cpu->advance(1000);
-    gpu->advance(1000);
+    cpu->advance(steps);
+    gpu->advance(steps);
     const double tol = GetParam() == Precision::f64 ? 1e-10 : 1e-4;
     for (int f = 0; f < 2; ++f) {
       EXPECT_LT(rel_l2_diff(gpu->values(f), cpu->values(f)), tol) << "field " << f;
@@ -101,16 +102,28 @@ TEST_P(CpuCudaTest, TuringFromNoiseAgreesAfter1000Steps) { expect_agreement(turi
 
 TEST_P(CpuCudaTest, GrayScottAgreesAfter1000Steps) { expect_agreement(gray_scott_from_noise(Grid2{64, 64})); }
 
-// Sides of every kind on a grid that is not a multiple of the CUDA strips (128 columns x 8 rows): the
-// strips that touch a side write ghost images cell by cell, the others from registers, and partial
-// strips at the top stop at the last row. Same tolerance as above.
-TEST_P(CpuCudaTest, MixedSidesAgreeAfter1000Steps) {
-  ArdSpec s = gray_scott_from_noise(Grid2{150, 70});
+// Neumann sides left and right, Dirichlet below and above (u = 1, v = 0, Gray-Scott's trivial state).
+ArdSpec with_mixed_sides(ArdSpec s) {
   for (int c = 0; c < 2; ++c) {
     s.bc.side[left][c] = s.bc.side[right][c] = SideBc{BcKind::neumann, 0.0};
     s.bc.side[bottom][c] = s.bc.side[top][c] = SideBc{BcKind::dirichlet, c == 0 ? 1.0 : 0.0};
   }
-  expect_agreement(s);
+  return s;
+}
+
+// Sides of every kind: cells next to a side write their ghost images as they are computed. Same
+// tolerance as above.
+TEST_P(CpuCudaTest, MixedSidesAgreeAfter1000Steps) {
+  expect_agreement(with_mixed_sides(gray_scott_from_noise(Grid2{150, 70})));
+}
+
+// The same on a grid where the CUDA step walks strips of cells per thread (from strips_min_cells on,
+// euler_tiles_shape.hpp; the grids above take a thread per cell), not a multiple of a strip block's
+// 128 columns: threads whose cells touch a side take them one by one. 200 steps, same tolerances.
+TEST_P(CpuCudaTest, MixedSidesAgreeOnAStripsSizedGrid) {
+  const ArdSpec s = with_mixed_sides(gray_scott_from_noise(Grid2{1030, 1020}));
+  ASSERT_GE(s.grid.cells(), strips_min_cells);
+  expect_agreement(s, 200);
 }
 
 // The temporally blocked CUDA schedule (several steps per launch in shared memory) computes the same

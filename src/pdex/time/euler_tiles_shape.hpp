@@ -1,6 +1,7 @@
 #pragma once
-// Tile shape of the temporally blocked CUDA schedule (time/cuda/euler_tiles.cuh), visible to all
-// translation units so that the driver can plan how many steps one launch takes.
+// Tile shape of the temporally blocked CUDA schedule (time/cuda/euler_tiles.cuh) and the grid sizes
+// where each CUDA schedule of forward Euler applies, visible to all translation units (the driver plans
+// with them).
 #include <cstddef>
 
 namespace pdex {
@@ -26,5 +27,10 @@ struct EulerTiles {
 // (time/cuda/euler_strips.cuh) is faster than the tiles' overlapping halos (measured on the H100:
 // 4096^2 f32 165 against 131 Gcell/s).
 constexpr long long temporal_blocking_max_cells = 1024LL * 1024;
+
+// The one-pass CUDA step walks strips of cells per thread (time/cuda/euler_strips.cuh) from 1024^2
+// cells on; below, a thread per cell (forward_euler.hpp) leaves more threads to fill the GPU (H100,
+// 512^2: 63 against 51 Gcell/s in f32, 59 against 45 in f64).
+constexpr long long strips_min_cells = 1024LL * 1024;
 
 }  // namespace pdex

@@ -34,7 +34,8 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec),
-        tiled_(spec.temporal_blocking && all_periodic(spec.bc) && spec.grid.cells() <= temporal_blocking_max_cells) {}
+        tiled_(spec.temporal_blocking && all_periodic(spec.bc) && spec.grid.cells() <= temporal_blocking_max_cells),
+        strips_(spec.grid.cells() >= strips_min_cells) {}
 
   void advance(int64_t steps) override {
     loop_.run(ex_, steps, cur_, [this](int64_t n) {
@@ -46,17 +47,21 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
         }
       }
       for (; k < n; ++k) {
-        if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor)
-          euler_strips(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
-        else
-          euler_step(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
+        step(state_[cur_].cview(), state_[1 - cur_].view());
         cur_ = 1 - cur_;
       }
     });
   }
 
  private:
-  bool tiled_ = false;  // temporally blocked CUDA schedule (time/cuda/euler_tiles.cuh)
+  void step(FieldView<const T> in, FieldView<T> out) {
+    if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor)
+      if (strips_) return euler_strips(ex_, rhs_, in, out, bc_, dt_);
+    euler_step(ex_, rhs_, in, out, bc_, dt_);
+  }
+
+  bool tiled_ = false;   // temporally blocked CUDA schedule (time/cuda/euler_tiles.cuh)
+  bool strips_ = false;  // one-pass CUDA step by strips (time/cuda/euler_strips.cuh)
   StepLoop<Exec> loop_;
 };
 
