@@ -112,6 +112,24 @@ void check_first_nonfinite(const Exec& ex) {
   EXPECT_EQ(first_nonfinite(ex, dev.cview(), 0), 11 * 37 + 4);
 }
 
+// max_of_cells (for values >= 0): exact on every executor, its state cleared between calls (a smaller
+// maximum after a larger one), NaN counted as +infinity, 0 on an empty range.
+template <class Exec>
+void check_max_of_cells(const Exec& ex) {
+  for (const Range2 r : {Range2{0, 1000, 0, 999}, Range2{3, 130, 5, 9}, Range2{0, 1, 0, 1}}) {
+    const Expected e = plain_loop(r);
+    auto abs_f = [] PDEX_HD(int i, int j) { return float(pattern(i, j) < 0 ? -pattern(i, j) : pattern(i, j)); };
+    EXPECT_EQ(max_of_cells<float>(ex, r, abs_f), float(e.max_abs));
+    auto pos = [] PDEX_HD(int i, int j) { return pattern(i, j) > 0 ? double(pattern(i, j)) : 0.0; };
+    EXPECT_EQ(max_of_cells<double>(ex, r, pos), double(std::max(e.max, 0)));
+  }
+  EXPECT_EQ(max_of_cells<double>(ex, Range2{0, 50, 0, 40}, [] PDEX_HD(int, int) { return 0.25; }), 0.25);
+  const Range2 big{0, 300, 0, 200};
+  auto with_nan = [] PDEX_HD(int i, int j) { return i == 201 && j == 17 ? std::numeric_limits<double>::quiet_NaN() : 1.0; };
+  EXPECT_EQ(max_of_cells<double>(ex, big, with_nan), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(max_of_cells<double>(ex, Range2{4, 4, 0, 10}, [] PDEX_HD(int, int) { return 1.0; }), 0.0);
+}
+
 template <class Exec>
 void check_empty_ranges(const Exec& ex) {
   const Range2 empties[] = {{5, 5, 0, 10}, {0, 10, 7, 7}, {10, 0, 0, 10}, {0, 0, 0, 0}};
@@ -150,6 +168,10 @@ TYPED_TEST(ReductionTest, FieldReductionsReadTheInteriorOnlyAndAreExactInF32) {
 
 TYPED_TEST(ReductionTest, FirstNonfiniteFindsTheEarliestNanOrInfInRowMajorOrder) {
   check_first_nonfinite(make_executor<TypeParam>());
+}
+
+TYPED_TEST(ReductionTest, MaxOfCellsIsExactClearsBetweenCallsAndCountsNanAsInfinity) {
+  check_max_of_cells(make_executor<TypeParam>());
 }
 
 TYPED_TEST(ReductionTest, EmptyRangeReturnsTheIdentity) { check_empty_ranges(make_executor<TypeParam>()); }

@@ -3,10 +3,12 @@
 // executor runs (DESIGN principle 1); only the loop around it differs.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "pdex/core/executor.hpp"
 #include "pdex/core/range.hpp"
+#include "pdex/core/reduce_ops.hpp"
 
 namespace pdex {
 
@@ -74,6 +76,18 @@ V reduce(const OpenMP&, Range2 r, F f, Op op) {
   V acc = Op::identity();
   for (const V& v : rows) acc = op(acc, v);
   return acc;
+}
+
+// The largest value of f over r for functors returning values >= 0, NaN counting as +infinity (as
+// max_of_cells on the GPU, which has a schedule of its own for it).
+template <class T, class Exec, class F>
+  requires(Exec::space == MemorySpace::host)
+T max_of_cells(const Exec& ex, Range2 r, F f) {
+  const T m = reduce<T>(ex, r, [=](int i, int j) {
+    const T v = f(i, j);
+    return v == v ? v : std::numeric_limits<T>::infinity();
+  }, Max<T>{});
+  return m > T(0) ? m : T(0);
 }
 
 }  // namespace pdex

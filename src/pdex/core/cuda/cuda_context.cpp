@@ -17,6 +17,8 @@ CudaContext::CudaContext(int device) {
   PDEX_CUDA_CHECK(cudaMalloc(&scratch_, max_reduce_blocks * max_reduce_value_bytes));
   PDEX_CUDA_CHECK(cudaMalloc(&count_, sizeof(unsigned)));
   PDEX_CUDA_CHECK(cudaMemset(count_, 0, sizeof(unsigned)));
+  PDEX_CUDA_CHECK(cudaMalloc(&max_word_, sizeof(unsigned long long)));
+  PDEX_CUDA_CHECK(cudaMemset(max_word_, 0, sizeof(unsigned long long)));
   // Mapped, so that a reduction kernel stores its result straight into host memory (unified addressing:
   // the device uses the host pointer).
   PDEX_CUDA_CHECK(cudaHostAlloc(&pinned_, max_reduce_value_bytes + sizeof(unsigned), cudaHostAllocMapped));
@@ -25,6 +27,7 @@ CudaContext::CudaContext(int device) {
 
 CudaContext::~CudaContext() {
   (void)cudaFreeHost(pinned_);
+  (void)cudaFree(max_word_);
   (void)cudaFree(count_);
   (void)cudaFree(scratch_);
   (void)cudaStreamDestroy(stream_);

@@ -23,6 +23,7 @@ class CudaContext {
   cudaStream_t stream() const { return stream_; }
   void* reduce_scratch() const { return scratch_; }  // max_reduce_blocks values
   unsigned* reduce_count() const { return count_; }  // blocks finished in the running reduction (0 between)
+  unsigned long long* max_word() const { return max_word_; }  // max_of_cells' running maximum (0 between)
   void* pinned_result() const { return pinned_; }    // host memory the device writes to directly
   // A reduction's completion: the device writes its ticket to the pinned flag; the host polls it.
   volatile unsigned* pinned_flag() const {
@@ -38,6 +39,7 @@ class CudaContext {
   cudaStream_t stream_ = nullptr;
   void* scratch_ = nullptr;
   unsigned* count_ = nullptr;
+  unsigned long long* max_word_ = nullptr;
   mutable unsigned ticket_ = 0;
   void* pinned_ = nullptr;
   int sm_count_ = 0;

@@ -113,7 +113,7 @@ class RungeKutta {
     const RkStage<T, Cell, decltype(limiter())> st{cell, u_.cview(), k_[s].view(), out, bc_, terms(w, s, tau),
                                                    last ? terms(tab_.e, s, tau) : StageTerms<T>{}, T(tau * w[s]),
                                                    last ? T(tau * tab_.e[s]) : T(0), limiter(), last};
-    if (last && tab_.adaptive()) return double(reduce<T>(ex_, out.interior(), st, Max<T>{}));
+    if (last && tab_.adaptive()) return double(max_of_cells<T>(ex_, out.interior(), st));
     rk_stage(ex_, st);
     return 0.0;
   }
