@@ -25,7 +25,16 @@ struct StageTerms {
   int n = 0;
   PDEX_HD T sum(int64_t at) const {
     T s = T(0);
-    for (int m = 0; m < n; ++m) s += w[m] * k[m][at];
+    if constexpr (sizeof(T) == sizeof(double)) {
+      // Unrolled over every slot, guarded, rather than a loop to n that indexes the kernel's parameters
+      // at run time: Merson steps 3-5% faster in f64 on the H100, 2-3% slower in f32 (its stage kernels
+      // sit at 32 registers and full occupancy), which keeps the loop. Same sums either way.
+#pragma unroll
+      for (int m = 0; m < max_stages; ++m)
+        if (m < n) s += w[m] * k[m][at];
+    } else {
+      for (int m = 0; m < n; ++m) s += w[m] * k[m][at];
+    }
     return s;
   }
 };
