@@ -29,8 +29,9 @@ constexpr int block_y = PDEX_CUDA_BY;
 constexpr int rows = PDEX_CUDA_ROWS;
 constexpr int reduce_threads = 256;
 
+// f(i, j) for the cells of r this thread takes in for_each_cell's schedule.
 template <class F>
-__global__ void for_each_kernel(Range2 r, F f) {
+__device__ void for_thread_cells(Range2 r, F&& f) {
   const int i = r.i0 + int(blockIdx.x * blockDim.x + threadIdx.x);
   const int j0 = r.j0 + int(blockIdx.y * blockDim.y * rows + threadIdx.y);
   if (i >= r.i1) return;
@@ -39,6 +40,11 @@ __global__ void for_each_kernel(Range2 r, F f) {
     const int j = j0 + k * int(blockDim.y);
     if (j < r.j1) f(i, j);
   }
+}
+
+template <class F>
+__global__ void for_each_kernel(Range2 r, F f) {
+  for_thread_cells(r, f);
 }
 
 // __shfl_down_sync for arithmetic types, word by word for small structs (several sums in one pass).
@@ -85,6 +91,22 @@ __device__ V load_l2(const V* p) {
   }
 }
 
+// The end of a one-launch reduction. finished(): thread 0 of a block, its share written, counts the
+// block done; true in the last block to finish. hand_to_host(): that block stores the result, then
+// the ticket, in mapped pinned host memory, where the host polls (no copy command, no stream
+// synchronization), and resets the count for the next reduction on the stream.
+__device__ inline bool finished(unsigned* done) {
+  __threadfence();  // the block's share is visible before the count says so
+  return atomicAdd(done, 1u) == gridDim.x * gridDim.y - 1;
+}
+template <class V>
+__device__ void hand_to_host(V value, V* result, unsigned* done, volatile unsigned* flag, unsigned ticket) {
+  *result = value;
+  *done = 0;
+  __threadfence_system();  // the result reaches the host before the flag does
+  *flag = ticket;
+}
+
 // One pass: each block reduces a fixed, strided share of the range into partials[blockIdx.x]; the
 // last block to finish (counted in *done) combines the partials in a fixed order, so the result does
 // not depend on timing, and writes it to `result` and then `ticket` to `flag`, both in mapped pinned host
@@ -115,8 +137,7 @@ __global__ void reduce_kernel(Range2 r, F f, Op op, V* partials, unsigned* done,
   __shared__ bool last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = acc;
-    __threadfence();  // the partial is visible before the count says so
-    last = atomicAdd(done, 1u) == gridDim.x - 1;
+    last = finished(done);
   }
   __syncthreads();
   if (!last) return;
@@ -134,34 +155,21 @@ __global__ void reduce_kernel(Range2 r, F f, Op op, V* partials, unsigned* done,
 #pragma unroll
   for (int m = 0; m < per_thread; ++m) acc = op(acc, part[m]);
   acc = block_reduce<V>(acc, op);
-  if (threadIdx.x == 0) {
-    *result = acc;
-    *done = 0;  // ready for the next reduction on this stream
-    __threadfence_system();  // the result reaches the host before the flag does
-    *flag = ticket;
-  }
+  if (threadIdx.x == 0) hand_to_host(acc, result, done, flag, ticket);
 }
 
 // for_each_kernel's schedule for a functor returning a value >= 0 (NaN counts as +infinity): each
 // block's largest value is folded into *word by atomicMax on the bits of its double, which orders as the
 // values do (exact and independent of the order of the blocks, so the result is deterministic). The
-// last block to finish hands the result to the host as reduce_kernel does, and clears the word.
+// last block to finish hands the result to the host, as reduce_kernel's does, and clears the word.
 template <class F>
 __global__ void max_kernel(Range2 r, F f, unsigned long long* word, unsigned* done, double* result,
                            volatile unsigned* flag, unsigned ticket) {
-  const int i = r.i0 + int(blockIdx.x * blockDim.x + threadIdx.x);
-  const int j0 = r.j0 + int(blockIdx.y * blockDim.y * rows + threadIdx.y);
-  double m = 0;  // no early return: every lane takes part in the shuffles
-  if (i < r.i1) {
-#pragma unroll
-    for (int k = 0; k < rows; ++k) {
-      const int j = j0 + k * int(blockDim.y);
-      if (j < r.j1) {
-        const double v = double(f(i, j));
-        m = v == v ? (v > m ? v : m) : __longlong_as_double(0x7ff0000000000000ll);
-      }
-    }
-  }
+  double m = 0;  // every lane goes on to the shuffles
+  for_thread_cells(r, [&](int i, int j) {
+    const double v = double(f(i, j));
+    m = v == v ? (v > m ? v : m) : __longlong_as_double(0x7ff0000000000000ll);
+  });
   for (int off = 16; off > 0; off /= 2) m = fmax(m, __shfl_xor_sync(0xffffffffu, m, off));
   __shared__ double warp_max[block_x * block_y / 32];
   const int t = int(threadIdx.y * blockDim.x + threadIdx.x);
@@ -170,13 +178,9 @@ __global__ void max_kernel(Range2 r, F f, unsigned long long* word, unsigned* do
   if (t != 0) return;
   for (int w = 1; w < block_x * block_y / 32; ++w) m = fmax(m, warp_max[w]);
   if (m > 0) atomicMax(word, static_cast<unsigned long long>(__double_as_longlong(m)));
-  __threadfence();  // this block's maximum is in the word before the count says so
-  if (atomicAdd(done, 1u) != gridDim.x * gridDim.y - 1) return;
+  if (!finished(done)) return;
   __threadfence();
-  *result = __longlong_as_double(static_cast<long long>(atomicExch(word, 0ull)));
-  *done = 0;
-  __threadfence_system();  // the result reaches the host before the flag does
-  *flag = ticket;
+  hand_to_host(__longlong_as_double(static_cast<long long>(atomicExch(word, 0ull))), result, done, flag, ticket);
 }
 
 inline dim3 grid_for(Range2 r) {
