@@ -55,6 +55,7 @@ double device_copy_gbs(std::size_t bytes) {
   std::sort(ms.begin(), ms.end());
   return 2.0 * double(bytes) * copies / (ms[ms.size() / 2] * 1e-3) / 1e9;
 #else
+  (void)bytes;
   return 0;
 #endif
 }
