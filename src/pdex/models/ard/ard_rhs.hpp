@@ -53,6 +53,24 @@ struct ArdRhs {
     r[1] = fv + Dv.at(po) * lap(v, sh) - transport(v, sh, po);  // eq. (6)
   }
 
+  // This right-hand side with every parameter read once, at cell offset po: a kernel that updates the
+  // same cell many times (the temporally blocked CUDA schedule) keeps the values in registers instead
+  // of reading and selecting them at every update.
+  PDEX_HD auto at(int64_t po) const
+    requires(!Tensor)
+  {
+    const auto freeze = [po](const P& p) { return ConstParam<T>(p.at(po)); };
+    ArdRhs<T, decltype(reaction.map(freeze)), Adv, false, ConstParam<T>> r;
+    r.reaction = reaction.map(freeze);
+    r.Du = freeze(Du);
+    r.Dv = freeze(Dv);
+    r.ax = freeze(ax);
+    r.ay = freeze(ay);
+    r.floor = floor;
+    r.h = h;
+    return r;
+  }
+
   PDEX_HD T transport(const Star<T>& p, const Spacing<T>& sh, int64_t po) const {
     if constexpr (Adv == Advection::none) return T(0);
     else if constexpr (Adv == Advection::upwind) return advect_upwind(p, ax.at(po), ay.at(po), sh);

@@ -24,12 +24,14 @@ struct Param {
 };
 
 // A parameter known to be the same in every cell: host executors use it when no parameter of a run
-// varies, so that the compiler keeps constants in registers (2.2x on a cache-resident serial step).
+// varies, so that the compiler keeps constants in registers (2.2x on a cache-resident serial step); a
+// CUDA kernel that updates one cell many times holds its cell's values as ConstParams (ArdRhs::at).
 template <class T>
 struct ConstParam {
   T value = T(0);
   ConstParam() = default;
   explicit ConstParam(const Param<T>& p) : value(p.value) {}
+  PDEX_HD explicit ConstParam(T v) : value(v) {}
   PDEX_HD T at(int64_t) const { return value; }
 };
 

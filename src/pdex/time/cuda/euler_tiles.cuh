@@ -63,6 +63,9 @@ __global__ void __launch_bounds__(C::threads, C::min_blocks)
   // Each thread owns rows y0 .. y0 + rows - 1 of column x in every step.
   const int x = threadIdx.x % C::w, y0 = threadIdx.x / C::w * C::rows;
   const int col = col_off[x];
+  decltype(rhs.at(0)) cell_rhs[C::rows];  // parameters do not change between steps: read them once
+#pragma unroll
+  for (int k = 0; k < C::rows; ++k) cell_rhs[k] = rhs.at(row_off[y0 + k] + col);
   int cur = 0;
   for (int s = 0; s < C::steps; ++s) {
     const T* u = buf + cur * 2 * C::cells + at(x, y0);
@@ -73,7 +76,7 @@ __global__ void __launch_bounds__(C::threads, C::min_blocks)
 #pragma unroll
     for (int k = 0; k < C::rows; ++k) {
       T r[2];
-      rhs.eval_star(su[k], sv[k], rhs.h, row_off[y0 + k] + col, r);
+      cell_rhs[k].eval_star(su[k], sv[k], rhs.h, 0, r);
       next[k * C::pitch] = rhs.limit(0, su[k].c + dt * r[0]);
       next[C::cells + k * C::pitch] = rhs.limit(1, sv[k].c + dt * r[1]);
     }

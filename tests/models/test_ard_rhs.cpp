@@ -1,0 +1,74 @@
+// ArdRhs::at(o), the right-hand side with every parameter read once at a cell (what the temporally
+// blocked CUDA schedule keeps in registers), evaluates exactly what the right-hand side reading its
+// parameters per cell does, for every reaction and advection scheme. Each parameter gets values of its
+// own in every cell, so a reaction whose map() dropped, swapped or repeated a parameter would differ.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "pdex/models/ard/ard_base.hpp"
+#include "pdex/models/ard/ard_rhs.hpp"
+#include "pdex/models/ard/reactions.hpp"
+
+namespace pdex::test {
+namespace {
+
+constexpr int cells = 7;
+
+// Distinct per-cell values for each parameter, kept alive for the Params that point at them.
+class ParamFields {
+ public:
+  ParamFields() { fields_.reserve(16); }  // Params keep pointers into the fields: no reallocation
+
+  Param<double> next() {
+    const int n = int(fields_.size());
+    std::vector<double> v(cells);
+    for (int o = 0; o < cells; ++o) v[o] = 0.3 + 0.17 * n + 0.011 * o * (1 + n);
+    fields_.push_back(std::move(v));
+    return Param<double>{0.0, fields_.back().data(), 1};
+  }
+
+ private:
+  std::vector<std::vector<double>> fields_;
+};
+
+template <class Reaction, Advection Adv>
+void expect_frozen_matches_per_cell() {
+  ParamFields params;
+  ArdRhs<double, Reaction, Adv> rhs;
+  rhs.reaction = ard_detail::make_reaction<double>(std::type_identity<Reaction>{}, [&](const char*) {
+    return params.next();
+  });
+  rhs.Du = params.next();
+  rhs.Dv = params.next();
+  rhs.ax = params.next();
+  rhs.ay = params.next();
+  rhs.h = Spacing<double>::make(0.5, 0.25, 16);
+  const Star<double> u{1.3, 0.9, 1.7, 1.1, 0.6}, v{0.4, 0.8, 0.2, 0.5, 0.9};
+  for (int o = 0; o < cells; ++o) {
+    double per_cell[2], frozen[2];
+    rhs.eval_star(u, v, rhs.h, o, per_cell);
+    rhs.at(o).eval_star(u, v, rhs.h, 0, frozen);
+    for (int c = 0; c < 2; ++c) EXPECT_EQ(frozen[c], per_cell[c]) << "cell " << o << ", component " << c;
+  }
+}
+
+template <Advection Adv>
+void expect_for_every_reaction() {
+  expect_frozen_matches_per_cell<Turing<double>, Adv>();
+  expect_frozen_matches_per_cell<GrayScott<double>, Adv>();
+  expect_frozen_matches_per_cell<FitzHughNagumo<double>, Adv>();
+  expect_frozen_matches_per_cell<Brusselator<double>, Adv>();
+  expect_frozen_matches_per_cell<Schnakenberg<double>, Adv>();
+}
+
+TEST(ArdRhsTest, ParametersReadOnceAtACellGiveTheSameRightHandSide) {
+  expect_for_every_reaction<Advection::none>();
+  expect_for_every_reaction<Advection::centered>();
+  expect_for_every_reaction<Advection::upwind>();
+}
+
+}  // namespace
+}  // namespace pdex::test
