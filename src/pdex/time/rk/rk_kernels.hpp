@@ -63,20 +63,24 @@ struct RkStage {
 
   template <bool MayBeEdge>
   PDEX_HD T apply(int i, int j) const {
-    T kv[Cell::ncomp];
+    T kv[Cell::ncomp], v[Cell::ncomp], e = T(0);
     f(i, j, kv);
     const int64_t o = u.offset(i, j);
+    // Every load before the first store: the compiler cannot tell the fields apart, so a load after a
+    // store would wait for it, and the error's stages would be fetched only after the candidate's.
+    for (int c = 0; c < Cell::ncomp; ++c) {
+      const int64_t at = o + c * u.comp_stride;
+      v[c] = u.data[at] + sum.sum(at) + w_sum * kv[c];
+      const T ec = err.sum(at) + w_err * kv[c], a = ec < T(0) ? -ec : ec;
+      e = a == a ? (a > e ? a : e) : std::numeric_limits<T>::infinity();  // NaN must survive a Max reduction
+    }
     const bool edge = MayBeEdge && near_boundary(out, i, j);
-    T e = T(0);
     for (int c = 0; c < Cell::ncomp; ++c) {
       const int64_t at = o + c * u.comp_stride;
       if (k.data) k.data[at] = kv[c];
-      T v = u.data[at] + sum.sum(at) + w_sum * kv[c];
-      if (candidate) v = lim.limit(c, v);
-      out.data[at] = v;
-      if (edge) push_ghosts(out, bc, c, i, j, v);
-      const T ec = err.sum(at) + w_err * kv[c], a = ec < T(0) ? -ec : ec;
-      e = a == a ? (a > e ? a : e) : std::numeric_limits<T>::infinity();  // NaN must survive a Max reduction
+      const T x = candidate ? lim.limit(c, v[c]) : v[c];
+      out.data[at] = x;
+      if (edge) push_ghosts(out, bc, c, i, j, x);
     }
     return e;
   }
