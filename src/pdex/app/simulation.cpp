@@ -63,6 +63,7 @@ nlohmann::json solver_totals_json(const SolverTotals& t) {
           {"max_iterations", t.max_iterations},
           {"max_residual", t.max_residual},
           {"unconverged", t.unconverged},
+          {"one_launch", t.one_launch},
           {"seconds", t.seconds},
           {"iterations_per_solve", t.iterations_per_solve},
           {"residual_per_solve", t.residual_per_solve},

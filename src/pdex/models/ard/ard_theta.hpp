@@ -4,39 +4,53 @@
 //   (I - theta dt D lap) u^{n+1} = u^n + dt (-A(u^n) + F(u^n, v^n) + (1 - theta) D lap u^n)
 // for u and v in lock step (one block-diagonal system), starting from u^n, then clamps as the explicit
 // scheme does (the seed clamps after the residual test, sec. 3.2.3).
+#include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/ard/ard_base.hpp"
+#include "pdex/models/ard/theta_tiles_shape.hpp"
 #include "pdex/time/solver_totals.hpp"
 
 namespace pdex::ard_detail {
 
-// b = u + dt (rhs(u) - theta D lap u): the right-hand sides of eqs. (13)-(14); and, in the same pass,
-// the solve's initial guess x = 2 u - x (x holding the previous state u^{n-1}): the linear extrapolation
-// of the last two states, closer to u^{n+1} than u^n is by a factor of order dt.
-template <class Exec, class T, class Rhs>
+// b = u + dt (rhs(u) - theta D lap u) at offset o: the right-hand sides of eqs. (13)-(14).
+template <class T, class Rhs>
+PDEX_HD inline void theta_b(const Rhs& rhs, const FieldView<const T>& u, int64_t o, T dt, T theta, T b[2]) {
+  T r[Rhs::ncomp];
+  rhs.eval(u.comp(0), u.comp(1), o, rhs.h, o, r);
+  b[0] = u.comp(0)[o] + dt * (r[0] - theta * (rhs.Du.at(o) * lap(u.comp(0), o, rhs.h)));
+  b[1] = u.comp(1)[o] + dt * (r[1] - theta * (rhs.Dv.at(o) * lap(u.comp(1), o, rhs.h)));
+}
+
+// b at every cell; with Extrapolate, in the same pass, the solve's initial guess x = 2 u - x (x holding
+// the previous state u^{n-1}): the linear extrapolation of the last two states, closer to u^{n+1} than
+// u^n is by a factor of order dt.
+template <bool Extrapolate, class Exec, class T, class Rhs>
 void theta_rhs(const Exec& ex, const Rhs& rhs, FieldView<const T> u, FieldView<T> b, FieldView<T> x, T dt, T theta) {
   for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
-    T r[Rhs::ncomp];
-    rhs(u, i, j, r);
     const int64_t o = u.offset(i, j);
-    b.comp(0)[o] = u.comp(0)[o] + dt * (r[0] - theta * (rhs.Du.at(o) * lap(u.comp(0), o, rhs.h)));
-    b.comp(1)[o] = u.comp(1)[o] + dt * (r[1] - theta * (rhs.Dv.at(o) * lap(u.comp(1), o, rhs.h)));
-    for (int c = 0; c < Rhs::ncomp; ++c) x.comp(c)[o] = T(2) * u.comp(c)[o] - x.comp(c)[o];
+    T bo[2];
+    theta_b(rhs, u, o, dt, theta, bo);
+    for (int c = 0; c < Rhs::ncomp; ++c) {
+      b.comp(c)[o] = bo[c];
+      if (Extrapolate) x.comp(c)[o] = T(2) * u.comp(c)[o] - x.comp(c)[o];  // (a plain if: nvcc lambdas cannot capture in if constexpr)
+    }
   });
 }
 
-// Clamps the new state and writes its boundary images.
+// to = the clamped state from `from` (the same field, or the solution written elsewhere), with its
+// boundary images.
 template <class Exec, class T, class Rhs>
-void limit_state(const Exec& ex, const Rhs& rhs, FieldView<T> u, const FieldBoundary& bc) {
-  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
-    const bool edge = near_boundary(u, i, j);
+void limit_state(const Exec& ex, const Rhs& rhs, FieldView<const T> from, FieldView<T> to, const FieldBoundary& bc) {
+  for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) {
+    const bool edge = near_boundary(to, i, j);
     for (int c = 0; c < Rhs::ncomp; ++c) {
-      const T v = rhs.limit(c, u(c, i, j));
-      u(c, i, j) = v;
-      if (edge) push_ghosts(u, bc, c, i, j, v);
+      const T v = rhs.limit(c, from(c, i, j));
+      to(c, i, j) = v;
+      if (edge) push_ghosts(to, bc, c, i, j, v);
     }
   });
 }
@@ -49,7 +63,8 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
  public:
   ArdTheta(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec), theta_(T(spec.theta)), method_(solver_method_name(spec.solver.method)),
-        b_(state_[0].like(Exec::space)), solver_(ex, state_[0], implicit_operator(spec), spec.bc, spec.solver) {}
+        b_(state_[0].like(Exec::space)), solver_(ex, state_[0], implicit_operator(spec), spec.bc, spec.solver),
+        tiled_(Exec::backend == Backend::cuda && !Rhs::tensor && theta_tiles_apply<T>(spec)) {}
 
   // state_[1 - cur_] holds the previous state (the current one before the first step), where the next
   // state is solved for. With fixed cycles only the last solve of the call measures its residual.
@@ -57,9 +72,13 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     for (int64_t k = 0; k < steps; ++k) {
       const int next = 1 - cur_;
       if (!has_previous_) copy(state_[next], state_[cur_]);
-      theta_rhs(ex_, rhs_, state_[cur_].cview(), b_.view(), state_[next].view(), dt_, theta_);
-      record(solver_.solve(state_[next].view(), b_.cview(), k + 1 == steps));
-      limit_state(ex_, rhs_, state_[next].view(), bc_);
+      if (tiled_) {
+        tiled_step(next);
+      } else {
+        theta_rhs<true>(ex_, rhs_, state_[cur_].cview(), b_.view(), state_[next].view(), dt_, theta_);
+        record(solver_.solve(state_[next].view(), b_.cview(), k + 1 == steps));
+        limit_state(ex_, rhs_, state_[next].cview(), state_[next].view(), bc_);
+      }
       cur_ = next;
       has_previous_ = true;
     }
@@ -90,6 +109,38 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     return op;
   }
 
+  // The step in one launch on CUDA (theta_tiles.cuh): the right-hand side, the extrapolated guess and
+  // the first check_every sweeps of the solve, with the residual test; the solution lands in b_, and the
+  // clamp moves it to the state. Where the test fails, the solve goes on as the plain path's would.
+  void tiled_step(int next) {
+    if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const SolverSettings& s = solver_.settings();
+      SolveStats st;
+      st.iterations = s.check_every;
+      const Pair rb = theta_tiles(ex_, rhs_, state_[cur_].cview(), state_[next].cview(), b_.view(),
+                                  solver_.op().refreshed(), dt_, theta_, T(solver_.omega()), s.check_every);
+      st.residual = std::sqrt(rb.a) / (rb.b > 0 ? std::sqrt(rb.b) : 1.0);
+      st.history.push_back(st.residual);
+      st.converged = st.residual <= s.tol;
+      if (st.converged) {
+        limit_state(ex_, rhs_, b_.cview(), state_[next].view(), bc_);
+      } else {
+        copy_interior(ex_, b_.cview(), state_[next].view());
+        theta_rhs<false>(ex_, rhs_, state_[cur_].cview(), b_.view(), b_.view(), dt_, theta_);
+        const SolveStats more = solver_.solve(state_[next].view(), b_.cview());
+        st.iterations += more.iterations;
+        st.residual = more.residual;
+        st.converged = more.converged;
+        st.history.insert(st.history.end(), more.history.begin(), more.history.end());
+        limit_state(ex_, rhs_, state_[next].cview(), state_[next].view(), bc_);
+      }
+      st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++totals_.one_launch;
+      record(st);
+    }
+  }
+
   void record(const SolveStats& st) {
     add_solve(totals_, st);
     if (!st.converged)
@@ -104,7 +155,12 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   std::string method_;
   Field<T> b_;
   LinearSolver<Exec, T> solver_;
+  bool tiled_ = false;  // the one-launch CUDA step (theta_tiles.cuh)
   SolverTotals totals_;
 };
 
 }  // namespace pdex::ard_detail
+
+#if defined(__CUDACC__) && defined(PDEX_HAVE_CUDA)
+#include "pdex/models/ard/theta_tiles.cuh"
+#endif
