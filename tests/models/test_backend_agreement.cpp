@@ -160,8 +160,8 @@ TEST_P(CpuCudaTest, TemporalBlockingAgreesWithOneLaunchPerStep) {
 // Crank-Nicolson steps of seed 000's Turing run at dt 12.5 (tolerances as above; the solves' residual
 // sums differ in order only). Grids: not a multiple of a tile, and smaller than one (the region wraps
 // around the grid several times); upwind advection with a varying velocity (explicit, read at wrapped
-// offsets). In f64 a tolerance of 1e-9, which six sweeps cannot reach, makes every step go on in the
-// plain solver from the launch's result.
+// offsets). In f64 a tolerance of 1e-9, which six sweeps cannot reach, makes every step go on in more
+// launches, each from the last one's result; in f32, 1e-5 makes some steps do so.
 TEST_P(CpuCudaTest, OneLaunchThetaStepAgreesWithThePlainSolver) {
   struct Case {
     Grid2 grid;

@@ -4,6 +4,7 @@
 //   (I - theta dt D lap) u^{n+1} = u^n + dt (-A(u^n) + F(u^n, v^n) + (1 - theta) D lap u^n)
 // for u and v in lock step (one block-diagonal system), starting from u^n, then clamps as the explicit
 // scheme does (the seed clamps after the residual test, sec. 3.2.3).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -25,10 +26,10 @@ PDEX_HD inline void theta_b(const Rhs& rhs, const FieldView<const T>& u, int64_t
   b[1] = u.comp(1)[o] + dt * (r[1] - theta * (rhs.Dv.at(o) * lap(u.comp(1), o, rhs.h)));
 }
 
-// b at every cell; with Extrapolate, in the same pass, the solve's initial guess x = 2 u - x (x holding
-// the previous state u^{n-1}): the linear extrapolation of the last two states, closer to u^{n+1} than
-// u^n is by a factor of order dt.
-template <bool Extrapolate, class Exec, class T, class Rhs>
+// b at every cell and, in the same pass, the solve's initial guess x = 2 u - x (x holding the previous
+// state u^{n-1}): the linear extrapolation of the last two states, closer to u^{n+1} than u^n is by a
+// factor of order dt.
+template <class Exec, class T, class Rhs>
 void theta_rhs(const Exec& ex, const Rhs& rhs, FieldView<const T> u, FieldView<T> b, FieldView<T> x, T dt, T theta) {
   for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
     const int64_t o = u.offset(i, j);
@@ -36,7 +37,7 @@ void theta_rhs(const Exec& ex, const Rhs& rhs, FieldView<const T> u, FieldView<T
     theta_b(rhs, u, o, dt, theta, bo);
     for (int c = 0; c < Rhs::ncomp; ++c) {
       b.comp(c)[o] = bo[c];
-      if (Extrapolate) x.comp(c)[o] = T(2) * u.comp(c)[o] - x.comp(c)[o];  // (a plain if: nvcc lambdas cannot capture in if constexpr)
+      x.comp(c)[o] = T(2) * u.comp(c)[o] - x.comp(c)[o];
     }
   });
 }
@@ -75,7 +76,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       if (tiled_) {
         tiled_step(next);
       } else {
-        theta_rhs<true>(ex_, rhs_, state_[cur_].cview(), b_.view(), state_[next].view(), dt_, theta_);
+        theta_rhs(ex_, rhs_, state_[cur_].cview(), b_.view(), state_[next].view(), dt_, theta_);
         record(solver_.solve(state_[next].view(), b_.cview(), k + 1 == steps));
         limit_state(ex_, rhs_, state_[next].cview(), state_[next].view(), bc_);
       }
@@ -110,31 +111,31 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   }
 
   // The step in one launch on CUDA (theta_tiles.cuh): the right-hand side, the extrapolated guess and
-  // the first check_every sweeps of the solve, with the residual test; the solution lands in b_, and the
-  // clamp moves it to the state. Where the test fails, the solve goes on as the plain path's would.
+  // the first check_every sweeps of the solve, with the residual test; where the test fails, one more
+  // launch per check_every sweeps, from the last one's result (the same sweeps and tests as the plain
+  // solver's). Launches alternate between b_ and the next state, which the first reads as the previous
+  // state; the clamp moves the solution into the state.
   void tiled_step(int next) {
     if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor) {
       const auto t0 = std::chrono::steady_clock::now();
       const SolverSettings& s = solver_.settings();
+      const FieldView<T> buf[2] = {b_.view(), state_[next].view()};
+      FieldView<const T> from = state_[next].cview();
+      int to = 0;
       SolveStats st;
-      st.iterations = s.check_every;
-      const Pair rb = theta_tiles(ex_, rhs_, state_[cur_].cview(), state_[next].cview(), b_.view(),
-                                  solver_.op().refreshed(), dt_, theta_, T(solver_.omega()), s.check_every);
-      st.residual = std::sqrt(rb.a) / (rb.b > 0 ? std::sqrt(rb.b) : 1.0);
-      st.history.push_back(st.residual);
-      st.converged = st.residual <= s.tol;
-      if (st.converged) {
-        limit_state(ex_, rhs_, b_.cview(), state_[next].view(), bc_);
-      } else {
-        copy_interior(ex_, b_.cview(), state_[next].view());
-        theta_rhs<false>(ex_, rhs_, state_[cur_].cview(), b_.view(), b_.view(), dt_, theta_);
-        const SolveStats more = solver_.solve(state_[next].view(), b_.cview());
-        st.iterations += more.iterations;
-        st.residual = more.residual;
-        st.converged = more.converged;
-        st.history.insert(st.history.end(), more.history.begin(), more.history.end());
-        limit_state(ex_, rhs_, state_[next].cview(), state_[next].view(), bc_);
+      while (true) {
+        const int sweeps = std::min(s.check_every, s.max_iter - st.iterations);
+        const Pair rb = theta_tiles(ex_, rhs_, state_[cur_].cview(), from, buf[to], solver_.op().refreshed(), dt_,
+                                    theta_, T(solver_.omega()), sweeps, st.iterations == 0);
+        st.iterations += sweeps;
+        st.residual = std::sqrt(rb.a) / (rb.b > 0 ? std::sqrt(rb.b) : 1.0);
+        st.history.push_back(st.residual);
+        st.converged = st.residual <= s.tol;
+        if (st.converged || st.iterations >= s.max_iter) break;
+        from = as_const(buf[to]);
+        to = 1 - to;
       }
+      limit_state(ex_, rhs_, as_const(buf[to]), state_[next].view(), bc_);
       st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ++totals_.one_launch;
       record(st);

@@ -2,11 +2,12 @@
 // The theta step in one launch on CUDA, for fully periodic runs with constant isotropic diffusion solved
 // by red-black Gauss-Seidel or SOR (the runs theta_tiles_apply() selects). Each block copies a region of
 // the grid into shared memory: the right-hand side b (eqs. 13-14) and the extrapolated guess x0 = 2 u^n
-// - u^{n-1} at every cell, then `sweeps` red-black sweeps there, each half-sweep updating every cell of
+// - u^{n-1} (or, for a launch that goes on with a solve, the last launch's x) at every cell, then
+// `sweeps` red-black sweeps there, each half-sweep updating every cell of
 // its colour (the region's outer rings go stale a ring per half-sweep, never reaching the tile), then
 // the residual b - A x at the tile's cells, summed with |b|^2 into the solve's relative residual, which
 // the last block hands to the host. The unknowns are written unclamped: the caller tests the residual,
-// then clamps (or goes on relaxing, as the solver would). Seed 000 found the GPU's semi-implicit step
+// then clamps, or launches again from them. Seed 000 found the GPU's semi-implicit step
 // bound by its many relaxation passes and reductions (sec. 4); here they are one pass over memory and
 // one reduction. The arithmetic is the plain path's: theta_b() and the Helmholtz operator's point
 // update (relaxation.hpp's relax_point), only the order of work differs.
@@ -67,8 +68,8 @@ struct Column {
 
 template <class C, class T, class Rhs>
 __global__ void __launch_bounds__(C::threads, 1)
-    theta_tiles_kernel(Rhs rhs, FieldView<const T> u, FieldView<const T> prev, FieldView<T> out, Helmholtz<T> op,
-                       T dt, T theta, T omega, int sweeps, int tiles_x, int tiles, Pair* partials, unsigned* done,
+    theta_tiles_kernel(Rhs rhs, FieldView<const T> u, FieldView<const T> from, FieldView<T> out, Helmholtz<T> op,
+                       T dt, T theta, T omega, int sweeps, bool extrapolate, int tiles_x, int tiles, Pair* partials, unsigned* done,
                        Pair* result, volatile unsigned* flag, unsigned ticket) {
   using Col = Column<C, T>;
   extern __shared__ unsigned char raw[];
@@ -98,7 +99,7 @@ __global__ void __launch_bounds__(C::threads, 1)
 #pragma unroll
       for (int c = 0; c < 2; ++c) {
         t.b[c][k] = bo[c];
-        t.x[c][k] = T(2) * u.comp(c)[o] - prev.comp(c)[o];
+        t.x[c][k] = extrapolate ? T(2) * u.comp(c)[o] - from.comp(c)[o] : from.comp(c)[o];
         xs[c * C::cells + Col::at(t.col, t.y0 + k)] = t.x[c][k];
       }
     }
@@ -153,12 +154,13 @@ __global__ void __launch_bounds__(C::threads, 1)
 
 }  // namespace theta_tiles_detail
 
-// One theta step's right-hand side, extrapolated guess and first `sweeps` red-black sweeps (sweeps <=
-// C::sweeps), from u (the state) and prev (the one before) into out (unclamped, no ghosts); returns
-// {|b - A x|^2, |b|^2} over the cells and both species. op: refreshed(), constant coefficients.
+// `sweeps` red-black sweeps (<= C::sweeps) of one theta step's solve, with b from u (the state), from
+// the guess 2 u - from (extrapolate: `from` is the previous state) or `from` itself, into out
+// (unclamped, no ghosts; not `from`); returns {|b - A x|^2, |b|^2} over the cells and both species.
+// op: refreshed(), constant coefficients.
 template <class T, class Rhs, class C = ThetaTiles<T>>
-Pair theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView<const T> prev, FieldView<T> out,
-                 const Helmholtz<T>& op, T dt, T theta, T omega, int sweeps) {
+Pair theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView<const T> from, FieldView<T> out,
+                 const Helmholtz<T>& op, T dt, T theta, T omega, int sweeps, bool extrapolate) {
   const auto kernel = theta_tiles_detail::theta_tiles_kernel<C, T, Rhs>;
   static const int per_sm = [&] {  // once per kernel: shared memory beyond 48 KB must be asked for
     if (C::shared_bytes > 48 * 1024)
@@ -173,7 +175,7 @@ Pair theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView
   Pair* result = static_cast<Pair*>(ctx.pinned_result());
   const unsigned ticket = ctx.next_ticket();
   kernel<<<blocks, C::threads, C::shared_bytes, ctx.stream()>>>(
-      rhs, u, prev, out, op, dt, theta, omega, sweeps, tiles_x, tiles, static_cast<Pair*>(ctx.reduce_scratch()),
+      rhs, u, from, out, op, dt, theta, omega, sweeps, extrapolate, tiles_x, tiles, static_cast<Pair*>(ctx.reduce_scratch()),
       ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
   PDEX_CUDA_CHECK_LAUNCH("theta_tiles");
   ctx.wait_for(ticket);
