@@ -2,7 +2,7 @@
 // The theta scheme for the advection-reaction-diffusion model, seed 000 eqs. (11)-(14): advection and
 // reaction explicit, diffusion weighted theta implicit / (1 - theta) explicit. Each step solves
 //   (I - theta dt D lap) u^{n+1} = u^n + dt (-A(u^n) + F(u^n, v^n) + (1 - theta) D lap u^n)
-// for u and v in lock step (one block-diagonal system), starting from u^n, then clamps as the explicit
+// for u and v in lock step (one block-diagonal system), starting from 2 u^n - u^{n-1}, then clamps as the explicit
 // scheme does (the seed clamps after the residual test, sec. 3.2.3).
 #include <algorithm>
 #include <chrono>
@@ -54,6 +54,19 @@ void limit_state(const Exec& ex, const Rhs& rhs, FieldView<const T> from, FieldV
       if (edge) push_ghosts(to, bc, c, i, j, v);
     }
   });
+}
+
+// The runs the one-launch CUDA step serves: periodic on every side with even sizes (so that the
+// red-black colouring closes across the wrap), constant isotropic diffusion, and a red-black relaxation
+// tested by its residual every check_every <= ThetaTiles::sweeps sweeps (a change test needs every
+// sweep's largest change, which the launch does not keep).
+template <class T>
+bool theta_tiles_apply(const ArdSpec& s) {
+  const SolverSettings& v = s.solver;
+  return s.temporal_blocking && all_periodic(s.bc) && s.grid.nx % 2 == 0 && s.grid.ny % 2 == 0 && !s.anisotropic &&
+         !s.params.at("Du").varies() && !s.params.at("Dv").varies() &&
+         (v.method == SolverMethod::rbgs || v.method == SolverMethod::sor) && v.change_tol == 0 && v.tol > 0 &&
+         v.check_every >= 1 && v.check_every <= ThetaTiles<T>::sweeps;
 }
 
 template <class Exec, class T, class Rhs>

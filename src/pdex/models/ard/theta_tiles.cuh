@@ -74,15 +74,7 @@ __global__ void __launch_bounds__(C::threads, 1)
   using Col = Column<C, T>;
   extern __shared__ unsigned char raw[];
   T* xs = reinterpret_cast<T*>(raw);  // [species][cell]: the region's unknowns, cell (x, y) at Col::at(x, y)
-  // The ring (x = -1 or w, y = -1 or hgt) is read, never written: it only has to hold finite values.
-  for (int k = threadIdx.x; k < 2 * (C::w + 2); k += C::threads) {
-    T* s = xs + k / (C::w + 2) * C::cells;
-    s[Col::at(k % (C::w + 2) - 1, -1)] = s[Col::at(k % (C::w + 2) - 1, C::hgt)] = T(0);
-  }
-  for (int k = threadIdx.x; k < 2 * C::hgt; k += C::threads) {
-    T* s = xs + k / C::hgt * C::cells;
-    s[Col::at(-1, k % C::hgt)] = s[Col::at(C::w, k % C::hgt)] = T(0);
-  }
+  tiles_detail::zero_ring<C>(xs, 2);
 
   Col t;
   t.col = int(threadIdx.x) % C::w;

@@ -1,11 +1,7 @@
 #pragma once
-// Tile shape of the one-launch CUDA theta step (theta_tiles.cuh) and the runs it applies to, visible to
-// all translation units (the stepper decides with them).
+// Tile shape of the one-launch CUDA theta step (theta_tiles.cuh), visible to all translation units (the
+// stepper decides with it, ard_theta.hpp).
 #include <cstddef>
-
-#include "pdex/grid/boundary.hpp"
-#include "pdex/linalg/solver_settings.hpp"
-#include "pdex/models/ard/ard_spec.hpp"
 
 namespace pdex {
 
@@ -25,21 +21,5 @@ struct ThetaTiles {
   static constexpr int threads = w * (hgt / rows);
   static constexpr std::size_t shared_bytes = 2 * cells * sizeof(T);
 };
-
-// The runs the one-launch step serves: periodic on every side with even sizes (so that the red-black
-// colouring closes across the wrap), constant isotropic diffusion, and a red-black relaxation tested
-// by its residual every check_every <= ThetaTiles::sweeps sweeps (a change test needs every sweep's
-// largest change, which the launch does not keep).
-template <class T>
-bool theta_tiles_apply(const ArdSpec& s) {
-  const SolverSettings& v = s.solver;
-  bool periodic = true;
-  for (const auto& side : s.bc.side)
-    for (int c = 0; c < 2; ++c) periodic = periodic && side[c].kind == BcKind::periodic;
-  return s.temporal_blocking && periodic && s.grid.nx % 2 == 0 && s.grid.ny % 2 == 0 && !s.anisotropic &&
-         !s.params.at("Du").varies() && !s.params.at("Dv").varies() &&
-         (v.method == SolverMethod::rbgs || v.method == SolverMethod::sor) && v.change_tol == 0 && v.tol > 0 &&
-         v.check_every >= 1 && v.check_every <= ThetaTiles<T>::sweeps;
-}
 
 }  // namespace pdex

@@ -29,6 +29,22 @@ PDEX_HD inline int wrap(int i, int n) {
   return r < 0 ? r + n : r;
 }
 
+// Zeroes the ring of cells around a C::w x C::hgt region (x = -1 or w, y = -1 or hgt; row pitch
+// C::pitch = w + 2) in each of `buffers` buffers of C::cells values. Kernels read the ring and never
+// write it: it only has to hold finite values.
+template <class C, class T>
+__device__ void zero_ring(T* buf, int buffers) {
+  auto at = [](int x, int y) { return (y + 1) * C::pitch + x + 1; };
+  for (int k = threadIdx.x; k < buffers * (C::w + 2); k += C::threads) {
+    T* b = buf + k / (C::w + 2) * C::cells;
+    b[at(k % (C::w + 2) - 1, -1)] = b[at(k % (C::w + 2) - 1, C::hgt)] = T(0);
+  }
+  for (int k = threadIdx.x; k < buffers * C::hgt; k += C::threads) {
+    T* b = buf + k / C::hgt * C::cells;
+    b[at(-1, k % C::hgt)] = b[at(C::w, k % C::hgt)] = T(0);
+  }
+}
+
 // C: the tile shape (EulerTiles).
 template <class C, class T, class Rhs>
 __global__ void __launch_bounds__(C::threads, C::min_blocks)
@@ -42,15 +58,7 @@ __global__ void __launch_bounds__(C::threads, C::min_blocks)
   const int gx0 = int(blockIdx.x) * C::tx - C::steps, gy0 = int(blockIdx.y) * C::ty - C::steps;
   for (int k = threadIdx.x; k < C::hgt; k += C::threads) row_off[k] = in.offset(0, wrap(gy0 + k, in.ny));
   for (int k = threadIdx.x; k < C::w; k += C::threads) col_off[k] = wrap(gx0 + k, in.nx);
-  // The outer ring (x = -1 or w, y = -1 or hgt) is read, never written: it only has to hold finite values.
-  for (int k = threadIdx.x; k < 4 * (C::w + 2); k += C::threads) {
-    T* b = buf + k / (C::w + 2) * C::cells;
-    b[at(k % (C::w + 2) - 1, -1)] = b[at(k % (C::w + 2) - 1, C::hgt)] = T(0);
-  }
-  for (int k = threadIdx.x; k < 4 * C::hgt; k += C::threads) {
-    T* b = buf + k / C::hgt * C::cells;
-    b[at(-1, k % C::hgt)] = b[at(C::w, k % C::hgt)] = T(0);
-  }
+  zero_ring<C>(buf, 4);
   __syncthreads();
   for (int k = threadIdx.x; k < C::w * C::hgt; k += C::threads) {  // C::w is a constant: no division here
     const int x = k % C::w, y = k / C::w;
