@@ -2,7 +2,8 @@
 // backend and precision: iterations, final residual, time per solve and per iteration, and each
 // solver's speed-up over Jacobi-preconditioned CG; (b) seed 000's Table 1 pair, Turing spots by forward
 // Euler (dt 0.5, 50,000 steps) against Crank-Nicolson (dt 12.5, 2,000 steps), at 512x512 and at other
-// widths (seed Figs. 11-13), with the explicit/implicit time ratio beside the seed's (3.3x CPU, 1.4x GPU).
+// widths (seed Figs. 11-13), with the explicit/implicit time ratio beside the seed's (3.3x CPU, 1.4x GPU);
+// (c) one relaxation sweep's time against the bandwidth bound of the bytes it must move.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -12,9 +13,11 @@
 #include <map>
 #include <memory>
 
+#include "bandwidth.hpp"
 #include "bench_util.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/linalg/elliptic.hpp"
+#include "pdex/linalg/linalg_timing.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 
 namespace pdex {
@@ -215,11 +218,45 @@ void table1_suite(const std::vector<std::string>& backends, const std::vector<in
     }
 }
 
+// Part (c): a sweep must read x and b and write x, 3 n^2 values (a Jacobi sweep writes a second field,
+// the same count); the bound is that traffic at the bandwidth measured in this run (device copy on the
+// GPU, STREAM triad on the host).
+void sweep_suite(const std::vector<std::string>& backends, const std::vector<std::string>& precisions,
+                 const std::vector<int>& sizes, int repeats, nlohmann::json& out) {
+  std::printf("\nrelaxation sweeps, Poisson (Dirichlet), median of %d samples of 20 sweeps; bound: x, b read and x "
+              "written at the measured bandwidth\n",
+              repeats);
+  std::printf("%-8s %-5s %6s %-22s %10s %9s %8s\n", "backend", "prec", "n", "sweep", "us", "GB/s", "of bound");
+  for (const auto& bn : backends) {
+    const Backend b = parse_backend(bn);
+    const double bandwidth = b == Backend::cuda ? bench::device_copy_gbs() : bench::host_triad_gbs();
+    for (const auto& pn : precisions)
+      for (int n : sizes) {
+        const Precision p = parse_precision(pn);
+        const SweepTimings t = time_sweeps(b, p, n, repeats);
+        const double bytes = 3.0 * double(n) * n * (p == Precision::f32 ? 4 : 8);
+        const std::pair<const char*, double> rows[] = {{"jacobi", t.jacobi},
+                                                       {"jacobi, change test", t.jacobi_tested},
+                                                       {"red-black (rbgs, sor)", t.red_black},
+                                                       {"red-black, change test", t.red_black_tested}};
+        for (const auto& [name, seconds] : rows) {
+          const double gbs = bytes / seconds * 1e-9;
+          std::printf("%-8s %-5s %6d %-22s %10.1f %9.0f %7.0f%%\n", bn.c_str(), pn.c_str(), n, name, seconds * 1e6,
+                      gbs, 100 * gbs / bandwidth);
+          out["sweeps"].push_back({{"backend", bn}, {"device", device_name(b)}, {"precision", pn}, {"n", n},
+                                   {"sweep", name}, {"seconds", seconds}, {"bytes", bytes}, {"gbs", gbs},
+                                   {"bandwidth_gbs", bandwidth}, {"fraction_of_bound", gbs / bandwidth}});
+        }
+        std::fflush(stdout);
+      }
+  }
+}
+
 }  // namespace
 
 int cmd_bench_implicit(const std::vector<std::string>& args) {
   CLI::App app{"pdex bench implicit"};
-  std::vector<int> sizes{1024, 4096}, widths{128, 256, 512, 1024, 2048};
+  std::vector<int> sizes{1024, 4096}, widths{128, 256, 512, 1024, 2048}, sweep_sizes{1024, 4096};
   std::vector<std::string> backends, precisions{"f64"}, table1_backends, methods;
   for (const auto& m : all_methods()) methods.push_back(m.label);
   std::string json_file = "bench-implicit.json", cn_method = "multigrid";
@@ -241,6 +278,7 @@ int cmd_bench_implicit(const std::vector<std::string>& args) {
   app.add_option("--cn-solver", cn_method, "Table 1 pair: Crank-Nicolson's linear solver");
   app.add_option("--cn-tol", pair.solver.tol, "Table 1 pair: its relative residual (time-discretization level)");
   app.add_option("--cn-cycles", pair.solver.cycles, "Table 1 pair: multigrid cycles per step instead of --cn-tol");
+  app.add_option("--sweep-sizes", sweep_sizes, "relaxation sweeps: grid widths (0: skip)")->delimiter(',');
   app.add_option("--json", json_file, "output JSON file");
   if (const auto status = parse_suite_args(app, args)) return *status;
   if (backends.empty()) backends = available_backend_names();
@@ -250,6 +288,7 @@ int cmd_bench_implicit(const std::vector<std::string>& args) {
   nlohmann::json out;
   if (!sizes.empty() && sizes.front() > 0) poisson_suite(backends, precisions, sizes, methods, po, out);
   if (table1_backends.front() != "none") table1_suite(table1_backends, widths, pair, out);
+  if (!sweep_sizes.empty() && sweep_sizes.front() > 0) sweep_suite(backends, precisions, sweep_sizes, po.repeats, out);
   std::ofstream(json_file) << out.dump(2) << "\n";
   std::printf("\nwritten %s\n", json_file.c_str());
   return 0;

@@ -59,6 +59,17 @@ struct Helmholtz {
     return T(1) / diag(i, j, c, o);
   }
 
+  // Component c alone, as component 0: a kernel looping over components at run time then indexes the
+  // coefficient arrays with constants, which keeps them in registers.
+  PDEX_HD Helmholtz component(int c) const {
+    Helmholtz op = *this;
+    op.beta[0] = beta[c];
+    op.d[0] = d[c];
+    op.inner_inv[0] = inner_inv[c];
+    for (int s = 0; s < 4; ++s) op.self[s][0] = self[s][c];
+    return op;
+  }
+
   // This operator with inner_inv worked out for its present coefficients and spacing; the sweeps call
   // it at every launch, so that changing a coefficient or the spacing cannot leave it stale.
   Helmholtz refreshed() const {

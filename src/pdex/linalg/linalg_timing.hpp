@@ -19,4 +19,18 @@ LinalgTimings time_linalg(Backend backend, Precision precision, int nx, int ny, 
 template <class Exec>
 LinalgTimings time_linalg_on(const Exec& ex, Precision precision, int nx, int ny, int repeats);
 
+// Seconds per relaxation sweep of the n x n Poisson operator (Dirichlet sides), as the solvers sweep
+// (`pdex bench implicit`, issue 3's bandwidth target): Jacobi out of place; red-black Gauss-Seidel / SOR
+// (one kernel: omega is a number in it) out of place with rb_sweep_into where the solvers sweep so (the
+// GPU), else in place; each plain and with the largest-change test a solver makes every k sweeps.
+struct SweepTimings {
+  double jacobi = 0, jacobi_tested = 0;
+  double red_black = 0, red_black_tested = 0;
+};
+
+SweepTimings time_sweeps(Backend backend, Precision precision, int n, int repeats);
+
+template <class Exec>
+SweepTimings time_sweeps_on(const Exec& ex, Precision precision, int n, int repeats);
+
 }  // namespace pdex

@@ -9,6 +9,7 @@
 #include "pdex/linalg/linalg_timing.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/linalg/matrix_system.hpp"
+#include "pdex/linalg/relaxation.hpp"
 #include "pdex/linalg/stored_matrix.hpp"
 #include "pdex/linalg/vector_ops.hpp"
 #ifdef PDEX_HAVE_CUDA
@@ -87,7 +88,51 @@ LinalgTimings run(const Exec& ex, int nx, int ny, int repeats) {
   return out;
 }
 
+// One sweep from x into y as the solvers take it (linear_solver.hpp's relax), then the same back.
+template <class Exec, class T>
+T sweep_pair(const Exec& ex, const Helmholtz<T>& op, bool jacobi, Field<T>& x, Field<T>& y, const Field<T>& b,
+             const FieldBoundary& bc, bool measure) {
+  if (jacobi) {
+    const T m = jacobi_sweep(ex, op, x.cview(), b.cview(), y.view(), bc, T(1), measure);
+    return std::max(m, jacobi_sweep(ex, op, y.cview(), b.cview(), x.view(), bc, T(1), measure));
+  }
+  if (!sweeps_into<Exec>(x)) {
+    const T m = rb_sweep(ex, op, x.view(), b.cview(), bc, T(1.5), false, measure);
+    return std::max(m, rb_sweep(ex, op, x.view(), b.cview(), bc, T(1.5), false, measure));
+  }
+  const T m = rb_sweep_into(ex, op, x.cview(), b.cview(), y.view(), bc, T(1.5), false, measure);
+  return std::max(m, rb_sweep_into(ex, op, y.cview(), b.cview(), x.view(), bc, T(1.5), false, measure));
+}
+
+template <class Exec, class T>
+SweepTimings sweeps(const Exec& ex, int n, int repeats) {
+  const Grid2 g{n, n};
+  const FieldBoundary bc = FieldBoundary::all(BcKind::dirichlet);
+  Field<T> x(g, 1, 1, Exec::space), y = x.like(Exec::space), b = x.like(Exec::space);
+  fill_all(ex, b.view(), T(1));
+  fill_all(ex, x.view(), T(0));
+  fill_all(ex, y.view(), T(0));
+  const double beta = 1;
+  const Helmholtz<T> op = make_helmholtz<T>(n, n, 1.0, 1.0, x.view().pitch, 0.0, &beta, 1, bc);
+  volatile double sink = 0;
+  auto per_sweep = [&](bool jacobi, bool measure) {
+    return median_seconds(ex, repeats, 10, [&] { sink = sink + double(sweep_pair(ex, op, jacobi, x, y, b, bc, measure)); }) / 2;
+  };
+  SweepTimings t;
+  t.jacobi = per_sweep(true, false);
+  t.jacobi_tested = per_sweep(true, true);
+  t.red_black = per_sweep(false, false);
+  t.red_black_tested = per_sweep(false, true);
+  return t;
+}
+
 }  // namespace timing_detail
+
+template <class Exec>
+SweepTimings time_sweeps_on(const Exec& ex, Precision precision, int n, int repeats) {
+  if (precision == Precision::f32) return timing_detail::sweeps<Exec, float>(ex, n, repeats);
+  return timing_detail::sweeps<Exec, double>(ex, n, repeats);
+}
 
 template <class Exec>
 LinalgTimings time_linalg_on(const Exec& ex, Precision precision, int nx, int ny, int repeats) {

@@ -19,7 +19,6 @@
 #include "pdex/linalg/grid_system.hpp"
 #include "pdex/linalg/krylov.hpp"
 #include "pdex/linalg/multigrid.hpp"
-#include "pdex/linalg/pair_sweep.hpp"
 #include "pdex/linalg/relaxation.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 
@@ -57,8 +56,8 @@ class LinearSolver {
     r_ = field();
     if (is_relaxation(s.method)) {
       const bool jacobi = s.method == SolverMethod::jacobi || s.method == SolverMethod::weighted_jacobi;
-      pair_ = !jacobi && pair_sweeps_pay<Exec>(layout);
-      if (jacobi || pair_) tmp_ = field();
+      into_ = !jacobi && sweeps_into<Exec>(layout);
+      if (jacobi || into_) tmp_ = field();
       omega_ = s.omega > 0 ? s.omega
                : s.method == SolverMethod::weighted_jacobi ? 0.8
                : s.method == SolverMethod::sor             ? sor_omega(op, ncomp_)
@@ -138,7 +137,7 @@ class LinearSolver {
     SolveStats st;
     st.residual = std::nan("");
     const bool jacobi = s_.method == SolverMethod::jacobi || s_.method == SolverMethod::weighted_jacobi;
-    FieldView<T> cur = x, other = jacobi || pair_ ? tmp_.view() : x;
+    FieldView<T> cur = x, other = jacobi || into_ ? tmp_.view() : x;
     const T w = T(omega_);
     const int every = std::max(1, s_.check_every);
     while (st.iterations < s_.max_iter) {
@@ -148,8 +147,8 @@ class LinearSolver {
         if (jacobi) {
           change = jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure);
           std::swap(cur, other);
-        } else if (pair_) {
-          change = pair_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, false, measure);
+        } else if (into_) {
+          change = rb_sweep_into(ex_, op_, as_const(cur), b_, other, bc_, w, false, measure);
           std::swap(cur, other);
         } else {
           change = rb_sweep(ex_, op_, cur, b_, bc_, w, false, measure);
@@ -216,7 +215,7 @@ class LinearSolver {
   SolverSettings s_;
   int ncomp_ = 1;
   bool singular_ = false;
-  bool pair_ = false;  // red-black sweeps out of place, one pass each (pair_sweep.hpp)
+  bool into_ = false;  // red-black sweeps out of place, one pass each (rb_sweep_into)
   double omega_ = 1, bnorm_ = 1;
   FieldView<const T> b_{};  // the right-hand side of the current solve
   Field<T> b_copy_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;

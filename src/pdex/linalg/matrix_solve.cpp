@@ -42,4 +42,8 @@ LinalgTimings time_linalg(Backend backend, Precision precision, int nx, int ny, 
   return with_executor(backend, [&](const auto& ex) { return time_linalg_on(ex, precision, nx, ny, repeats); });
 }
 
+SweepTimings time_sweeps(Backend backend, Precision precision, int n, int repeats) {
+  return with_executor(backend, [&](const auto& ex) { return time_sweeps_on(ex, precision, n, repeats); });
+}
+
 }  // namespace pdex

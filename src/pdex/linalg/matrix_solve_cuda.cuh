@@ -1,7 +1,9 @@
 #pragma once
-// Instantiates the stored-matrix solvers and the linear-algebra timings for the CUDA executor (engine_cuda.cu includes it).
+// Instantiates the stored-matrix solvers, the linear-algebra timings and the tiled relaxation sweeps for the
+// CUDA executor (engine_cuda.cu includes it).
 #include "pdex/linalg/linalg_timing_impl.hpp"
 #include "pdex/linalg/matrix_solve_impl.hpp"
+#include "pdex/linalg/cuda/tile_sweep.cuh"
 
 namespace pdex {
 template MatrixSolution solve_matrix_on<Cuda>(const Cuda&, const CsrMatrix<double>&, const std::vector<double>&,
@@ -9,4 +11,14 @@ template MatrixSolution solve_matrix_on<Cuda>(const Cuda&, const CsrMatrix<doubl
 template std::vector<double> multiply_matrix_on<Cuda>(const Cuda&, const CsrMatrix<double>&, const std::vector<double>&,
                                                     MatrixFormat, Precision);
 template LinalgTimings time_linalg_on<Cuda>(const Cuda&, Precision, int, int, int);
+template SweepTimings time_sweeps_on<Cuda>(const Cuda&, Precision, int, int);
+template float rb_sweep_into<float>(const Cuda&, const Helmholtz<float>&, FieldView<const float>, FieldView<const float>,
+                                    FieldView<float>, const FieldBoundary&, float, bool, bool);
+template double rb_sweep_into<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
+                                      FieldView<const double>, FieldView<double>, const FieldBoundary&, double, bool,
+                                      bool);
+template float jacobi_sweep<float>(const Cuda&, const Helmholtz<float>&, FieldView<const float>, FieldView<const float>,
+                                   FieldView<float>, const FieldBoundary&, float, bool);
+template double jacobi_sweep<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
+                                     FieldView<const double>, FieldView<double>, const FieldBoundary&, double, bool);
 }  // namespace pdex

@@ -8,4 +8,5 @@ template MatrixSolution solve_matrix_on<OpenMP>(const OpenMP&, const CsrMatrix<d
 template std::vector<double> multiply_matrix_on<OpenMP>(const OpenMP&, const CsrMatrix<double>&, const std::vector<double>&,
                                                     MatrixFormat, Precision);
 template LinalgTimings time_linalg_on<OpenMP>(const OpenMP&, Precision, int, int, int);
+template SweepTimings time_sweeps_on<OpenMP>(const OpenMP&, Precision, int, int);
 }  // namespace pdex

@@ -1,7 +1,7 @@
 #pragma once
 // Geometric multigrid for Helmholtz-type operators (helmholtz.hpp) on cell-centred grids of any size:
 // V or W cycles, red-black SOR smoothing (on a GPU two sweeps at a time through a scratch
-// field, one pass over memory each: pair_sweep.hpp), hat-weighted (full-weighting) restriction, bilinear
+// field, one launch and one pass over memory each: rb_sweep_into), hat-weighted (full-weighting) restriction, bilinear
 // prolongation (transfer.hpp), the operator rediscretized on every level, and an exact-enough solve on
 // the coarsest level (one cell, or a few for elongated grids) by lexicographic Gauss-Seidel in one launch;
 // where the operator's identity part dominates a level (a theta step's, at coarse spacings), the
@@ -15,7 +15,6 @@
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
-#include "pdex/linalg/pair_sweep.hpp"
 #include "pdex/linalg/relaxation.hpp"
 #include "pdex/linalg/transfer.hpp"
 
@@ -81,18 +80,6 @@ void spread(const Exec& ex, const T* src, FieldView<T> f) {
   });
 }
 
-// Where a sweep is bound by memory traffic, not arithmetic: on the GPU, for a field too large to stay in
-// its L2 cache (50 MB on an H100) between two launches. A CPU core, and a GPU on a field that stays in
-// L2, are bound by the sweep's division and boundary tests, which the pair sweep does 2.5 times per cell.
-// Measured on the H100 (docs/performance.md): 15% less time per rbgs sweep at 4096^2 fp64 (134 MB),
-// 7% more at 1024^2 (8 MB).
-template <class Exec, class T>
-bool pair_sweeps_pay(const Field<T>& layout) {
-  constexpr double min_bytes = 64.0 * (1 << 20);
-  return Exec::space == MemorySpace::device &&
-         double(layout.cview().comp_stride) * layout.components() * sizeof(T) >= min_bytes;
-}
-
 template <class Exec, class T>
 class Multigrid {
  public:
@@ -102,7 +89,7 @@ class Multigrid {
             const FieldBoundary& bc, int ncomp, MultigridSettings s)
       : ex_(ex), settings_(s) {
     fine_r_ = fine_layout.like(Exec::space);
-    if (pair_sweeps_pay<Exec>(fine_layout)) fine_tmp_ = fine_layout.like(Exec::space);
+    if (sweeps_into<Exec>(fine_layout)) fine_tmp_ = fine_layout.like(Exec::space);
     fine_op_ = op;
     fine_bc_ = bc;
     const FieldBoundary hbc = homogeneous(bc);
@@ -124,7 +111,7 @@ class Multigrid {
       lv->x = Field<T>(g, ncomp, 1, Exec::space);
       lv->b = lv->x.like(Exec::space);
       lv->r = lv->x.like(Exec::space);
-      if (pair_sweeps_pay<Exec>(lv->x)) lv->tmp = lv->x.like(Exec::space);
+      if (sweeps_into<Exec>(lv->x)) lv->tmp = lv->x.like(Exec::space);
       lv->bc = hbc;
       lv->op = op;
       lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch);
@@ -148,7 +135,7 @@ class Multigrid {
  private:
   struct Level {
     Field<T> x, b, r;  // correction, right-hand side, residual
-    Field<T> tmp;      // pair sweeps' other buffer, where they pay (pair_sweeps_pay)
+    Field<T> tmp;      // rb_sweep_into's other field, on the GPU (sweeps_into)
     Field<T> d[max_solver_components];  // restricted diffusivity multipliers, where they vary
     Helmholtz<T> op;
     FieldBoundary bc;
@@ -193,15 +180,15 @@ class Multigrid {
   }
 
 
-  // n red-black sweeps of x in place; pairs of them through tmp where the level has one.
+  // n red-black sweeps of x in place; pairs of them through tmp (rb_sweep_into) where the level has one.
   void smooth(const Helmholtz<T>& op, FieldView<T> x, FieldView<T> tmp, FieldView<const T> b, const FieldBoundary& bc,
               int n, bool post) {
     const bool reverse = post && settings_.symmetric;
     const T omega = settings_.symmetric ? T(1) : T(settings_.smooth_omega);
     int k = 0;
     for (; tmp.data && k + 2 <= n; k += 2) {
-      pair_sweep(ex_, op, as_const(x), b, tmp, bc, omega, reverse, false);
-      pair_sweep(ex_, op, as_const(tmp), b, x, bc, omega, reverse, false);
+      rb_sweep_into(ex_, op, as_const(x), b, tmp, bc, omega, reverse, false);
+      rb_sweep_into(ex_, op, as_const(tmp), b, x, bc, omega, reverse, false);
     }
     for (; k < n; ++k) rb_sweep(ex_, op, x, b, bc, omega, reverse, false);
   }

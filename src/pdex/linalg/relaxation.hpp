@@ -5,9 +5,13 @@
 // test of seed 000, sec. 3.2.3, and the stopping rule of seed 004), at the price of a reduction.
 #include <cstdint>
 
+#include "pdex/core/executor.hpp"
 #include "pdex/core/parallel.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/grid_ops.hpp"
+#include "pdex/linalg/helmholtz.hpp"
 
 namespace pdex {
 
@@ -77,6 +81,49 @@ T rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, c
   const T m0 = color_sweep(ex, op, x, b, bc, omega, first, measure);
   const T m1 = color_sweep(ex, op, x, b, bc, omega, 1 - first, measure);
   return m0 > m1 ? m0 : m1;
+}
+
+namespace detail {
+template <class Exec, class T>
+T copy_and_sweep(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+                 FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, bool measure) {
+  copy_interior(ex, in, out);
+  fill_ghosts(ex, out, bc);
+  return rb_sweep(ex, op, out, b, bc, omega, reverse, measure);
+}
+}  // namespace detail
+
+// out = rb_sweep applied to in, which is left as it was; in's ghosts must hold its boundary images, and
+// out gets its own. On a GPU this is one launch and one pass over memory (cuda/tile_sweep.cuh), half the
+// traffic of rb_sweep's two; solvers there sweep between two fields with it. On the CPU, where a sweep is
+// bound by its arithmetic, it is a copy and rb_sweep.
+template <class Exec, class T>
+T rb_sweep_into(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+                const FieldBoundary& bc, T omega, bool reverse, bool measure) {
+  return detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, measure);
+}
+
+#ifdef PDEX_HAVE_CUDA
+// On CUDA both sweeps are one launch over shared-memory tiles (cuda/tile_sweep.cuh, instantiated in
+// engine_cuda.cu).
+template <class T>
+T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+                const FieldBoundary& bc, T omega, bool reverse, bool measure);
+template <class T>
+T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+               const FieldBoundary& bc, T omega, bool measure);
+#endif
+
+// True where solvers sweep out of place with rb_sweep_into, so need a second field: on the GPU, for a
+// field of 16 MB or more. Below that x and b stay in the 50 MB L2 cache of an H100 between rb_sweep's
+// two launches, whose many small blocks then beat the tiles' single wave (a 512^2 grid is 128 tiles).
+// Measured (docs/performance.md): seed 000's Crank-Nicolson run at 2048^2 f32, one multigrid cycle a
+// step, took 10% less time than with tiles on every level and 14% less than with tiles from 48 MB.
+template <class Exec, class T>
+bool sweeps_into(const Field<T>& layout) {
+  constexpr double min_bytes = 16.0 * (1 << 20);
+  return Exec::space == MemorySpace::device &&
+         double(layout.cview().comp_stride) * layout.components() * sizeof(T) >= min_bytes;
 }
 
 }  // namespace pdex

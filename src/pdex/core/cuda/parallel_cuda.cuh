@@ -158,29 +158,39 @@ __global__ void reduce_kernel(Range2 r, F f, Op op, V* partials, unsigned* done,
   if (threadIdx.x == 0) hand_to_host(acc, result, done, flag, ticket);
 }
 
-// for_each_kernel's schedule for a functor returning a value >= 0 (NaN counts as +infinity): each
-// block's largest value is folded into *word by atomicMax on the bits of its double, which orders as the
+// The larger of a running maximum m >= 0 and v >= 0, NaN counting as +infinity (fmax would drop it).
+__device__ inline double max_or_infinity(double m, double v) {
+  return v == v ? (v > m ? v : m) : __longlong_as_double(0x7ff0000000000000ll);
+}
+
+// The end of a one-launch maximum over a grid of blocks of `Threads` threads (all of them call it): each
+// block's largest m is folded into *word by atomicMax on the bits of its double, which orders as the
 // values do (exact and independent of the order of the blocks, so the result is deterministic). The
 // last block to finish hands the result to the host, as reduce_kernel's does, and clears the word.
-template <class F>
-__global__ void max_kernel(Range2 r, F f, unsigned long long* word, unsigned* done, double* result,
-                           volatile unsigned* flag, unsigned ticket) {
-  double m = 0;  // every lane goes on to the shuffles
-  for_thread_cells(r, [&](int i, int j) {
-    const double v = double(f(i, j));
-    m = v == v ? (v > m ? v : m) : __longlong_as_double(0x7ff0000000000000ll);
-  });
+template <int Threads>
+__device__ void fold_block_max(double m, unsigned long long* word, unsigned* done, double* result,
+                               volatile unsigned* flag, unsigned ticket) {
   for (int off = 16; off > 0; off /= 2) m = fmax(m, __shfl_xor_sync(0xffffffffu, m, off));
-  __shared__ double warp_max[block_x * block_y / 32];
+  __shared__ double warp_max[Threads / 32];
   const int t = int(threadIdx.y * blockDim.x + threadIdx.x);
   if (t % 32 == 0) warp_max[t / 32] = m;
   __syncthreads();
   if (t != 0) return;
-  for (int w = 1; w < block_x * block_y / 32; ++w) m = fmax(m, warp_max[w]);
+  for (int w = 1; w < Threads / 32; ++w) m = fmax(m, warp_max[w]);
   if (m > 0) atomicMax(word, static_cast<unsigned long long>(__double_as_longlong(m)));
   if (!finished(done)) return;
   __threadfence();
   hand_to_host(__longlong_as_double(static_cast<long long>(atomicExch(word, 0ull))), result, done, flag, ticket);
+}
+
+// for_each_kernel's schedule for a functor returning a value >= 0 (NaN counts as +infinity), its
+// largest value handed to the host by fold_block_max.
+template <class F>
+__global__ void max_kernel(Range2 r, F f, unsigned long long* word, unsigned* done, double* result,
+                           volatile unsigned* flag, unsigned ticket) {
+  double m = 0;  // every lane goes on to the shuffles
+  for_thread_cells(r, [&](int i, int j) { m = max_or_infinity(m, double(f(i, j))); });
+  fold_block_max<block_x * block_y>(m, word, done, result, flag, ticket);
 }
 
 inline dim3 grid_for(Range2 r) {

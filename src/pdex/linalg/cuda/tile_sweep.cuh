@@ -1,0 +1,215 @@
+#pragma once
+// The relaxation sweeps on CUDA, one launch each over shared-memory tiles: rb_sweep_into, one red-black
+// sweep out of place with each cell updated once, x and b read once and x written once (two launches,
+// relaxation.hpp's rb_sweep, move the whole field twice: red and black cells share cache lines, so each
+// colour's pass reads and writes all of them); and jacobi_sweep.
+//
+// A block relaxes a tile of tx x ty cells. It copies one component's x and b on the tile and a two-cell
+// ring into shared memory, all copies in flight at once (cp.async: a sweep does little arithmetic per
+// byte, so its speed is the number of bytes in flight), updates the first colour's cells on the tile and
+// the inner ring (they read only old values of the other colour), then the second colour's tile cells,
+// which now see their neighbours' new values, and writes the tile. A ring cell is the cell it stands
+// for: across a periodic side the cell it wraps to, whose update here is the one its own block makes
+// (same inputs); across a Neumann or Dirichlet side the ghost, an image of the cell beside it, which
+// keeps its old value as in rb_sweep. That needs the colouring to close across every periodic axis
+// (even lengths); the other grids take the copy-and-sweep path. A Jacobi sweep updates every tile cell
+// from the old values.
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "pdex/core/cuda/cuda_check.hpp"
+#include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/core/cuda/parallel_cuda.cuh"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/relaxation.hpp"
+
+namespace pdex {
+namespace tile_sweep_detail {
+
+constexpr int tx = 64, ty = 32, w = tx + 4, h = ty + 4, threads = 256;
+
+// Where region coordinate i (grid index, may lie outside) reads from: the cell itself inside, the
+// wrapped cell across a periodic side, the ghost (-1 or n) across another side; beyond the ghost the
+// value is never used, so the ghost serves.
+__device__ inline int source(int i, int n, bool periodic) {
+  if (i >= 0 && i < n) return i;
+  if (periodic) return ((i % n) + n) % n;
+  return i < 0 ? -1 : n;
+}
+
+__device__ inline bool inside(int i, int n, bool periodic) { return periodic || (i >= 0 && i < n); }
+
+template <class T>
+struct Sweep {
+  Helmholtz<T> op;
+  FieldView<const T> in, b;
+  FieldView<T> out;
+  FieldBoundary bc;
+  T omega;
+  int first;  // the colour, (i + j) % 2, relaxed first; -1 for a Jacobi sweep
+};
+
+__device__ inline double abs_max(double m, double d) { return cuda_detail::max_or_infinity(m, d < 0 ? -d : d); }
+
+// One component's sweep of a block's region, which starts at grid cell (i0, j0) (two cells below and
+// left of the tile, at even coordinates, so a region cell's colour is (x + y) % 2 in region
+// coordinates (x, y), wrapped or not: periodic lengths are even). `Inside`: the region lies inside
+// the grid, so no cell of it wraps or is a ghost, and no tile cell has boundary images.
+template <bool Inside, class T>
+struct TileSweep {
+  const Sweep<T>& sw;
+  Helmholtz<T> op;  // component c's coefficients as component 0 (constant indices keep them in registers)
+  T* xs;
+  T* bs;
+  int c, i0, j0;
+  bool px, py;  // periodic axes of this component
+
+  __device__ int grid_x(int x) const { return Inside ? i0 + x : source(i0 + x, sw.in.nx, px); }
+  __device__ int grid_y(int y) const { return Inside ? j0 + y : source(j0 + y, sw.in.ny, py); }
+
+  // The change the point update makes at grid cell (i, j), offset o, region cell k.
+  __device__ T change(int k, int i, int j, int64_t o) const {
+    const T r = bs[k] - op.apply5(0, o, xs[k], xs[k - 1], xs[k + 1], xs[k - w], xs[k + w]);
+    return sw.omega * r * op.inv_diag(i, j, 0, o);
+  }
+
+  // x and b of the region into shared memory, every copy in flight before the block waits for them;
+  // inside the grid two values per copy (the region starts at an even column, on an 8- or 16-byte
+  // boundary), elsewhere one, each from the cell its region cell stands for.
+  __device__ void load() const {
+    const T* x = sw.in.comp(c);
+    const T* b = sw.b.comp(c);
+    if constexpr (Inside) {
+      const int64_t ox = sw.in.offset(i0, j0), ob = sw.b.offset(i0, j0);
+      for (int k = int(threadIdx.x); k < w / 2 * h; k += threads) {
+        const int y = k / (w / 2), m = 2 * (k - y * (w / 2));
+        __pipeline_memcpy_async(xs + y * w + m, x + ox + y * sw.in.pitch + m, 2 * sizeof(T));
+        __pipeline_memcpy_async(bs + y * w + m, b + ob + y * sw.b.pitch + m, 2 * sizeof(T));
+      }
+    } else {
+      for (int k = int(threadIdx.x); k < w * h; k += threads) {
+        const int y = k / w, m = k - y * w, i = grid_x(m), j = grid_y(y);
+        __pipeline_memcpy_async(xs + k, x + sw.in.offset(i, j), sizeof(T));
+        __pipeline_memcpy_async(bs + k, b + sw.b.offset(i, j), sizeof(T));
+      }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+  }
+
+  // The first colour on the tile and its inner ring: (w - 2) / 2 cells in each of rows 1 .. h - 2.
+  __device__ void first_colour(bool measure, double& largest) const {
+    constexpr int per_row = (w - 2) / 2;
+    for (int k = int(threadIdx.x); k < per_row * (h - 2); k += threads) {
+      const int y = 1 + k / per_row;
+      const int x = 1 + 2 * (k % per_row) + ((sw.first + 1 + y) & 1);
+      if (!Inside && !(inside(i0 + x, sw.in.nx, px) && inside(j0 + y, sw.in.ny, py))) continue;  // ghosts keep
+      const int i = grid_x(x), j = grid_y(y);
+      const T d = change(y * w + x, i, j, sw.in.offset(i, j));
+      xs[y * w + x] += d;
+      const bool on_tile = x >= 2 && x < w - 2 && y >= 2 && y < h - 2;
+      if (measure && on_tile) largest = abs_max(largest, double(d));
+    }
+  }
+
+  // The tile, a pair of cells per thread: the first colour's new values, and the second colour's
+  // (every cell's, in a Jacobi sweep) updates from the values around them.
+  __device__ void second_colour_and_store(bool measure, double& largest) const {
+    for (int k = int(threadIdx.x); k < tx / 2 * ty; k += threads) {
+      const int y = 2 + k / (tx / 2), x = 2 + 2 * (k % (tx / 2));
+      const int j = j0 + y;
+      if (!Inside && j >= sw.in.ny) break;
+#pragma unroll
+      for (int q = 0; q < 2; ++q) {
+        const int i = i0 + x + q, r = y * w + x + q;
+        if (!Inside && i >= sw.in.nx) break;
+        const int64_t o = sw.in.offset(i, j);
+        T v = xs[r];
+        if (((x + q + y) & 1) != sw.first) {
+          const T d = change(r, i, j, o);
+          v += d;
+          if (measure) largest = abs_max(largest, double(d));
+        }
+        sw.out.comp(c)[o] = v;
+        if (!Inside && near_boundary(sw.out, i, j)) push_ghosts(sw.out, sw.bc, c, i, j, v);
+      }
+    }
+  }
+
+  __device__ void run(bool measure, double& largest) const {
+    load();
+    __syncthreads();
+    if (sw.first >= 0) {
+      first_colour(measure, largest);
+      __syncthreads();
+    }
+    second_colour_and_store(measure, largest);
+  }
+};
+
+template <class T>
+__global__ void __launch_bounds__(threads, 4) tile_sweep_kernel(Sweep<T> sw, bool measure, unsigned long long* word,
+                                                             unsigned* done, double* result, volatile unsigned* flag,
+                                                             unsigned ticket) {
+  __shared__ __align__(16) T xs[w * h];
+  __shared__ __align__(16) T bs[w * h];
+  const int i0 = int(blockIdx.x) * tx - 2, j0 = int(blockIdx.y) * ty - 2;
+  const bool inside_grid = i0 >= 0 && j0 >= 0 && i0 + w <= sw.in.nx && j0 + h <= sw.in.ny;
+  double largest = 0;
+  for (int c = 0; c < sw.in.ncomp; ++c) {
+    if (c > 0) __syncthreads();  // the last component's tile is written
+    const Helmholtz<T> op = sw.op.component(c);
+    const bool px = sw.bc.side[left][c].kind == BcKind::periodic;
+    const bool py = sw.bc.side[bottom][c].kind == BcKind::periodic;
+    if (inside_grid) TileSweep<true, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(measure, largest);
+    else TileSweep<false, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(measure, largest);
+  }
+  if (measure) cuda_detail::fold_block_max<threads>(largest, word, done, result, flag, ticket);
+}
+
+// Periodic axes of odd length: the colouring does not close across the wrap.
+inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
+  for (int c = 0; c < ncomp; ++c) {
+    if (bc.side[left][c].kind == BcKind::periodic && nx % 2) return false;
+    if (bc.side[bottom][c].kind == BcKind::periodic && ny % 2) return false;
+  }
+  return true;
+}
+
+// One launch of the sweep; returns the largest |change| when `measure` (waiting for it), else 0.
+template <class T>
+T launch(const Cuda& ex, const Sweep<T>& sw, bool measure) {
+  const dim3 grid(unsigned((sw.in.nx + tx - 1) / tx), unsigned((sw.in.ny + ty - 1) / ty));
+  const CudaContext& ctx = *ex.context;
+  double* result = static_cast<double*>(ctx.pinned_result());
+  const unsigned ticket = measure ? ctx.next_ticket() : 0;
+  tile_sweep_kernel<T><<<grid, threads, 0, ctx.stream()>>>(sw, measure, ctx.max_word(), ctx.reduce_count(), result,
+                                                           ctx.pinned_flag(), ticket);
+  PDEX_CUDA_CHECK_LAUNCH("tile_sweep_kernel");
+  if (!measure) return T(0);
+  ctx.wait_for(ticket);
+  return T(*result);
+}
+
+}  // namespace tile_sweep_detail
+
+template <class T>
+T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+                const FieldBoundary& bc, T omega, bool reverse, bool measure) {
+  using namespace tile_sweep_detail;
+  if (!colours_close(in.nx, in.ny, in.ncomp, bc))
+    return detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, measure);
+  return launch(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, measure);
+}
+
+template <class T>
+T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+               const FieldBoundary& bc, T omega, bool measure) {
+  return tile_sweep_detail::launch(ex, tile_sweep_detail::Sweep<T>{op.refreshed(), in, b, out, bc, omega, -1},
+                                   measure);
+}
+
+}  // namespace pdex
