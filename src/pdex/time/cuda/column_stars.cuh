@@ -8,20 +8,10 @@
 
 #include <cstdint>
 
+#include "pdex/core/cuda/vec2.cuh"
 #include "pdex/grid/stencil.hpp"
 
 namespace pdex {
-
-template <class T>
-struct Vec2;
-template <>
-struct Vec2<float> {
-  using type = float2;
-};
-template <>
-struct Vec2<double> {
-  using type = double2;
-};
 
 template <class T, int R>
 struct ColumnStars {
@@ -55,11 +45,5 @@ struct ColumnPairStars {
   __device__ Star<T> first(int k) const { return {c[k + 1].x, w[k], c[k + 1].y, c[k].x, c[k + 2].x}; }
   __device__ Star<T> second(int k) const { return {c[k + 1].y, c[k + 1].x, e[k], c[k].y, c[k + 2].y}; }
 };
-
-// Stores a pair of values at p (aligned for the vector).
-template <class T>
-__device__ inline void store_pair(T* p, T a, T b) {
-  *reinterpret_cast<typename Vec2<T>::type*>(p) = typename Vec2<T>::type{a, b};
-}
 
 }  // namespace pdex
