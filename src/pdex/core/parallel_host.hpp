@@ -12,20 +12,29 @@
 
 namespace pdex {
 
-// Cells of a row are independent by contract, which `omp simd` states to the compiler.
-template <class F>
-void for_each_cell(const Serial&, Range2 r, F f) {
-  for (int j = r.j0; j < r.j1; ++j)
-#pragma omp simd
-    for (int i = r.i0; i < r.i1; ++i) f(i, j);
+// row(j) for the rows j0 .. j1 - 1: in order on Serial, split evenly among the threads on OpenMP.
+template <class Row>
+void for_each_row(const Serial&, int j0, int j1, Row row) {
+  for (int j = j0; j < j1; ++j) row(j);
 }
 
-template <class F>
-void for_each_cell(const OpenMP&, Range2 r, F f) {
+template <class Row>
+void for_each_row(const OpenMP&, int j0, int j1, Row row) {
 #pragma omp parallel for schedule(static)
-  for (int j = r.j0; j < r.j1; ++j)
+  for (int j = j0; j < j1; ++j) row(j);
+}
+
+// Cells of a row are independent by contract, which `omp simd` states to the compiler.
+template <class F>
+inline void for_row_cells(int i0, int i1, int j, const F& f) {
 #pragma omp simd
-    for (int i = r.i0; i < r.i1; ++i) f(i, j);
+  for (int i = i0; i < i1; ++i) f(i, j);
+}
+
+template <class Exec, class F>
+  requires(Exec::space == MemorySpace::host)
+void for_each_cell(const Exec& ex, Range2 r, F f) {
+  for_each_row(ex, r.j0, r.j1, [&](int j) { for_row_cells(r.i0, r.i1, j, f); });
 }
 
 // The inner cells of r (at least `ghost` from every side) run `inner`, the rest run `edge`: host loops
@@ -40,13 +49,19 @@ inline void split_ranges(Range2 r, int ghost, Range2& inner, Range2 strips[4]) {
   strips[3] = Range2{xr, r.i1, yb, yt};
 }
 
+// On the host, row by row in one pass (one parallel region; a row's edge cells are done while the row
+// is in cache): a row near the bottom or top is all edge cells, any other row has edge cells at its ends.
 template <class Exec, class Inner, class Edge>
   requires(Exec::space == MemorySpace::host)
 void for_each_cell_split(const Exec& ex, Range2 r, int ghost, Inner inner, Edge edge) {
   Range2 core, strips[4];
   split_ranges(r, ghost, core, strips);
-  for_each_cell(ex, core, inner);
-  for (const Range2& s : strips) for_each_cell(ex, s, edge);
+  for_each_row(ex, r.j0, r.j1, [&](int j) {
+    if (j < core.j0 || j >= core.j1) return for_row_cells(r.i0, r.i1, j, edge);
+    for_row_cells(r.i0, core.i0, j, edge);
+    for_row_cells(core.i0, core.i1, j, inner);
+    for_row_cells(core.i1, r.i1, j, edge);
+  });
 }
 
 // Reduces f(i, j) over r with op. Rows are combined in index order, so the result is deterministic.
