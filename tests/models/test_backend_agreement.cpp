@@ -126,6 +126,15 @@ TEST_P(CpuCudaTest, MixedSidesAgreeOnAStripsSizedGrid) {
   expect_agreement(s, 200);
 }
 
+// From 2048^2 cells on, each thread of the strips step takes two rows, and a block four rows of threads
+// (euler_strips.cuh): a height that is not a multiple of the block's eight rows leaves its last block
+// part empty. 100 steps, same tolerances.
+TEST_P(CpuCudaTest, MixedSidesAgreeOnATwoRowStripsGrid) {
+  const ArdSpec s = with_mixed_sides(gray_scott_from_noise(Grid2{2054, 2046}));
+  ASSERT_GE(s.grid.cells(), 2048LL * 2048);
+  expect_agreement(s, 100);
+}
+
 // The temporally blocked CUDA schedule (several steps per launch in shared memory) computes the same
 // run as one launch per step: same right-hand side, only the order of work differs. Grid sizes that are
 // not multiples of the tile, a step count that leaves a remainder, and advection (whose parameters are
