@@ -80,8 +80,13 @@ struct TileSweep {
   __device__ int grid_x(int x) const { return Inside ? i0 + x : source(i0 + x, sw.in.nx, px); }
   __device__ int grid_y(int y) const { return Inside ? j0 + y : source(j0 + y, sw.in.ny, py); }
 
-  // The change the point update makes at grid cell (i, j), offset o, region cell k.
+  // The change the point update makes at grid cell (i, j), offset o, region cell k. Away from the sides
+  // and without a per-cell coefficient the diagonal is the inner one and the offset is not needed.
   __device__ T change(int k, int i, int j, int64_t o) const {
+    if (Inside && !op.d[0]) {
+      const T r = bs[k] - (op.alpha * xs[k] - op.beta[0] * lap5(xs[k], xs[k - 1], xs[k + 1], xs[k - w], xs[k + w], op.h));
+      return sw.omega * r * op.inner_inv[0];
+    }
     const T r = bs[k] - op.apply5(0, o, xs[k], xs[k - 1], xs[k + 1], xs[k - w], xs[k + w]);
     return sw.omega * r * op.inv_diag(i, j, 0, o);
   }
@@ -93,11 +98,23 @@ struct TileSweep {
     const T* x = sw.in.comp(c);
     const T* b = sw.b.comp(c);
     if constexpr (Inside) {
-      const int64_t ox = sw.in.offset(i0, j0), ob = sw.b.offset(i0, j0);
-      for (int k = int(threadIdx.x); k < w / 2 * h; k += threads) {
-        const int y = k / (w / 2), m = 2 * (k - y * (w / 2));
-        copy_async<2 * sizeof(T)>(xs + y * w + m, x + ox + y * sw.in.pitch + m);
-        copy_async<2 * sizeof(T)>(bs + y * w + m, b + ob + y * sw.b.pitch + m);
+      // A warp a row: lane l copies pair l, and lanes below w / 2 - 32 pair l + 32 too.
+      static_assert(w / 2 > 32 && w / 2 <= 64);
+      constexpr int warps = threads / 32;
+      const int lane = int(threadIdx.x) % 32, y0 = int(threadIdx.x) / 32;
+      const T* xg = x + sw.in.offset(i0 + 2 * lane, j0 + y0);
+      const T* bg = b + sw.b.offset(i0 + 2 * lane, j0 + y0);
+      T* xd = xs + y0 * w + 2 * lane;
+      T* bd = bs + y0 * w + 2 * lane;
+      const bool second = lane < w / 2 - 32;
+      for (int y = y0; y < h; y += warps) {
+        copy_async<2 * sizeof(T)>(xd, xg);
+        copy_async<2 * sizeof(T)>(bd, bg);
+        if (second) {
+          copy_async<2 * sizeof(T)>(xd + 64, xg + 64);
+          copy_async<2 * sizeof(T)>(bd + 64, bg + 64);
+        }
+        xg += warps * sw.in.pitch, bg += warps * sw.b.pitch, xd += warps * w, bd += warps * w;
       }
     } else {
       for (int k = int(threadIdx.x); k < w * h; k += threads) {
