@@ -39,14 +39,18 @@ void for_each_cell(const Exec& ex, Range2 r, F f) {
 
 // The inner cells of r (at least `ghost` from every side) run `inner`, the rest run `edge`: host loops
 // over the inner cells then carry no boundary test and vectorize.
-inline void split_ranges(Range2 r, int ghost, Range2& inner, Range2 strips[4]) {
+inline Range2 inner_range(Range2 r, int ghost) {
   const int yb = std::min(r.j0 + ghost, r.j1), yt = std::max(yb, r.j1 - ghost);
   const int xl = std::min(r.i0 + ghost, r.i1), xr = std::max(xl, r.i1 - ghost);
-  inner = Range2{xl, xr, yb, yt};
-  strips[0] = Range2{r.i0, r.i1, r.j0, yb};
-  strips[1] = Range2{r.i0, r.i1, yt, r.j1};
-  strips[2] = Range2{r.i0, xl, yb, yt};
-  strips[3] = Range2{xr, r.i1, yb, yt};
+  return Range2{xl, xr, yb, yt};
+}
+
+inline void split_ranges(Range2 r, int ghost, Range2& inner, Range2 strips[4]) {
+  inner = inner_range(r, ghost);
+  strips[0] = Range2{r.i0, r.i1, r.j0, inner.j0};
+  strips[1] = Range2{r.i0, r.i1, inner.j1, r.j1};
+  strips[2] = Range2{r.i0, inner.i0, inner.j0, inner.j1};
+  strips[3] = Range2{inner.i1, r.i1, inner.j0, inner.j1};
 }
 
 // On the host, row by row in one pass (one parallel region; a row's edge cells are done while the row
@@ -54,8 +58,7 @@ inline void split_ranges(Range2 r, int ghost, Range2& inner, Range2 strips[4]) {
 template <class Exec, class Inner, class Edge>
   requires(Exec::space == MemorySpace::host)
 void for_each_cell_split(const Exec& ex, Range2 r, int ghost, Inner inner, Edge edge) {
-  Range2 core, strips[4];
-  split_ranges(r, ghost, core, strips);
+  const Range2 core = inner_range(r, ghost);
   for_each_row(ex, r.j0, r.j1, [&](int j) {
     if (j < core.j0 || j >= core.j1) return for_row_cells(r.i0, r.i1, j, edge);
     for_row_cells(r.i0, core.i0, j, edge);

@@ -83,12 +83,9 @@ struct TileSweep {
   // The change the point update makes at grid cell (i, j), offset o, region cell k. Away from the sides
   // and without a per-cell coefficient the diagonal is the inner one and the offset is not needed.
   __device__ T change(int k, int i, int j, int64_t o) const {
-    if (Inside && !op.d[0]) {
-      const T r = bs[k] - (op.alpha * xs[k] - op.beta[0] * lap5(xs[k], xs[k - 1], xs[k + 1], xs[k - w], xs[k + w], op.h));
-      return sw.omega * r * op.inner_inv[0];
-    }
+    const bool inner = Inside && !op.d[0];
     const T r = bs[k] - op.apply5(0, o, xs[k], xs[k - 1], xs[k + 1], xs[k - w], xs[k + w]);
-    return sw.omega * r * op.inv_diag(i, j, 0, o);
+    return sw.omega * r * (inner ? op.inner_inv[0] : op.inv_diag(i, j, 0, o));
   }
 
   // x and b of the region into shared memory, every copy in flight before the block waits for them;
