@@ -58,6 +58,32 @@ TEST_P(CurvatureAgreement, CudaAgreesWithSerial) {
   }
 }
 
+// The schemes themselves, without a forcing term, as examples and benchmarks run them (on the GPU
+// their mean-curvature kernels are compiled for full occupancy, launch_hint.hpp), under Merson's step
+// control: the same number of accepted steps, the same values within the tolerances above, and the
+// same time within 1e-9 (f64) or 1e-4 (f32) relative: the step sizes follow the error estimate, a
+// difference of stages whose rounding differs between backends.
+TEST_P(CurvatureAgreement, CudaAgreesWithSerialWithoutForcing) {
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  const double tol = GetParam() == Precision::f32 ? 3e-5 : 1e-11;
+  for (Flow flow : {Flow::mean_curvature, Flow::willmore}) {
+    CurvatureSpec spec = agreement_spec(flow, "merson");
+    const Manufactured<double> m = manufactured_solution(spec);
+    spec.manufactured = false;
+    for (int j = 0; j < spec.grid.ny; ++j)
+      for (int i = 0; i < spec.grid.nx; ++i) spec.phi0.push_back(m.phi(0.0, spec.grid.x(i), spec.grid.y(j)));
+    auto a = make_curvature_stepper(spec, Backend::serial, GetParam());
+    auto b = make_curvature_stepper(spec, Backend::cuda, GetParam());
+    a->advance(30);
+    b->advance(30);
+    const char* name = flow == Flow::willmore ? "willmore" : "mean curvature";
+    EXPECT_EQ(a->step_stats().accepted, b->step_stats().accepted) << name;
+    EXPECT_GT(a->time(), 0.0) << name;
+    EXPECT_NEAR(a->time(), b->time(), (GetParam() == Precision::f32 ? 1e-4 : 1e-9) * a->time()) << name;
+    EXPECT_LT(max_diff(a->values(0), b->values(0)), tol) << name;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Precisions, CurvatureAgreement, ::testing::Values(Precision::f64, Precision::f32),
                          [](const auto& p) { return std::string(precision_name(p.param)); });
 

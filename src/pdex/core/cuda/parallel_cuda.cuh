@@ -8,6 +8,7 @@
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/executor.hpp"
+#include "pdex/core/launch_hint.hpp"
 #include "pdex/core/range.hpp"
 
 namespace pdex {
@@ -45,6 +46,21 @@ __device__ void for_thread_cells(Range2 r, F&& f) {
 template <class F>
 __global__ void for_each_kernel(Range2 r, F f) {
   for_thread_cells(r, f);
+}
+
+// Blocks a multiprocessor holds at full occupancy (launch_hint.hpp).
+constexpr int full_occupancy_blocks = 2048 / (block_x * block_y);
+
+template <class F>
+__global__ void __launch_bounds__(block_x * block_y, full_occupancy_blocks) for_each_kernel_full(Range2 r, F f) {
+  for_thread_cells(r, f);
+}
+
+// The kernel of for_each_cell for F.
+template <class F>
+constexpr auto for_each_kernel_for() {
+  if constexpr (cuda_full_occupancy_of<F>()) return &for_each_kernel_full<F>;
+  else return &for_each_kernel<F>;
 }
 
 // __shfl_down_sync for arithmetic types, word by word for small structs (several sums in one pass).
@@ -186,11 +202,30 @@ __device__ void fold_block_max(double m, unsigned long long* word, unsigned* don
 // for_each_kernel's schedule for a functor returning a value >= 0 (NaN counts as +infinity), its
 // largest value handed to the host by fold_block_max.
 template <class F>
-__global__ void max_kernel(Range2 r, F f, unsigned long long* word, unsigned* done, double* result,
-                           volatile unsigned* flag, unsigned ticket) {
+__device__ void max_of_thread_cells(Range2 r, const F& f, unsigned long long* word, unsigned* done, double* result,
+                                    volatile unsigned* flag, unsigned ticket) {
   double m = 0;  // every lane goes on to the shuffles
   for_thread_cells(r, [&](int i, int j) { m = max_or_infinity(m, double(f(i, j))); });
   fold_block_max<block_x * block_y>(m, word, done, result, flag, ticket);
+}
+
+template <class F>
+__global__ void max_kernel(Range2 r, F f, unsigned long long* word, unsigned* done, double* result,
+                           volatile unsigned* flag, unsigned ticket) {
+  max_of_thread_cells(r, f, word, done, result, flag, ticket);
+}
+
+template <class F>
+__global__ void __launch_bounds__(block_x * block_y, full_occupancy_blocks)
+    max_kernel_full(Range2 r, F f, unsigned long long* word, unsigned* done, double* result, volatile unsigned* flag,
+                    unsigned ticket) {
+  max_of_thread_cells(r, f, word, done, result, flag, ticket);
+}
+
+template <class F>
+constexpr auto max_kernel_for() {
+  if constexpr (cuda_full_occupancy_of<F>()) return &max_kernel_full<F>;
+  else return &max_kernel<F>;
 }
 
 inline dim3 grid_for(Range2 r) {
@@ -203,8 +238,8 @@ inline dim3 grid_for(Range2 r) {
 template <class F>
 void for_each_cell(const Cuda& ex, Range2 r, F f) {
   if (r.empty()) return;
-  cuda_detail::for_each_kernel<<<cuda_detail::grid_for(r), dim3(cuda_detail::block_x, cuda_detail::block_y), 0,
-                                 ex.context->stream()>>>(r, f);
+  constexpr auto kernel = cuda_detail::for_each_kernel_for<F>();
+  kernel<<<cuda_detail::grid_for(r), dim3(cuda_detail::block_x, cuda_detail::block_y), 0, ex.context->stream()>>>(r, f);
   PDEX_CUDA_CHECK_LAUNCH("for_each_cell");
 }
 
@@ -244,8 +279,9 @@ T max_of_cells(const Cuda& ex, Range2 r, F f) {
   const CudaContext& ctx = *ex.context;
   double* result = static_cast<double*>(ctx.pinned_result());
   const unsigned ticket = ctx.next_ticket();
-  max_kernel<<<grid_for(r), dim3(block_x, block_y), 0, ctx.stream()>>>(r, f, ctx.max_word(), ctx.reduce_count(),
-                                                                       result, ctx.pinned_flag(), ticket);
+  constexpr auto kernel = max_kernel_for<F>();
+  kernel<<<grid_for(r), dim3(block_x, block_y), 0, ctx.stream()>>>(r, f, ctx.max_word(), ctx.reduce_count(), result,
+                                                                   ctx.pinned_flag(), ticket);
   PDEX_CUDA_CHECK_LAUNCH("max_of_cells");
   ctx.wait_for(ticket);
   return T(*result);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "pdex/core/launch_hint.hpp"
 #include "pdex/core/macros.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
@@ -51,6 +52,7 @@ struct NoLimit {
 // tableau makes them, so the error estimate sees the unlimited method).
 template <class T, class Cell, class Limit = NoLimit<T>>
 struct RkStage {
+  static constexpr bool cuda_full_occupancy = cuda_full_occupancy_of<Cell>();
   Cell f;
   FieldView<const T> u;
   FieldView<T> k;    // where this stage's k goes; data == nullptr: not stored
@@ -90,6 +92,7 @@ struct RkStage {
 // k = f at the cell, nothing else (a right-hand side alone: benchmarks and tests).
 template <class T, class Cell>
 struct RhsOnly {
+  static constexpr bool cuda_full_occupancy = cuda_full_occupancy_of<Cell>();
   Cell f;
   FieldView<T> k;
   PDEX_HD void operator()(int i, int j) const {

@@ -20,9 +20,9 @@ namespace pdex {
 // Free functions: nvcc refuses extended lambdas in private member functions.
 template <class Exec, class T, class Cell, class Limit>
 void rk_stage(const Exec& ex, const RkStage<T, Cell, Limit>& st) {
+  // The edge functor is the stage itself (apply<true>), so that its launch hint reaches the GPU kernel.
   for_each_cell_split(
-      ex, st.out.interior(), st.out.ghost, [=] PDEX_HD(int i, int j) { st.template apply<false>(i, j); },
-      [=] PDEX_HD(int i, int j) { st.template apply<true>(i, j); });
+      ex, st.out.interior(), st.out.ghost, [=] PDEX_HD(int i, int j) { st.template apply<false>(i, j); }, st);
 }
 
 // k = f(t, u) on the interior of u.
