@@ -60,9 +60,10 @@ TEST_P(CurvatureAgreement, CudaAgreesWithSerial) {
 
 // The schemes themselves, without a forcing term, as examples and benchmarks run them (on the GPU
 // their mean-curvature kernels are compiled for full occupancy, launch_hint.hpp), under Merson's step
-// control: the same number of accepted steps, the same values within the tolerances above, and the
-// same time within 1e-9 (f64) or 1e-4 (f32) relative: the step sizes follow the error estimate, a
-// difference of stages whose rounding differs between backends.
+// control to a common end time, which both reach exactly. The step sizes follow the error estimate, a
+// difference of stages whose rounding differs between backends, so the runs may take different steps
+// (f32 Willmore: 22 and 23 accepted on the H100); the values still agree within the tolerances above
+// (measured on the H100: 6e-14 in f64, 2.4e-7 in f32).
 TEST_P(CurvatureAgreement, CudaAgreesWithSerialWithoutForcing) {
   if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
   const double tol = GetParam() == Precision::f32 ? 3e-5 : 1e-11;
@@ -72,14 +73,14 @@ TEST_P(CurvatureAgreement, CudaAgreesWithSerialWithoutForcing) {
     spec.manufactured = false;
     for (int j = 0; j < spec.grid.ny; ++j)
       for (int i = 0; i < spec.grid.nx; ++i) spec.phi0.push_back(m.phi(0.0, spec.grid.x(i), spec.grid.y(j)));
+    const double end = flow == Flow::willmore ? 0.005 : 0.5;
     auto a = make_curvature_stepper(spec, Backend::serial, GetParam());
     auto b = make_curvature_stepper(spec, Backend::cuda, GetParam());
-    a->advance(30);
-    b->advance(30);
+    a->advance_to(end);
+    b->advance_to(end);
     const char* name = flow == Flow::willmore ? "willmore" : "mean curvature";
-    EXPECT_EQ(a->step_stats().accepted, b->step_stats().accepted) << name;
-    EXPECT_GT(a->time(), 0.0) << name;
-    EXPECT_NEAR(a->time(), b->time(), (GetParam() == Precision::f32 ? 1e-4 : 1e-9) * a->time()) << name;
+    EXPECT_EQ(a->time(), end) << name;
+    EXPECT_EQ(b->time(), end) << name;
     EXPECT_LT(max_diff(a->values(0), b->values(0)), tol) << name;
   }
 }
