@@ -39,9 +39,9 @@ struct Helmholtz {
   }
 
   // The same from given values of the cell (offset o) and its west, east, south and north neighbours.
-  PDEX_HD T apply5(int c, int64_t o, T x, T w, T e, T s, T n) const {
-    return alpha * x - coef(c, o) * lap5(x, w, e, s, n, h);
-  }
+  PDEX_HD T apply5(int c, int64_t o, T x, T w, T e, T s, T n) const { return apply5_with(coef(c, o), x, w, e, s, n); }
+  // The same with the coefficient given: a kernel that knows there is no per-cell one passes beta[c].
+  PDEX_HD T apply5_with(T coef, T x, T w, T e, T s, T n) const { return alpha * x - coef * lap5(x, w, e, s, n, h); }
 
   // The coefficient of x(i, j) in (A x)(i, j), boundary images included: exact Jacobi and Gauss-Seidel.
   PDEX_HD T diag(int i, int j, int c, int64_t o) const {

@@ -14,11 +14,13 @@
 // inputs); across a Neumann or Dirichlet side the ghost, an image of the cell beside it, which keeps its old
 // value as in rb_sweep. That needs the colouring to close across every periodic axis (even lengths); the
 // other grids take the copy-and-sweep path. A Jacobi sweep updates every tile cell from the old values.
+// Sweeps that ping-pong between two fields alternate the order of their blocks (core/cuda/block_order.cuh).
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "pdex/core/cuda/block_order.cuh"
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/cuda/parallel_cuda.cuh"
@@ -67,9 +69,13 @@ __device__ inline double abs_max(double m, double d) { return cuda_detail::max_o
 // One component's sweep of a block's region, which starts at grid cell (i0, j0) (two cells below and
 // left of the tile, at even coordinates, so a region cell's colour is (x + y) % 2 in region
 // coordinates (x, y), wrapped or not: periodic lengths are even). `Inside`: the region lies inside
-// the grid, so no cell of it wraps or is a ghost, and no tile cell has boundary images.
-template <bool Inside, class T>
+// the grid, so no cell of it wraps or is a ghost, and no tile cell has boundary images. `Lean`: inside,
+// and without a per-cell coefficient, so a point update needs neither the cell's offset nor its
+// diagonal tests (a sweep in f32 is bound by instructions, and those were a third of them).
+// `Measure`: the largest change on the tile is kept.
+template <bool Inside, bool Lean, bool Measure, class T>
 struct TileSweep {
+  static_assert(Inside || !Lean);
   const Sweep<T>& sw;
   Helmholtz<T> op;  // component c's coefficients as component 0 (constant indices keep them in registers)
   T* xs;
@@ -80,12 +86,16 @@ struct TileSweep {
   __device__ int grid_x(int x) const { return Inside ? i0 + x : source(i0 + x, sw.in.nx, px); }
   __device__ int grid_y(int y) const { return Inside ? j0 + y : source(j0 + y, sw.in.ny, py); }
 
-  // The change the point update makes at grid cell (i, j), offset o, region cell k. Away from the sides
-  // and without a per-cell coefficient the diagonal is the inner one and the offset is not needed.
-  __device__ T change(int k, int i, int j, int64_t o) const {
-    const bool inner = Inside && !op.d[0];
-    const T r = bs[k] - op.apply5(0, o, xs[k], xs[k - 1], xs[k + 1], xs[k - w], xs[k + w]);
-    return sw.omega * r * (inner ? op.inner_inv[0] : op.inv_diag(i, j, 0, o));
+  // The change the point update makes at region cell (x, y), index r = y * w + x.
+  __device__ T change(int r, int x, int y) const {
+    const T* s = xs + r;
+    if constexpr (Lean) {
+      return sw.omega * (bs[r] - op.apply5_with(op.beta[0], s[0], s[-1], s[1], s[-w], s[w])) * op.inner_inv[0];
+    } else {
+      const int i = grid_x(x), j = grid_y(y);
+      const int64_t o = sw.in.offset(i, j);
+      return sw.omega * (bs[r] - op.apply5(0, o, s[0], s[-1], s[1], s[-w], s[w])) * op.inv_diag(i, j, 0, o);
+    }
   }
 
   // x and b of the region into shared memory, every copy in flight before the block waits for them;
@@ -125,74 +135,79 @@ struct TileSweep {
   }
 
   // The first colour on the tile and its inner ring: (w - 2) / 2 cells in each of rows 1 .. h - 2.
-  __device__ void first_colour(bool measure, double& largest) const {
-    constexpr int per_row = (w - 2) / 2;
-    for (int k = int(threadIdx.x); k < per_row * (h - 2); k += threads) {
+  __device__ void first_colour(double& largest) const {
+    constexpr int per_row = (w - 2) / 2, cells = per_row * (h - 2);
+#pragma unroll
+    for (int n = 0; n < (cells + threads - 1) / threads; ++n) {
+      const int k = int(threadIdx.x) + n * threads;
+      if (k >= cells) break;
       const int y = 1 + k / per_row;
       const int x = 1 + 2 * (k % per_row) + ((sw.first + 1 + y) & 1);
       if (!Inside && !(inside(i0 + x, sw.in.nx, px) && inside(j0 + y, sw.in.ny, py))) continue;  // ghosts keep
-      const int i = grid_x(x), j = grid_y(y);
-      const T d = change(y * w + x, i, j, sw.in.offset(i, j));
+      const T d = change(y * w + x, x, y);
       xs[y * w + x] += d;
       const bool on_tile = x >= 2 && x < w - 2 && y >= 2 && y < h - 2;
-      if (measure && on_tile) largest = abs_max(largest, double(d));
+      if (Measure && on_tile) largest = abs_max(largest, double(d));
     }
   }
 
-  // Tile cell (x, y) of the region, grid cell (i, j) at offset o, after the sweep: the first colour's
-  // new value, or the second colour's (every cell's, in a Jacobi sweep) update from the values around.
-  __device__ T swept(int x, int y, int i, int j, int64_t o, bool measure, double& largest) const {
+  // Region cell (x, y) after the sweep: the first colour's new value, or the second colour's (every
+  // cell's, in a Jacobi sweep) update from the values around.
+  __device__ T swept(int x, int y, double& largest) const {
     const int r = y * w + x;
     T v = xs[r];
     if (((x + y) & 1) != sw.first) {
-      const T d = change(r, i, j, o);
+      const T d = change(r, x, y);
       v += d;
-      if (measure) largest = abs_max(largest, double(d));
+      if (Measure) largest = abs_max(largest, double(d));
     }
     return v;
   }
 
   // The tile, a pair of cells per thread; inside the grid the pair is stored as one vector (an even
-  // column is aligned for it).
-  __device__ void second_colour_and_store(bool measure, double& largest) const {
-    for (int k = int(threadIdx.x); k < tx / 2 * ty; k += threads) {
-      const int y = 2 + k / (tx / 2), x = 2 + 2 * (k % (tx / 2));
-      const int i = i0 + x, j = j0 + y;
-      if constexpr (Inside) {
-        const int64_t o = sw.in.offset(i, j);
-        const T a = swept(x, y, i, j, o, measure, largest);
-        store_pair(sw.out.comp(c) + o, a, swept(x + 1, y, i + 1, j, o + 1, measure, largest));
-      } else {
+  // column is aligned for it), a warp a row, the row pointer advanced by the pitch.
+  __device__ void second_colour_and_store(double& largest) const {
+    constexpr int pairs = tx / 2, rows_per_pass = threads / pairs;
+    if constexpr (Inside) {
+      static_assert(threads % pairs == 0 && ty % rows_per_pass == 0);
+      const int x = 2 + 2 * (int(threadIdx.x) % pairs), y0 = 2 + int(threadIdx.x) / pairs;
+      T* out = sw.out.comp(c) + sw.out.offset(i0 + x, j0 + y0);
+#pragma unroll
+      for (int y = y0; y < ty + 2; y += rows_per_pass, out += rows_per_pass * sw.out.pitch)
+        store_pair(out, swept(x, y, largest), swept(x + 1, y, largest));
+    } else {
+      for (int k = int(threadIdx.x); k < pairs * ty; k += threads) {
+        const int y = 2 + k / pairs, x = 2 + 2 * (k % pairs);
+        const int i = i0 + x, j = j0 + y;
         if (j >= sw.in.ny) break;
 #pragma unroll
         for (int q = 0; q < 2 && i + q < sw.in.nx; ++q) {
-          const int64_t o = sw.in.offset(i + q, j);
-          const T v = swept(x + q, y, i + q, j, o, measure, largest);
-          sw.out.comp(c)[o] = v;
+          const T v = swept(x + q, y, largest);
+          sw.out.comp(c)[sw.out.offset(i + q, j)] = v;
           if (near_boundary(sw.out, i + q, j)) push_ghosts(sw.out, sw.bc, c, i + q, j, v);
         }
       }
     }
   }
 
-  __device__ void run(bool measure, double& largest) const {
+  __device__ void run(double& largest) const {
     load();
     __syncthreads();
     if (sw.first >= 0) {
-      first_colour(measure, largest);
+      first_colour(largest);
       __syncthreads();
     }
-    second_colour_and_store(measure, largest);
+    second_colour_and_store(largest);
   }
 };
 
-template <class T>
-__global__ void __launch_bounds__(threads, 4) tile_sweep_kernel(Sweep<T> sw, bool measure, unsigned long long* word,
-                                                             unsigned* done, double* result, volatile unsigned* flag,
-                                                             unsigned ticket) {
+template <bool Measure, class T>
+__global__ void __launch_bounds__(threads, 4)
+    tile_sweep_kernel(Sweep<T> sw, bool reversed_blocks, unsigned long long* word, unsigned* done, double* result,
+                      volatile unsigned* flag, unsigned ticket) {
   __shared__ __align__(16) T xs[w * h];
   __shared__ __align__(16) T bs[w * h];
-  const int i0 = int(blockIdx.x) * tx - 2, j0 = int(blockIdx.y) * ty - 2;
+  const int i0 = block_x(reversed_blocks) * tx - 2, j0 = block_y(reversed_blocks) * ty - 2;
   const bool inside_grid = i0 >= 0 && j0 >= 0 && i0 + w <= sw.in.nx && j0 + h <= sw.in.ny;
   double largest = 0;
   for (int c = 0; c < sw.in.ncomp; ++c) {
@@ -200,10 +215,11 @@ __global__ void __launch_bounds__(threads, 4) tile_sweep_kernel(Sweep<T> sw, boo
     const Helmholtz<T> op = sw.op.component(c);
     const bool px = sw.bc.side[left][c].kind == BcKind::periodic;
     const bool py = sw.bc.side[bottom][c].kind == BcKind::periodic;
-    if (inside_grid) TileSweep<true, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(measure, largest);
-    else TileSweep<false, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(measure, largest);
+    if (inside_grid && !op.d[0]) TileSweep<true, true, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest);
+    else if (inside_grid) TileSweep<true, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest);
+    else TileSweep<false, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest);
   }
-  if (measure) cuda_detail::fold_block_max<threads>(largest, word, done, result, flag, ticket);
+  if (Measure) cuda_detail::fold_block_max<threads>(largest, word, done, result, flag, ticket);
 }
 
 // Periodic axes of odd length: the colouring does not close across the wrap.
@@ -222,8 +238,10 @@ T launch(const Cuda& ex, const Sweep<T>& sw, bool measure) {
   const CudaContext& ctx = *ex.context;
   double* result = static_cast<double*>(ctx.pinned_result());
   const unsigned ticket = measure ? ctx.next_ticket() : 0;
-  tile_sweep_kernel<T><<<grid, threads, 0, ctx.stream()>>>(sw, measure, ctx.max_word(), ctx.reduce_count(), result,
-                                                           ctx.pinned_flag(), ticket);
+  const bool reversed_blocks = reverse_block_order(sw.in.data, sw.out.data);
+  auto kernel = measure ? tile_sweep_kernel<true, T> : tile_sweep_kernel<false, T>;
+  kernel<<<grid, threads, 0, ctx.stream()>>>(sw, reversed_blocks, ctx.max_word(), ctx.reduce_count(), result,
+                                             ctx.pinned_flag(), ticket);
   PDEX_CUDA_CHECK_LAUNCH("tile_sweep_kernel");
   if (!measure) return T(0);
   ctx.wait_for(ticket);

