@@ -142,6 +142,32 @@ void check_empty_ranges(const Exec& ex) {
   }
 }
 
+// Passes queued back to back see every store of the pass before (on CUDA each kernel is placed while
+// the one before drains and waits on the device for it: core/cuda/launch.cuh). Each pass reads the
+// mirror image of its cell, written by the other end of the pass before, and adds one; a reduction or
+// a maximum every few passes reads the count back. A stale read leaves a cell behind.
+template <class Exec>
+void check_back_to_back_passes(const Exec& ex) {
+  const Grid2 g{1024, 1024};
+  Field<float> a(g, 1, 0, Exec::space), b = a.like(Exec::space);
+  finish(ex);  // the zero fills
+  const int nx = g.nx, ny = g.ny;
+  for (int pass = 1; pass <= 96; ++pass) {
+    Field<float>& to = pass % 2 ? b : a;
+    const FieldView<const float> in = (pass % 2 ? a : b).cview();
+    const FieldView<float> out = to.view();
+    for_each_cell(ex, out.interior(), [=] PDEX_HD(int i, int j) { out(0, i, j) = in(0, nx - 1 - i, ny - 1 - j) + 1; });
+    if (pass % 8 == 4) ASSERT_EQ(field_min(ex, to.cview(), 0), float(pass)) << "after pass " << pass;
+    if (pass % 8 == 0) {
+      const FieldView<const float> v = to.cview();
+      auto count = [=] PDEX_HD(int i, int j) { return v(0, i, j); };
+      ASSERT_EQ(max_of_cells<float>(ex, v.interior(), count), float(pass)) << "after pass " << pass;
+    }
+  }
+  EXPECT_EQ(field_min(ex, a.cview(), 0), 96.0f);
+  EXPECT_EQ(field_max(ex, a.cview(), 0), 96.0f);
+}
+
 template <class E>
 class ReductionTest : public ExecutorTest<E> {};
 TYPED_TEST_SUITE(ReductionTest, Executors, ExecutorNames);
@@ -175,6 +201,10 @@ TYPED_TEST(ReductionTest, MaxOfCellsIsExactClearsBetweenCallsAndCountsNanAsInfin
 }
 
 TYPED_TEST(ReductionTest, EmptyRangeReturnsTheIdentity) { check_empty_ranges(make_executor<TypeParam>()); }
+
+TYPED_TEST(ReductionTest, PassesQueuedBackToBackSeeEveryStoreOfThePassBefore) {
+  check_back_to_back_passes(make_executor<TypeParam>());
+}
 
 // Random doubles spread over 16 decades make a sum depend on the order of its additions.
 std::vector<double> random_doubles(std::size_t n, uint64_t seed) {

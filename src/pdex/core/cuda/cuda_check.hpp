@@ -23,14 +23,3 @@ namespace pdex {
       ::pdex::throw_cuda_error(pdex_err_, #call, __FILE__, __LINE__);          \
     }                                                                          \
   } while (0)
-
-// After a kernel launch (what: a string literal naming it): reports launch-configuration errors at once;
-// execution errors surface at the next synchronizing call, which is checked too.
-#define PDEX_CUDA_CHECK_LAUNCH(what)                                           \
-  do {                                                                         \
-    cudaError_t pdex_err_ = cudaPeekAtLastError();                             \
-    if (pdex_err_ != cudaSuccess) {                                            \
-      (void)cudaGetLastError();                                                \
-      ::pdex::throw_cuda_error(pdex_err_, "launch of " what, __FILE__, __LINE__); \
-    }                                                                          \
-  } while (0)

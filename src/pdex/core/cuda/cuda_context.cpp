@@ -1,6 +1,8 @@
 #include "pdex/core/cuda/cuda_context.hpp"
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/error.hpp"
@@ -13,6 +15,8 @@ CudaContext::CudaContext(int device) {
   PDEX_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   sm_count_ = prop.multiProcessorCount;
   name_ = prop.name;
+  const char* pdl = std::getenv("PDEX_CUDA_PDL");
+  programmatic_ = prop.major >= 9 && !(pdl && std::strcmp(pdl, "0") == 0);
   PDEX_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   PDEX_CUDA_CHECK(cudaMalloc(&scratch_, max_reduce_blocks * max_reduce_value_bytes));
   PDEX_CUDA_CHECK(cudaMalloc(&count_, sizeof(unsigned)));

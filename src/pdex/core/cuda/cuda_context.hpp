@@ -32,6 +32,9 @@ class CudaContext {
   unsigned next_ticket() const { return ++ticket_; }
   void wait_for(unsigned ticket) const;
   int multiprocessors() const { return sm_count_; }
+  // Whether kernels may be placed while the one before drains (core/cuda/launch.cuh): on compute
+  // capability 9.0 and later, unless PDEX_CUDA_PDL=0.
+  bool programmatic_launch() const { return programmatic_; }
   const std::string& name() const { return name_; }
   void synchronize() const;
 
@@ -43,6 +46,7 @@ class CudaContext {
   mutable unsigned ticket_ = 0;
   void* pinned_ = nullptr;
   int sm_count_ = 0;
+  bool programmatic_ = false;
   std::string name_;
 };
 

@@ -7,6 +7,7 @@
 
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/core/cuda/launch.cuh"
 #include "pdex/core/executor.hpp"
 #include "pdex/core/launch_hint.hpp"
 #include "pdex/core/range.hpp"
@@ -45,6 +46,7 @@ __device__ void for_thread_cells(Range2 r, F&& f) {
 
 template <class F>
 __global__ void for_each_kernel(Range2 r, F f) {
+  begin_dependent_grid();
   for_thread_cells(r, f);
 }
 
@@ -53,6 +55,7 @@ constexpr int full_occupancy_blocks = 2048 / (block_x * block_y);
 
 template <class F>
 __global__ void __launch_bounds__(block_x * block_y, full_occupancy_blocks) for_each_kernel_full(Range2 r, F f) {
+  begin_dependent_grid();
   for_thread_cells(r, f);
 }
 
@@ -130,6 +133,7 @@ __device__ void hand_to_host(V value, V* result, unsigned* done, volatile unsign
 template <class V, class F, class Op>
 __global__ void reduce_kernel(Range2 r, F f, Op op, V* partials, unsigned* done, V* result, volatile unsigned* flag,
                               unsigned ticket) {
+  begin_dependent_grid();
   const int64_t w = r.width(), threads = int64_t(gridDim.x) * blockDim.x;
   const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   // Walk the range by (column, row) steps instead of dividing a flat index for every cell, a batch of
@@ -212,6 +216,7 @@ __device__ void max_of_thread_cells(Range2 r, const F& f, unsigned long long* wo
 template <class F>
 __global__ void max_kernel(Range2 r, F f, unsigned long long* word, unsigned* done, double* result,
                            volatile unsigned* flag, unsigned ticket) {
+  begin_dependent_grid();
   max_of_thread_cells(r, f, word, done, result, flag, ticket);
 }
 
@@ -219,6 +224,7 @@ template <class F>
 __global__ void __launch_bounds__(block_x * block_y, full_occupancy_blocks)
     max_kernel_full(Range2 r, F f, unsigned long long* word, unsigned* done, double* result, volatile unsigned* flag,
                     unsigned ticket) {
+  begin_dependent_grid();
   max_of_thread_cells(r, f, word, done, result, flag, ticket);
 }
 
@@ -239,8 +245,8 @@ template <class F>
 void for_each_cell(const Cuda& ex, Range2 r, F f) {
   if (r.empty()) return;
   constexpr auto kernel = cuda_detail::for_each_kernel_for<F>();
-  kernel<<<cuda_detail::grid_for(r), dim3(cuda_detail::block_x, cuda_detail::block_y), 0, ex.context->stream()>>>(r, f);
-  PDEX_CUDA_CHECK_LAUNCH("for_each_cell");
+  const dim3 block(cuda_detail::block_x, cuda_detail::block_y);
+  launch(*ex.context, "for_each_cell", kernel, cuda_detail::grid_for(r), block, 0, r, f);
 }
 
 // One launch for the whole range: on the GPU the edge test is nearly free, and launches are not.
@@ -262,9 +268,8 @@ V reduce(const Cuda& ex, Range2 r, F f, Op op) {
   const int blocks = int(wanted < CudaContext::max_reduce_blocks ? wanted : CudaContext::max_reduce_blocks);
   V* result = static_cast<V*>(ctx.pinned_result());
   const unsigned ticket = ctx.next_ticket();
-  reduce_kernel<V><<<blocks, reduce_threads, 0, ctx.stream()>>>(r, f, op, static_cast<V*>(ctx.reduce_scratch()),
-                                                                ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
-  PDEX_CUDA_CHECK_LAUNCH("reduce");
+  launch(ctx, "reduce", reduce_kernel<V, F, Op>, dim3(blocks), dim3(reduce_threads), 0, r, f, op,
+         static_cast<V*>(ctx.reduce_scratch()), ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
   ctx.wait_for(ticket);
   return *result;
 }
@@ -280,9 +285,8 @@ T max_of_cells(const Cuda& ex, Range2 r, F f) {
   double* result = static_cast<double*>(ctx.pinned_result());
   const unsigned ticket = ctx.next_ticket();
   constexpr auto kernel = max_kernel_for<F>();
-  kernel<<<grid_for(r), dim3(block_x, block_y), 0, ctx.stream()>>>(r, f, ctx.max_word(), ctx.reduce_count(), result,
-                                                                   ctx.pinned_flag(), ticket);
-  PDEX_CUDA_CHECK_LAUNCH("max_of_cells");
+  launch(ctx, "max_of_cells", kernel, grid_for(r), dim3(block_x, block_y), 0, r, f, ctx.max_word(), ctx.reduce_count(),
+         result, ctx.pinned_flag(), ticket);
   ctx.wait_for(ticket);
   return T(*result);
 }

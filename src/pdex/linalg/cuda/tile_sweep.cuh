@@ -205,6 +205,7 @@ template <bool Measure, class T>
 __global__ void __launch_bounds__(threads, 4)
     tile_sweep_kernel(Sweep<T> sw, bool reversed_blocks, unsigned long long* word, unsigned* done, double* result,
                       volatile unsigned* flag, unsigned ticket) {
+  begin_dependent_grid();
   __shared__ __align__(16) T xs[w * h];
   __shared__ __align__(16) T bs[w * h];
   const int i0 = block_x(reversed_blocks) * tx - 2, j0 = block_y(reversed_blocks) * ty - 2;
@@ -240,9 +241,8 @@ T launch(const Cuda& ex, const Sweep<T>& sw, bool measure) {
   const unsigned ticket = measure ? ctx.next_ticket() : 0;
   const bool reversed_blocks = reverse_block_order(sw.in.data, sw.out.data);
   auto kernel = measure ? tile_sweep_kernel<true, T> : tile_sweep_kernel<false, T>;
-  kernel<<<grid, threads, 0, ctx.stream()>>>(sw, reversed_blocks, ctx.max_word(), ctx.reduce_count(), result,
-                                             ctx.pinned_flag(), ticket);
-  PDEX_CUDA_CHECK_LAUNCH("tile_sweep_kernel");
+  pdex::launch(ctx, "tile_sweep_kernel", kernel, grid, dim3(threads), 0, sw, reversed_blocks, ctx.max_word(),
+               ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
   if (!measure) return T(0);
   ctx.wait_for(ticket);
   return T(*result);

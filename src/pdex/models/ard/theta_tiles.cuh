@@ -56,7 +56,7 @@ struct Column {
         const T south = odd ? x[c][2 * m] : m > 0 ? x[c][m > 0 ? 2 * m - 1 : 0] : s[at(col, y0 - 1)];
         const T north = !odd ? x[c][2 * m + 1] : !last ? x[c][last ? 0 : 2 * m + 2] : s[at(col, y0 + C::rows)];
         const T w = s[at(col - 1, y0 + k)], e = s[at(col + 1, y0 + k)];
-        const T dx = omega * (bk - op.apply5(c, 0, own, w, e, south, north)) * op.inner_inv[c];
+        const T dx = omega * (bk - op.apply5_with(op.beta[c], own, w, e, south, north)) * op.inner_inv[c];
         const T v = own + dx;
         if (odd) x[c][2 * m + 1] = v;
         else x[c][2 * m] = v;
@@ -71,6 +71,7 @@ __global__ void __launch_bounds__(C::threads, 1)
     theta_tiles_kernel(Rhs rhs, FieldView<const T> u, FieldView<const T> from, FieldView<T> out, Helmholtz<T> op,
                        T dt, T theta, T omega, int sweeps, bool extrapolate, int tiles_x, int tiles, Pair* partials, unsigned* done,
                        Pair* result, volatile unsigned* flag, unsigned ticket) {
+  begin_dependent_grid();
   using Col = Column<C, T>;
   extern __shared__ unsigned char raw[];
   T* xs = reinterpret_cast<T*>(raw);  // [species][cell]: the region's unknowns, cell (x, y) at Col::at(x, y)
@@ -112,8 +113,9 @@ __global__ void __launch_bounds__(C::threads, 1)
 #pragma unroll
       for (int c = 0; c < 2; ++c) {
         const T* s = xs + c * C::cells;
-        const double r = double(t.b[c][k] - op.apply5(c, 0, t.x[c][k], s[Col::at(x - 1, y)], s[Col::at(x + 1, y)],
-                                                      s[Col::at(x, y - 1)], s[Col::at(x, y + 1)]));
+        const T ax = op.apply5_with(op.beta[c], t.x[c][k], s[Col::at(x - 1, y)], s[Col::at(x + 1, y)],
+                                    s[Col::at(x, y - 1)], s[Col::at(x, y + 1)]);
+        const double r = double(t.b[c][k] - ax);
         acc.a += r * r;
         acc.b += double(t.b[c][k]) * double(t.b[c][k]);
         out.comp(c)[o] = t.x[c][k];
@@ -166,10 +168,9 @@ Pair theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView
   const int blocks = std::min({tiles, per_sm * ctx.multiprocessors(), CudaContext::max_reduce_blocks});
   Pair* result = static_cast<Pair*>(ctx.pinned_result());
   const unsigned ticket = ctx.next_ticket();
-  kernel<<<blocks, C::threads, C::shared_bytes, ctx.stream()>>>(
-      rhs, u, from, out, op, dt, theta, omega, sweeps, extrapolate, tiles_x, tiles, static_cast<Pair*>(ctx.reduce_scratch()),
-      ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
-  PDEX_CUDA_CHECK_LAUNCH("theta_tiles");
+  launch(ctx, "theta_tiles", kernel, dim3(blocks), dim3(C::threads), C::shared_bytes, rhs, u, from, out, op, dt, theta,
+         omega, sweeps, extrapolate, tiles_x, tiles, static_cast<Pair*>(ctx.reduce_scratch()), ctx.reduce_count(),
+         result, ctx.pinned_flag(), ticket);
   ctx.wait_for(ticket);
   return *result;
 }

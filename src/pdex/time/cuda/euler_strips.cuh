@@ -13,6 +13,7 @@
 #include "pdex/core/cuda/block_order.cuh"
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/core/cuda/launch.cuh"
 #include "pdex/core/executor.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
@@ -80,6 +81,7 @@ struct StripStep {
 template <int Threads, int Rows, class T, class Rhs, int R>
 __global__ void __launch_bounds__(Threads * Rows)
     euler_strips_kernel(StripStep<T, Rhs, R> step, bool reversed_blocks) {
+  begin_dependent_grid();
   const FieldView<const T>& in = step.in;
   const int i0 = 2 * (block_x(reversed_blocks) * Threads + int(threadIdx.x));
   const int j0 = (block_y(reversed_blocks) * Rows + int(threadIdx.y)) * R;
@@ -91,12 +93,12 @@ __global__ void __launch_bounds__(Threads * Rows)
 }
 
 template <int Threads, int Rows, int R, class T, class Rhs>
-void launch_strips(cudaStream_t stream, const StripStep<T, Rhs, R>& step) {
+void launch_strips(const CudaContext& ctx, const StripStep<T, Rhs, R>& step) {
   const dim3 grid(unsigned((step.in.nx + 2 * Threads - 1) / (2 * Threads)),
                   unsigned((step.in.ny + R * Rows - 1) / (R * Rows)));
   const bool reversed_blocks = reverse_block_order(step.in.data, step.out.data);
-  euler_strips_kernel<Threads, Rows><<<grid, dim3(Threads, Rows), 0, stream>>>(step, reversed_blocks);
-  PDEX_CUDA_CHECK_LAUNCH("euler_strips");
+  launch(ctx, "euler_strips", euler_strips_kernel<Threads, Rows, T, Rhs, R>, grid, dim3(Threads, Rows), 0, step,
+         reversed_blocks);
 }
 
 }  // namespace strips_detail
@@ -111,9 +113,9 @@ void euler_strips(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldVi
                   T dt) {
   using namespace strips_detail;
   constexpr int64_t two_rows_from = int64_t(2048) * 2048;
-  cudaStream_t s = ex.context->stream();
-  if (int64_t(in.nx) * in.ny >= two_rows_from) launch_strips<64, 4>(s, StripStep<T, Rhs, 2>{rhs, in, out, bc, dt});
-  else launch_strips<64, 1>(s, StripStep<T, Rhs, 1>{rhs, in, out, bc, dt});
+  const CudaContext& ctx = *ex.context;
+  if (int64_t(in.nx) * in.ny >= two_rows_from) launch_strips<64, 4>(ctx, StripStep<T, Rhs, 2>{rhs, in, out, bc, dt});
+  else launch_strips<64, 1>(ctx, StripStep<T, Rhs, 1>{rhs, in, out, bc, dt});
 }
 
 }  // namespace pdex

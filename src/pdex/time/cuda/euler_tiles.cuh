@@ -13,6 +13,7 @@
 
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/core/cuda/launch.cuh"
 #include "pdex/core/executor.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
@@ -49,6 +50,7 @@ __device__ void zero_ring(T* buf, int buffers) {
 template <class C, class T, class Rhs>
 __global__ void __launch_bounds__(C::threads, C::min_blocks)
     euler_tiles_kernel(Rhs rhs, FieldView<const T> in, FieldView<T> out, FieldBoundary bc, T dt) {
+  begin_dependent_grid();
   extern __shared__ unsigned char raw[];
   T* buf = reinterpret_cast<T*>(raw);  // [buffer][species][cell], cell (x, y) of the haloed tile at at(x, y)
   auto at = [](int x, int y) { return (y + 1) * C::pitch + x + 1; };
@@ -123,8 +125,7 @@ void euler_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldVie
     (void)opted_in;
   }
   const dim3 grid(unsigned((in.nx + C::tx - 1) / C::tx), unsigned((in.ny + C::ty - 1) / C::ty));
-  kernel<<<grid, C::threads, C::shared_bytes, ex.context->stream()>>>(rhs, in, out, bc, dt);
-  PDEX_CUDA_CHECK_LAUNCH("euler_tiles");
+  launch(*ex.context, "euler_tiles", kernel, grid, dim3(C::threads), C::shared_bytes, rhs, in, out, bc, dt);
 }
 
 }  // namespace pdex
