@@ -141,21 +141,23 @@ PDEX_HD inline T q_times_mean_curvature(const Patch<T>& p, const CellFaces<T>& f
 //   -Q_ij sum over faces of [ (E grad w) . n - w_f^2 / (2 Q_f^3) dn ] / h
 // with E = (1/Q)(I - grad phi (x) grad phi / Q^2) on the face (eq. 53, as read: the projection P of
 // Problem 2.2 over Q), w on the face the mean of its two cells (eqs. 51-52), and grad w on the face
-// differenced like grad phi.
+// differenced like grad phi. The face term is evaluated as
+//   (dn_w - dn (grad phi . grad w + w_f^2 / 2) / Q^2) / Q,
+// the same expression with 10 operations instead of 18 (the kernel is bound by its f64 arithmetic).
 template <class T>
 PDEX_HD inline T willmore_operator(const Patch<T>& p, const Patch<T>& w, const CellFaces<T>& faces) {
-  T q_sum = T(0), div = T(0);
+  T q_sum = T(0), div[2] = {T(0), T(0)};  // the x and y faces' terms, each scaled by 1/h once
   for_faces([&](auto f) {
     constexpr int F = decltype(f)::value;
     using D = Face<F>;
     const FaceGrad<T> g = faces.template grad<F>(p), gw = faces.template grad<F>(w);
-    const T q2 = face_q2(g), iq = inv_sqrt(q2), iq2 = iq * iq;
-    const T wf = T(0.5) * (w.at(0, 0) + w.at(D::ni, D::nj));
-    const T e_grad_w = (gw.dn - g.dn * (g.dn * gw.dn + g.dt * gw.dt) * iq2) * iq;
+    const T q2 = face_q2(g), iq = inv_sqrt(q2);
+    const T w_sum = w.at(0, 0) + w.at(D::ni, D::nj);  // 2 w_f
+    const T s = T(0.125) * w_sum * w_sum + (g.dn * gw.dn + g.dt * gw.dt);
     q_sum += q2 * iq;
-    div += (e_grad_w - T(0.5) * wf * wf * iq2 * iq * g.dn) * faces.template inv_hn<F>();
+    div[F / 2] += (gw.dn - g.dn * (iq * iq) * s) * iq;
   });
-  return -T(0.25) * q_sum * div;
+  return -T(0.25) * q_sum * (div[0] * faces.idx + div[1] * faces.idy);
 }
 
 }  // namespace pdex
