@@ -127,7 +127,10 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   // the first check_every sweeps of the solve, with the residual test; where the test fails, one more
   // launch per check_every sweeps, from the last one's result (the same sweeps and tests as the plain
   // solver's). Launches alternate between b_ and the next state, which the first reads as the previous
-  // state; the clamp moves the solution into the state.
+  // state; the clamp moves the solution into the state. When the last step's first test passed, the
+  // clamp is queued behind the first launch, before its residual is read: it runs while the host waits,
+  // and the next step is launched as soon as the test passes (at small grids a step is that round trip,
+  // docs/performance.md). Should the test fail, the next launch reads b_ and rewrites the state.
   void tiled_step(int next) {
     if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -136,19 +139,28 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       FieldView<const T> from = state_[next].cview();
       int to = 0;
       SolveStats st;
+      const bool clamp_early = first_test_passed_;
+      bool clamped = false;  // the first launch's result, queued before its test
+      auto clamp = [&] { limit_state(ex_, rhs_, as_const(buf[to]), state_[next].view(), bc_); };
       while (true) {
         const int sweeps = std::min(s.check_every, s.max_iter - st.iterations);
+        const bool first = st.iterations == 0;
         const Pair rb = theta_tiles(ex_, rhs_, state_[cur_].cview(), from, buf[to], solver_.op().refreshed(), dt_,
-                                    theta_, T(solver_.omega()), sweeps, st.iterations == 0);
+                                    theta_, T(solver_.omega()), sweeps, first, [&] {
+                                      if (!first || !clamp_early) return;
+                                      clamp();
+                                      clamped = true;
+                                    });
         st.iterations += sweeps;
         st.residual = std::sqrt(rb.a) / (rb.b > 0 ? std::sqrt(rb.b) : 1.0);
         st.history.push_back(st.residual);
         st.converged = st.residual <= s.tol;
+        if (first) first_test_passed_ = st.converged;
         if (st.converged || st.iterations >= s.max_iter) break;
         from = as_const(buf[to]);
         to = 1 - to;
       }
-      limit_state(ex_, rhs_, as_const(buf[to]), state_[next].view(), bc_);
+      if (!clamped || st.history.size() > 1) clamp();
       st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ++totals_.one_launch;
       record(st);
@@ -170,6 +182,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   Field<T> b_;
   LinearSolver<Exec, T> solver_;
   bool tiled_ = false;  // the one-launch CUDA step (theta_tiles.cuh)
+  bool first_test_passed_ = true;  // the last tiled step's first residual test
   SolverTotals totals_;
 };
 

@@ -151,10 +151,11 @@ __global__ void __launch_bounds__(C::threads, 1)
 // `sweeps` red-black sweeps (<= C::sweeps) of one theta step's solve, with b from u (the state), from
 // the guess 2 u - from (extrapolate: `from` is the previous state) or `from` itself, into out
 // (unclamped, no ghosts; not `from`); returns {|b - A x|^2, |b|^2} over the cells and both species.
-// op: refreshed(), constant coefficients.
-template <class T, class Rhs, class C = ThetaTiles<T>>
+// op: refreshed(), constant coefficients. queue_more() is called after the launch, before the host waits
+// for the residual: what it queues runs while the host waits.
+template <class T, class Rhs, class C = ThetaTiles<T>, class QueueMore>
 Pair theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView<const T> from, FieldView<T> out,
-                 const Helmholtz<T>& op, T dt, T theta, T omega, int sweeps, bool extrapolate) {
+                 const Helmholtz<T>& op, T dt, T theta, T omega, int sweeps, bool extrapolate, QueueMore&& queue_more) {
   const auto kernel = theta_tiles_detail::theta_tiles_kernel<C, T, Rhs>;
   static const int per_sm = [&] {  // once per kernel: shared memory beyond 48 KB must be asked for
     if (C::shared_bytes > 48 * 1024)
@@ -171,6 +172,7 @@ Pair theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView
   launch(ctx, "theta_tiles", kernel, dim3(blocks), dim3(C::threads), C::shared_bytes, rhs, u, from, out, op, dt, theta,
          omega, sweeps, extrapolate, tiles_x, tiles, static_cast<Pair*>(ctx.reduce_scratch()), ctx.reduce_count(),
          result, ctx.pinned_flag(), ticket);
+  queue_more();
   ctx.wait_for(ticket);
   return *result;
 }
