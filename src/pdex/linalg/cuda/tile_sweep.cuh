@@ -234,15 +234,15 @@ inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
 
 // One launch of the sweep; returns the largest |change| when `measure` (waiting for it), else 0.
 template <class T>
-T launch(const Cuda& ex, const Sweep<T>& sw, bool measure) {
+T launch_sweep(const Cuda& ex, const Sweep<T>& sw, bool measure) {
   const dim3 grid(unsigned((sw.in.nx + tx - 1) / tx), unsigned((sw.in.ny + ty - 1) / ty));
   const CudaContext& ctx = *ex.context;
   double* result = static_cast<double*>(ctx.pinned_result());
   const unsigned ticket = measure ? ctx.next_ticket() : 0;
   const bool reversed_blocks = reverse_block_order(sw.in.data, sw.out.data);
   auto kernel = measure ? tile_sweep_kernel<true, T> : tile_sweep_kernel<false, T>;
-  pdex::launch(ctx, "tile_sweep_kernel", kernel, grid, dim3(threads), 0, sw, reversed_blocks, ctx.max_word(),
-               ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
+  launch(ctx, "tile_sweep_kernel", kernel, grid, dim3(threads), 0, sw, reversed_blocks, ctx.max_word(),
+         ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
   if (!measure) return T(0);
   ctx.wait_for(ticket);
   return T(*result);
@@ -256,14 +256,14 @@ T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, F
   using namespace tile_sweep_detail;
   if (!colours_close(in.nx, in.ny, in.ncomp, bc))
     return detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, measure);
-  return launch(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, measure);
+  return launch_sweep(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, measure);
 }
 
 template <class T>
 T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure) {
-  return tile_sweep_detail::launch(ex, tile_sweep_detail::Sweep<T>{op.refreshed(), in, b, out, bc, omega, -1},
-                                   measure);
+  return tile_sweep_detail::launch_sweep(ex, tile_sweep_detail::Sweep<T>{op.refreshed(), in, b, out, bc, omega, -1},
+                                         measure);
 }
 
 }  // namespace pdex

@@ -139,17 +139,14 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       FieldView<const T> from = state_[next].cview();
       int to = 0;
       SolveStats st;
-      const bool clamp_early = first_test_passed_;
-      bool clamped = false;  // the first launch's result, queued before its test
+      const bool clamp_early = first_test_passed_;  // the first launch's result, queued before its test
       auto clamp = [&] { limit_state(ex_, rhs_, as_const(buf[to]), state_[next].view(), bc_); };
       while (true) {
         const int sweeps = std::min(s.check_every, s.max_iter - st.iterations);
         const bool first = st.iterations == 0;
         const Pair rb = theta_tiles(ex_, rhs_, state_[cur_].cview(), from, buf[to], solver_.op().refreshed(), dt_,
                                     theta_, T(solver_.omega()), sweeps, first, [&] {
-                                      if (!first || !clamp_early) return;
-                                      clamp();
-                                      clamped = true;
+                                      if (first && clamp_early) clamp();
                                     });
         st.iterations += sweeps;
         st.residual = std::sqrt(rb.a) / (rb.b > 0 ? std::sqrt(rb.b) : 1.0);
@@ -160,7 +157,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
         from = as_const(buf[to]);
         to = 1 - to;
       }
-      if (!clamped || st.history.size() > 1) clamp();
+      if (!clamp_early || st.history.size() > 1) clamp();
       st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ++totals_.one_launch;
       record(st);
