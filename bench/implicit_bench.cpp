@@ -169,13 +169,25 @@ struct PairOptions {
   std::string precision = "f32";  // the seed's GPU had fp32 only, and its CPU runs matched it
 };
 
-// Wall seconds of `steps` steps after a short warm-up (first touch, graph capture) on the same stepper.
-double time_steps(const ArdSpec& spec, Backend b, Precision p, int64_t steps) {
+struct RunTiming {
+  double seconds = 0;
+  double iterations_per_step = 0;  // of the solves (0 without any)
+  int max_iterations = 0;
+};
+
+// Wall seconds of `steps` steps after a short warm-up (first touch, graph capture) on the same stepper,
+// and the solver's iterations over the whole run.
+RunTiming time_steps(const ArdSpec& spec, Backend b, Precision p, int64_t steps) {
   auto s = make_ard_stepper(spec, b, p);
   s->advance(std::max<int64_t>(1, std::min<int64_t>(steps / 100, 16)));
   const auto t0 = Clock::now();
   s->advance(steps);
-  return seconds_since(t0);
+  RunTiming t{seconds_since(t0)};
+  if (const SolverTotals* st = s->solver_totals(); st && st->solves > 0) {
+    t.iterations_per_step = double(st->iterations) / double(st->solves);
+    t.max_iterations = st->max_iterations;
+  }
+  return t;
 }
 
 std::string fmt_tol(double tol) {
@@ -196,7 +208,8 @@ void table1_suite(const std::vector<std::string>& backends, const std::vector<in
               "steps, %s, solver %s %s (seed at 512: 3.3x CPU, 1.4x GPU)\n",
               (long long)explicit_steps, (long long)implicit_steps, o.precision.c_str(),
               std::string(solver_method_name(o.solver.method)).c_str(), solve.c_str());
-  std::printf("%-8s %6s %12s %12s %9s %7s\n", "backend", "width", "explicit s", "implicit s", "ratio", "seed");
+  std::printf("%-8s %6s %12s %12s %9s %7s %14s\n", "backend", "width", "explicit s", "implicit s", "ratio", "seed",
+              "solver it/step");
   for (const auto& bn : backends)
     for (int n : widths) {
       const Backend b = parse_backend(bn);
@@ -206,15 +219,20 @@ void table1_suite(const std::vector<std::string>& backends, const std::vector<in
       im.theta = 0.5;
       im.solver = o.solver;
       const Precision p = parse_precision(o.precision);
-      const double te = time_steps(ex, b, p, explicit_steps), ti = time_steps(im, b, p, implicit_steps);
+      const double te = time_steps(ex, b, p, explicit_steps).seconds;
+      const RunTiming im_run = time_steps(im, b, p, implicit_steps);
+      const double ti = im_run.seconds;
       const char* seed = n != 512 ? "-" : b == Backend::cuda ? "1.4x" : "3.3x";
-      std::printf("%-8s %6d %12.3f %12.3f %8.2fx %7s\n", bn.c_str(), n, te, ti, te / ti, seed);
+      std::printf("%-8s %6d %12.3f %12.3f %8.2fx %7s %7.2f (<=%d)\n", bn.c_str(), n, te, ti, te / ti, seed,
+                  im_run.iterations_per_step, im_run.max_iterations);
       std::fflush(stdout);
       out["table1"].push_back({{"backend", bn}, {"device", device_name(b)}, {"precision", o.precision},
                                {"width", n}, {"explicit_seconds", te}, {"explicit_steps", explicit_steps},
                                {"implicit_seconds", ti}, {"implicit_steps", implicit_steps}, {"ratio", te / ti},
                                {"solver", solver_method_name(o.solver.method)}, {"solver_tol", o.solver.tol},
-                               {"solver_cycles", o.solver.cycles}});
+                               {"solver_cycles", o.solver.cycles},
+                               {"implicit_iterations_per_step", im_run.iterations_per_step},
+                               {"implicit_max_iterations", im_run.max_iterations}});
     }
 }
 

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "models/ard_test_support.hpp"
 #include "pdex/models/ard/ard_stability.hpp"
+#include "pdex/models/ard/theta_tiles_shape.hpp"
 #include "pdex/time/euler_tiles_shape.hpp"
 
 namespace pdex::test {
@@ -212,6 +214,41 @@ TEST_P(CpuCudaTest, OneLaunchThetaStepAgreesWithThePlainSolver) {
       EXPECT_GT(rel_l2_diff(tiled->values(f), f == 0 ? s.u0 : s.v0), 1e-6) << "the run changed nothing, " << label;
     }
   }
+}
+
+// The one-launch steps are queued on the device (ThetaQueue): a call advancing 300 steps queues them
+// 256 at a time, each with as many launches as the last queue's steps took, and a step that runs out of
+// them goes on from the host. Advanced one step a call instead, the run must be the same bit for bit:
+// the same launches run, whatever was queued around them. In f32 a tolerance of 1e-5 makes some steps
+// take more launches than others; in f64, 1e-9 tested after every sweep makes steps take 8 to 18
+// launches, more than a step may queue.
+TEST_P(CpuCudaTest, QueuedThetaStepsMatchStepsAdvancedOneACall) {
+  const bool f64 = GetParam() == Precision::f64;
+  ArdSpec s = turing_from_noise(Grid2{100, 70});
+  s.theta = 0.5;
+  s.dt = 12.5;
+  s.solver.method = SolverMethod::sor;
+  s.solver.tol = f64 ? 1e-9 : 1e-5;
+  s.solver.check_every = f64 ? 1 : 6;
+  auto queued = make_ard_stepper(s, Backend::cuda, GetParam());
+  auto single = make_ard_stepper(s, Backend::cuda, GetParam());
+  constexpr int steps = 300;
+  queued->advance(steps);
+  for (int k = 0; k < steps; ++k) single->advance(1);
+  const SolverTotals &a = *queued->solver_totals(), &b = *single->solver_totals();
+  EXPECT_EQ(a.one_launch, steps);
+  EXPECT_EQ(a.iterations_per_solve, b.iterations_per_solve);
+  EXPECT_EQ(a.residual_per_solve, b.residual_per_solve);
+  const auto& it = a.iterations_per_solve;
+  const int every = s.solver.check_every;
+  const int fewest = *std::min_element(it.begin(), it.end()), most = *std::max_element(it.begin(), it.end());
+  if (f64) {
+    EXPECT_GT(most, ThetaQueue::max_launches) << "no step ran out of queued launches";
+  } else {
+    EXPECT_EQ(fewest, every) << "every step went on";
+    EXPECT_GT(most, every) << "no step went on";
+  }
+  for (int f = 0; f < 2; ++f) EXPECT_EQ(queued->values(f), single->values(f)) << "field " << f;
 }
 
 INSTANTIATE_TEST_SUITE_P(Precisions, CpuCudaTest, ::testing::Values(Precision::f64, Precision::f32),

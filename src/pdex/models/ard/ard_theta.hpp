@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/ard/ard_base.hpp"
@@ -42,17 +44,31 @@ void theta_rhs(const Exec& ex, const Rhs& rhs, FieldView<const T> u, FieldView<T
   });
 }
 
-// to = the clamped state from `from` (the same field, or the solution written elsewhere), with its
-// boundary images.
+// to at (i, j) = the clamped state from `from` (the same field, or the solution written elsewhere),
+// with its boundary images.
+template <class T, class Rhs>
+PDEX_HD inline void limit_cell(const Rhs& rhs, const FieldView<const T>& from, const FieldView<T>& to,
+                               const FieldBoundary& bc, int i, int j) {
+  const bool edge = near_boundary(to, i, j);
+  for (int c = 0; c < Rhs::ncomp; ++c) {
+    const T v = rhs.limit(c, from(c, i, j));
+    to(c, i, j) = v;
+    if (edge) push_ghosts(to, bc, c, i, j, v);
+  }
+}
+
 template <class Exec, class T, class Rhs>
 void limit_state(const Exec& ex, const Rhs& rhs, FieldView<const T> from, FieldView<T> to, const FieldBoundary& bc) {
+  for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) { limit_cell(rhs, from, to, bc, i, j); });
+}
+
+// The clamp of a queued step (ThetaQueue): from whichever of buf[0] and buf[1] its last launch wrote;
+// nothing once a step has run out of launches.
+template <class Exec, class T, class Rhs>
+void limit_queued(const Exec& ex, const Rhs& rhs, FieldView<const T> buf0, FieldView<const T> buf1, FieldView<T> to,
+                  const FieldBoundary& bc, const ThetaQueue* queue) {
   for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) {
-    const bool edge = near_boundary(to, i, j);
-    for (int c = 0; c < Rhs::ncomp; ++c) {
-      const T v = rhs.limit(c, from(c, i, j));
-      to(c, i, j) = v;
-      if (edge) push_ghosts(to, bc, c, i, j, v);
-    }
+    if (queue->overflow == 0) limit_cell(rhs, queue->result ? buf1 : buf0, to, bc, i, j);
   });
 }
 
@@ -78,21 +94,23 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   ArdTheta(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec), theta_(T(spec.theta)), method_(solver_method_name(spec.solver.method)),
         b_(state_[0].like(Exec::space)), solver_(ex, state_[0], implicit_operator(spec), spec.bc, spec.solver),
-        tiled_(Exec::backend == Backend::cuda && !Rhs::tensor && theta_tiles_apply<T>(spec)) {}
+        tiled_(Exec::backend == Backend::cuda && !Rhs::tensor && theta_tiles_apply<T>(spec)) {
+    if (tiled_) queue_ = Buffer<ThetaQueue>(1, Exec::space);
+  }
 
   // state_[1 - cur_] holds the previous state (the current one before the first step), where the next
   // state is solved for. With fixed cycles only the last solve of the call measures its residual.
   void advance(int64_t steps) override {
+    if (tiled_) {
+      while (steps > 0) steps -= queue_steps(int(std::min<int64_t>(steps, batch_)));
+      return;
+    }
     for (int64_t k = 0; k < steps; ++k) {
       const int next = 1 - cur_;
       if (!has_previous_) copy(state_[next], state_[cur_]);
-      if (tiled_) {
-        tiled_step(next);
-      } else {
-        theta_rhs(ex_, rhs_, state_[cur_].cview(), b_.view(), state_[next].view(), dt_, theta_);
-        record(solver_.solve(state_[next].view(), b_.cview(), k + 1 == steps));
-        limit_state(ex_, rhs_, state_[next].cview(), state_[next].view(), bc_);
-      }
+      theta_rhs(ex_, rhs_, state_[cur_].cview(), b_.view(), state_[next].view(), dt_, theta_);
+      record(solver_.solve(state_[next].view(), b_.cview(), k + 1 == steps));
+      limit_state(ex_, rhs_, state_[next].cview(), state_[next].view(), bc_);
       cur_ = next;
       has_previous_ = true;
     }
@@ -123,45 +141,104 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     return op;
   }
 
-  // The step in one launch on CUDA (theta_tiles.cuh): the right-hand side, the extrapolated guess and
+  // Steps in one launch each on CUDA (theta_tiles.cuh): the right-hand side, the extrapolated guess and
   // the first check_every sweeps of the solve, with the residual test; where the test fails, one more
-  // launch per check_every sweeps, from the last one's result (the same sweeps and tests as the plain
+  // launch per check_every sweeps from the last one's result (the same sweeps and tests as the plain
   // solver's). Launches alternate between b_ and the next state, which the first reads as the previous
-  // state; the clamp moves the solution into the state. When the last step's first test passed, the
-  // clamp is queued behind the first launch, before its residual is read: it runs while the host waits,
-  // and the next step is launched as soon as the test passes (at small grids a step is that round trip,
-  // docs/performance.md). Should the test fail, the next launch reads b_ and rewrites the state.
-  void tiled_step(int next) {
+  // state; the clamp moves the solution into the state. The steps are queued, n at a time, with no host
+  // wait: each step's first launch, extra_ more and its clamp, the tests on the device (ThetaQueue); at
+  // small grids a wait per step would cost more than the step (docs/performance.md). The host then reads
+  // the record: a step that ran out of launches goes on here, its tests read by the host, and the steps
+  // queued after it, which did nothing, are queued again. Returns the steps done; each is charged the
+  // mean wall time of the queue. The queue doubles after a queue without overflow and starts again from
+  // min_batch after one: what an overflow wastes stays small, and so does the share of the waits.
+  int queue_steps(int n) {
     if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor) {
       const auto t0 = std::chrono::steady_clock::now();
-      const SolverSettings& s = solver_.settings();
-      const FieldView<T> buf[2] = {b_.view(), state_[next].view()};
-      FieldView<const T> from = state_[next].cview();
-      int to = 0;
-      SolveStats st;
-      const bool clamp_early = first_test_passed_;  // the first launch's result, queued before its test
-      auto clamp = [&] { limit_state(ex_, rhs_, as_const(buf[to]), state_[next].view(), bc_); };
-      while (true) {
-        const int sweeps = std::min(s.check_every, s.max_iter - st.iterations);
-        const bool first = st.iterations == 0;
-        const Pair rb = theta_tiles(ex_, rhs_, state_[cur_].cview(), from, buf[to], solver_.op().refreshed(), dt_,
-                                    theta_, T(solver_.omega()), sweeps, first, [&] {
-                                      if (first && clamp_early) clamp();
-                                    });
-        st.iterations += sweeps;
-        st.residual = std::sqrt(rb.a) / (rb.b > 0 ? std::sqrt(rb.b) : 1.0);
-        st.history.push_back(st.residual);
-        st.converged = st.residual <= s.tol;
-        if (first) first_test_passed_ = st.converged;
-        if (st.converged || st.iterations >= s.max_iter) break;
-        from = as_const(buf[to]);
-        to = 1 - to;
+      const int cur0 = cur_;
+      for (int k = 0; k < n; ++k) {
+        if (!has_previous_) copy(state_[1 - cur_], state_[cur_]);
+        has_previous_ = true;
+        queue_step(k);
+        cur_ = 1 - cur_;
       }
-      if (!clamp_early || st.history.size() > 1) clamp();
-      st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      ++totals_.one_launch;
-      record(st);
+      const std::size_t bytes = offsetof(ThetaQueue, steps) + std::size_t(n) * sizeof(ThetaQueue::Step);
+      detail::copy_bytes(&log_, MemorySpace::host, queue_.data(), MemorySpace::device, bytes);  // waits
+      const int overflow = log_.overflow, done = overflow ? overflow : n;
+      if (overflow) {  // the steps after it did nothing; the queue starts clean
+        log_.overflow = 0;
+        detail::copy_bytes(queue_.data(), MemorySpace::device, &log_, MemorySpace::host, offsetof(ThetaQueue, steps));
+      }
+      cur_ = done % 2 ? 1 - cur0 : cur0;
+      std::vector<SolveStats> stats(done);
+      for (int k = 0; k < done; ++k) stats[k] = queued_stats(log_.steps[k]);
+      if (overflow) finish_on_host(1 - cur_, stats[done - 1], (log_.steps[done - 1].launches - 1) % 2);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / done;
+      int most = 1;  // launches a step took
+      for (SolveStats& st : stats) {
+        most = std::max(most, launches_for(st.iterations));
+        st.seconds = seconds;
+        ++totals_.one_launch;
+        record(st);
+      }
+      extra_ = std::min(most, ThetaQueue::max_launches) - 1;
+      batch_ = overflow ? min_batch : std::min(2 * batch_, ThetaQueue::max_steps);
+      return done;
     }
+    return n;
+  }
+
+  // Sweeps of a step's l-th launch.
+  int sweeps_of(int l) const {
+    const SolverSettings& s = solver_.settings();
+    return std::min(s.check_every, s.max_iter - l * s.check_every);
+  }
+  int launches_for(int iterations) const {
+    const int every = solver_.settings().check_every;
+    return (iterations + every - 1) / every;
+  }
+
+  // Queues step k of the queue, from state_[cur_] into state_[1 - cur_].
+  void queue_step(int k) {
+    const int next = 1 - cur_;
+    const FieldView<T> buf[2] = {b_.view(), state_[next].view()};
+    ThetaQueue* q = queue_.data();
+    for (int l = 0; l <= extra_ && sweeps_of(l) > 0; ++l) {
+      const bool last = l == extra_ || sweeps_of(l + 1) <= 0;
+      theta_tiles_queued(ex_, rhs_, state_[cur_].cview(), l == 0 ? state_[next].cview() : as_const(buf[1 - l % 2]),
+                         buf[l % 2], solver_.op().refreshed(), dt_, theta_, T(solver_.omega()), sweeps_of(l), q, k,
+                         l, last, solver_.settings().tol);
+    }
+    limit_queued(ex_, rhs_, as_const(buf[0]), as_const(buf[1]), state_[next].view(), bc_, q);
+  }
+
+  SolveStats queued_stats(const ThetaQueue::Step& r) const {
+    SolveStats st;
+    for (int l = 0; l < r.launches; ++l) {
+      st.iterations += sweeps_of(l);
+      st.history.push_back(r.residual[l]);
+    }
+    st.residual = st.history.back();
+    st.converged = st.residual <= solver_.settings().tol;
+    return st;
+  }
+
+  // Goes on with the solve of the step from state_[cur] into state_[1 - cur] where its queued launches
+  // left it (the last wrote buffer `to`), testing each launch on the host, then clamps.
+  void finish_on_host(int cur, SolveStats& st, int to) {
+    const SolverSettings& s = solver_.settings();
+    const FieldView<T> buf[2] = {b_.view(), state_[1 - cur].view()};
+    while (!st.converged && st.iterations < s.max_iter) {
+      const int sweeps = std::min(s.check_every, s.max_iter - st.iterations);
+      to = 1 - to;
+      const Pair rb = theta_tiles(ex_, rhs_, state_[cur].cview(), as_const(buf[1 - to]), buf[to],
+                                  solver_.op().refreshed(), dt_, theta_, T(solver_.omega()), sweeps, false);
+      st.iterations += sweeps;
+      st.residual = relative_residual(rb);
+      st.history.push_back(st.residual);
+      st.converged = st.residual <= s.tol;
+    }
+    limit_state(ex_, rhs_, as_const(buf[to]), state_[1 - cur].view(), bc_);
   }
 
   void record(const SolveStats& st) {
@@ -179,7 +256,11 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   Field<T> b_;
   LinearSolver<Exec, T> solver_;
   bool tiled_ = false;  // the one-launch CUDA step (theta_tiles.cuh)
-  bool first_test_passed_ = true;  // the last tiled step's first residual test
+  Buffer<ThetaQueue> queue_;  // the device's record of queued steps
+  ThetaQueue log_{};          // its copy on the host
+  int extra_ = 0;             // launches queued per step after the first: what the last queue's steps took
+  static constexpr int min_batch = 16;
+  int batch_ = min_batch;     // steps queued at once
   SolverTotals totals_;
 };
 

@@ -6,8 +6,8 @@
 // `sweeps` red-black sweeps there, each half-sweep updating every cell of
 // its colour (the region's outer rings go stale a ring per half-sweep, never reaching the tile), then
 // the residual b - A x at the tile's cells, summed with |b|^2 into the solve's relative residual, which
-// the last block hands to the host. The unknowns are written unclamped: the caller tests the residual,
-// then clamps, or launches again from them. Seed 000 found the GPU's semi-implicit step
+// the last block hands to the host, or tests itself (a queued step, ThetaQueue). The unknowns are
+// written unclamped: the residual test decides between the clamp and another launch from them. Seed 000 found the GPU's semi-implicit step
 // bound by its many relaxation passes and reductions (sec. 4); here they are one pass over memory and
 // one reduction. The arithmetic is the plain path's: theta_b() and the Helmholtz operator's point
 // update (relaxation.hpp's relax_point), only the order of work differs.
@@ -66,12 +66,41 @@ struct Column {
   }
 };
 
+// Where a launch's residual goes: to the host (queue null), or to the record of queued steps.
+struct ThetaTest {
+  Pair* result;
+  volatile unsigned* flag;
+  unsigned ticket;
+  ThetaQueue* queue;
+  int step, launch;  // in the queue
+  bool last;         // the step's last queued launch
+  double tol;
+
+  // A queued launch with nothing to do: its step passed an earlier test, or a step ran out of launches.
+  // (Read from L2: the launches before wrote them.)
+  __device__ bool idle() const {
+    return queue && (__ldcg(&queue->overflow) != 0 || (launch > 0 && __ldcg(&queue->passed) != 0));
+  }
+  // By the last block to finish, with the launch's sums; resets the count of finished blocks.
+  __device__ void report(Pair total, unsigned* done) const {
+    if (!queue) return cuda_detail::hand_to_host(total, result, done, flag, ticket);
+    const double r = relative_residual(total);
+    queue->steps[step].residual[launch] = r;
+    queue->steps[step].launches = launch + 1;
+    queue->passed = r <= tol;
+    queue->result = launch & 1;
+    if (!(r <= tol) && last) queue->overflow = step + 1;
+    *done = 0;
+  }
+};
+
 template <class C, class T, class Rhs>
 __global__ void __launch_bounds__(C::threads, 1)
     theta_tiles_kernel(Rhs rhs, FieldView<const T> u, FieldView<const T> from, FieldView<T> out, Helmholtz<T> op,
-                       T dt, T theta, T omega, int sweeps, bool extrapolate, int tiles_x, int tiles, Pair* partials, unsigned* done,
-                       Pair* result, volatile unsigned* flag, unsigned ticket) {
+                       T dt, T theta, T omega, int sweeps, bool extrapolate, int tiles_x, int tiles, Pair* partials,
+                       unsigned* done, ThetaTest test) {
   begin_dependent_grid();
+  if (test.idle()) return;  // every block alike: the launches before decided
   using Col = Column<C, T>;
   extern __shared__ unsigned char raw[];
   T* xs = reinterpret_cast<T*>(raw);  // [species][cell]: the region's unknowns, cell (x, y) at Col::at(x, y)
@@ -143,20 +172,14 @@ __global__ void __launch_bounds__(C::threads, 1)
   Pair total{0, 0};
   for (int k = int(threadIdx.x); k < int(gridDim.x); k += 32) total = sum(total, cuda_detail::load_l2(partials + k));
   for (int off = 16; off > 0; off /= 2) total = sum(total, cuda_detail::shuffle_down(total, off));
-  if (threadIdx.x == 0) cuda_detail::hand_to_host(total, result, done, flag, ticket);
+  if (threadIdx.x == 0) test.report(total, done);
 }
 
-}  // namespace theta_tiles_detail
-
-// `sweeps` red-black sweeps (<= C::sweeps) of one theta step's solve, with b from u (the state), from
-// the guess 2 u - from (extrapolate: `from` is the previous state) or `from` itself, into out
-// (unclamped, no ghosts; not `from`); returns {|b - A x|^2, |b|^2} over the cells and both species.
-// op: refreshed(), constant coefficients. queue_more() is called after the launch, before the host waits
-// for the residual: what it queues runs while the host waits.
-template <class T, class Rhs, class C = ThetaTiles<T>, class QueueMore>
-Pair theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView<const T> from, FieldView<T> out,
-                 const Helmholtz<T>& op, T dt, T theta, T omega, int sweeps, bool extrapolate, QueueMore&& queue_more) {
-  const auto kernel = theta_tiles_detail::theta_tiles_kernel<C, T, Rhs>;
+template <class T, class Rhs, class C = ThetaTiles<T>>
+void launch_theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView<const T> from,
+                        FieldView<T> out, const Helmholtz<T>& op, T dt, T theta, T omega, int sweeps, bool extrapolate,
+                        const ThetaTest& test) {
+  const auto kernel = theta_tiles_kernel<C, T, Rhs>;
   static const int per_sm = [&] {  // once per kernel: shared memory beyond 48 KB must be asked for
     if (C::shared_bytes > 48 * 1024)
       PDEX_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(C::shared_bytes)));
@@ -167,14 +190,36 @@ Pair theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView
   const CudaContext& ctx = *ex.context;
   const int tiles_x = (u.nx + C::tx - 1) / C::tx, tiles = tiles_x * ((u.ny + C::ty - 1) / C::ty);
   const int blocks = std::min({tiles, per_sm * ctx.multiprocessors(), CudaContext::max_reduce_blocks});
+  launch(ctx, "theta_tiles", kernel, dim3(blocks), dim3(C::threads), C::shared_bytes, rhs, u, from, out, op, dt, theta,
+         omega, sweeps, extrapolate, tiles_x, tiles, static_cast<Pair*>(ctx.reduce_scratch()), ctx.reduce_count(), test);
+}
+
+}  // namespace theta_tiles_detail
+
+// `sweeps` red-black sweeps (<= C::sweeps) of one theta step's solve, with b from u (the state), from
+// the guess 2 u - from (extrapolate: `from` is the previous state) or `from` itself, into out
+// (unclamped, no ghosts; not `from`); returns {|b - A x|^2, |b|^2} over the cells and both species.
+// op: refreshed(), constant coefficients.
+template <class T, class Rhs>
+Pair theta_tiles(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView<const T> from, FieldView<T> out,
+                 const Helmholtz<T>& op, T dt, T theta, T omega, int sweeps, bool extrapolate) {
+  const CudaContext& ctx = *ex.context;
   Pair* result = static_cast<Pair*>(ctx.pinned_result());
   const unsigned ticket = ctx.next_ticket();
-  launch(ctx, "theta_tiles", kernel, dim3(blocks), dim3(C::threads), C::shared_bytes, rhs, u, from, out, op, dt, theta,
-         omega, sweeps, extrapolate, tiles_x, tiles, static_cast<Pair*>(ctx.reduce_scratch()), ctx.reduce_count(),
-         result, ctx.pinned_flag(), ticket);
-  queue_more();
+  theta_tiles_detail::launch_theta_tiles(ex, rhs, u, from, out, op, dt, theta, omega, sweeps, extrapolate,
+                                         {result, ctx.pinned_flag(), ticket, nullptr, 0, 0, false, 0.0});
   ctx.wait_for(ticket);
   return *result;
+}
+
+// The same sweeps as launch `launch` of step `step` in the queue, with no host wait: the launch tests
+// its residual against tol itself (theta_tiles_detail::ThetaTest); `last`: the step's last one queued.
+template <class T, class Rhs>
+void theta_tiles_queued(const Cuda& ex, const Rhs& rhs, FieldView<const T> u, FieldView<const T> from,
+                        FieldView<T> out, const Helmholtz<T>& op, T dt, T theta, T omega, int sweeps, ThetaQueue* queue,
+                        int step, int launch, bool last, double tol) {
+  theta_tiles_detail::launch_theta_tiles(ex, rhs, u, from, out, op, dt, theta, omega, sweeps, launch == 0,
+                                         {nullptr, nullptr, 0, queue, step, launch, last, tol});
 }
 
 }  // namespace pdex
