@@ -217,8 +217,8 @@ TEST_P(CpuCudaTest, OneLaunchThetaStepAgreesWithThePlainSolver) {
 }
 
 // The one-launch steps are queued on the device (ThetaQueue): a call advancing 300 steps queues them
-// 256 at a time, each with as many launches as the last queue's steps took, and a step that runs out of
-// them goes on from the host. Advanced one step a call instead, the run must be the same bit for bit:
+// 16, 32, then 64 at a time, each with as many launches as the last queue's steps took, and a step
+// that runs out of them goes on from the host. Advanced one step a call instead, the run must be the same bit for bit:
 // the same launches run, whatever was queued around them. In f32 a tolerance of 1e-5 makes some steps
 // take more launches than others; in f64, 1e-9 tested after every sweep makes steps take 8 to 18
 // launches, more than a step may queue.

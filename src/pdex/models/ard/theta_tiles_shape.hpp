@@ -35,7 +35,9 @@ PDEX_HD inline double relative_residual(Pair p) { return std::sqrt(p.a) / (p.b >
 // a launch after a passed test returns at once, and once a step has run out of launches without passing
 // (overflow), everything queued after it does. The host reads the record when the queue has run.
 struct ThetaQueue {
-  static constexpr int max_steps = 256;  // steps queued before the host reads the record
+  // Steps queued before the host reads the record: the launches queued behind an overflow return at
+  // once but cost a few microseconds each, and each read leaves the GPU idle while the host queues again.
+  static constexpr int max_steps = 64;
   static constexpr int max_launches = 8;
   struct Step {
     int launches;  // that ran
