@@ -127,11 +127,14 @@ PoissonRow time_poisson(const MethodChoice& m, int n, Backend b, Precision p, co
 void print_poisson_row(const std::string& bn, const std::string& pn, int n, const PoissonRow& r, double pcg_seconds) {
   const double ms = 1e3 * r.seconds, per_iter = r.stats.iterations > 0 ? ms / r.stats.iterations : 0;
   char speedup[32] = "-";
-  // An unconverged solve stopped at its cap: a speed-up would compare unequal work.
+  // An unconverged solve stopped at its cap or where its residual stalled: a speed-up would compare unequal work.
   if (pcg_seconds > 0 && r.stats.converged) std::snprintf(speedup, sizeof speedup, "%.1fx", pcg_seconds / r.seconds);
   std::printf("%-8s %-5s %6d %-19s %8d %11.3e %11.2f %10.4f %9s%s\n", bn.c_str(), pn.c_str(), n, r.method.c_str(),
               r.stats.iterations, r.stats.residual, ms, per_iter, speedup,
-              !r.error.empty() ? ("  failed: " + r.error).c_str() : r.stats.converged ? "" : "  not converged");
+              !r.error.empty()    ? ("  failed: " + r.error).c_str()
+              : r.stats.converged ? ""
+              : r.stats.stalled   ? "  stalled (the precision's rounding floor)"
+                                  : "  not converged");
   std::fflush(stdout);
 }
 
@@ -156,7 +159,7 @@ void poisson_suite(const std::vector<std::string>& backends, const std::vector<s
           print_poisson_row(bn, pn, n, r, pcg);
           out["poisson"].push_back({{"backend", bn}, {"device", device_name(b)}, {"precision", pn}, {"n", n},
                                     {"method", r.method}, {"iterations", r.stats.iterations},
-                                    {"residual", r.stats.residual}, {"converged", r.stats.converged}, {"error", r.error},
+                                    {"residual", r.stats.residual}, {"converged", r.stats.converged}, {"stalled", r.stats.stalled}, {"error", r.error},
                                     {"seconds", r.seconds}, {"ms_per_iteration", 1e3 * r.seconds / std::max(1, r.stats.iterations)},
                                     {"speedup_vs_pcg_jacobi", r.stats.converged ? nlohmann::json(pcg / r.seconds) : nlohmann::json()}});
         }

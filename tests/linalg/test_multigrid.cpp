@@ -13,6 +13,7 @@
 
 #include "linalg/poisson_problems.hpp"
 #include "pdex/core/executor.hpp"
+#include "pdex/time/solver_totals.hpp"
 
 namespace pdex::test {
 namespace {
@@ -128,6 +129,30 @@ TEST_P(MultigridTest, HeatStepStopsCoarseningWhereTheIdentityDominates) {
   EXPECT_LE(worst_ratio(st.history), required_ratio(BcKind::dirichlet));
   spec.alpha = 0.0;  // Poisson: coarsened to the end
   EXPECT_GT(make_elliptic_solver(spec, GetParam(), Precision::f64)->multigrid_levels(), 4);
+}
+
+// f32 cannot reach a relative residual of 1e-10 on Poisson at 256^2 (its rounding floor is near 1e-4):
+// the solve stops once its residual stops falling, not after max_iter cycles, and the run's error says
+// what happened and what to change.
+TEST_P(MultigridTest, AnF32SolveBelowItsRoundingFloorStopsWhenItsResidualStalls) {
+  SolverSettings s = multigrid_settings(1, 1e-10);
+  s.max_iter = 1000;
+  const Manufactured m = manufactured_poisson(BcKind::dirichlet, 256, s);
+  auto solver = make_elliptic_solver(m.spec, GetParam(), Precision::f32);
+  solver->set(std::vector<double>(m.f.size(), 0.0), m.f);
+  const SolveStats st = solver->solve();
+  EXPECT_FALSE(st.converged);
+  EXPECT_TRUE(st.stalled);
+  EXPECT_LT(st.iterations, 40) << "residual " << st.residual;
+  EXPECT_GT(st.residual, 1e-7);
+  SolverTotals totals;
+  try {
+    record_solve(totals, st, SolverMethod::multigrid);
+    ADD_FAILURE() << "a stalled solve passed";
+  } catch (const NumericalError& e) {
+    EXPECT_NE(std::string(e.what()).find("stalled"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("f64"), std::string::npos) << e.what();
+  }
 }
 
 TEST_P(MultigridTest, PoissonIsSecondOrderForEveryBoundaryKind) {

@@ -1,5 +1,7 @@
 #pragma once
 // What a linear solve is asked to do and what it reports (host-side plain data; docs/solvers.md).
+#include <cmath>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,9 +29,26 @@ struct SolveStats {
   double residual = 0;         // final relative residual (NaN when not measured: a change test or fixed cycles)
   double change = 0;           // relaxation: largest change of the last tested sweep
   bool converged = false;
+  bool stalled = false;         // stopped before max_iter: the residual stopped falling (residual_stalled)
   double seconds = 0;
   std::vector<double> history;  // relative residual at each test
 };
+
+// Whether a solve's residual has stopped falling: none of the last stall_window tests went below 0.9 times
+// the best before them (NaN counts as no progress). Multigrid cuts the residual tenfold or more a cycle
+// on the problems it suits, so one that stops gaining sits on the rounding floor of its precision (f32
+// Poisson: about 1e-7 (8 / h^2) |x| / |b|, 6e-3 at 1024^2), where more cycles only spend time.
+constexpr std::size_t stall_window = 10;
+inline bool residual_stalled(const std::vector<double>& history) {
+  if (history.size() <= stall_window) return false;
+  const std::size_t split = history.size() - stall_window;
+  double before = HUGE_VAL, recent = HUGE_VAL;
+  for (std::size_t k = 0; k < history.size(); ++k) {
+    double& best = k < split ? before : recent;
+    if (history[k] < best) best = history[k];
+  }
+  return !(recent < 0.9 * before);
+}
 
 std::string_view solver_method_name(SolverMethod m);
 // Throws InputError naming the accepted methods.

@@ -26,9 +26,18 @@ inline void add_solve(SolverTotals& t, const SolveStats& st) {
   if (!st.converged) ++t.unconverged;
 }
 
+// The error for a solve whose residual stopped falling above its tolerance.
+inline NumericalError stalled_solve(SolverMethod method, const SolveStats& st) {
+  return NumericalError("the " + std::string(solver_method_name(method)) + " solver stalled at relative residual " +
+                        std::to_string(st.residual) + " after " + std::to_string(st.iterations) +
+                        " iterations (no gain in its last " + std::to_string(stall_window) +
+                        " tests: the rounding floor of the precision); loosen solver.tol or use precision f64");
+}
+
 // Adds the solve, then stops the run when it did not converge: a time step built on it would be wrong.
 inline void record_solve(SolverTotals& t, const SolveStats& st, SolverMethod method) {
   add_solve(t, st);
+  if (st.stalled) throw stalled_solve(method, st);
   if (!st.converged)
     throw NumericalError("the " + std::string(solver_method_name(method)) + " solver did not converge in " +
                          std::to_string(st.iterations) + " iterations (relative residual " + std::to_string(st.residual) +

@@ -243,6 +243,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
 
   void record(const SolveStats& st) {
     add_solve(totals_, st);
+    if (st.stalled) throw stalled_solve(solver_.settings().method, st);
     if (!st.converged)
       throw NumericalError("the " + method_ + " solver did not converge in " + std::to_string(st.iterations) +
                            " iterations (relative residual " + std::to_string(st.residual) +
