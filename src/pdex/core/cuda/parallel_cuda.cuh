@@ -31,16 +31,29 @@ constexpr int block_y = PDEX_CUDA_BY;
 constexpr int rows = PDEX_CUDA_ROWS;
 constexpr int reduce_threads = 256;
 
-// f(i, j) for the cells of r this thread takes in for_each_cell's schedule.
+// Functors that take two cells of a column at once, f.pair(i, j) for (i, j) and (i, j + 1): those of
+// Runge-Kutta stages over cells that share work between the two (rk_kernels.hpp).
+template <class F>
+concept TakesPairs = requires(F& f) { f.pair(0, 0); };
+
+// f(i, j) for the cells of r this thread takes in for_each_cell's schedule: `rows` cells a block-row
+// apart, or for functors that take pairs, the `rows` (two) cells above each other.
 template <class F>
 __device__ void for_thread_cells(Range2 r, F&& f) {
   const int i = r.i0 + int(blockIdx.x * blockDim.x + threadIdx.x);
-  const int j0 = r.j0 + int(blockIdx.y * blockDim.y * rows + threadIdx.y);
   if (i >= r.i1) return;
+  if constexpr (TakesPairs<F>) {
+    static_assert(rows == 2, "a thread takes one pair of cells");
+    const int j = r.j0 + rows * int(blockIdx.y * blockDim.y + threadIdx.y);
+    if (j + 1 < r.j1) f.pair(i, j);
+    else if (j < r.j1) f(i, j);
+  } else {
+    const int j0 = r.j0 + int(blockIdx.y * blockDim.y * rows + threadIdx.y);
 #pragma unroll
-  for (int k = 0; k < rows; ++k) {
-    const int j = j0 + k * int(blockDim.y);
-    if (j < r.j1) f(i, j);
+    for (int k = 0; k < rows; ++k) {
+      const int j = j0 + k * int(blockDim.y);
+      if (j < r.j1) f(i, j);
+    }
   }
 }
 
@@ -203,14 +216,27 @@ __device__ void fold_block_max(double m, unsigned long long* word, unsigned* don
   hand_to_host(__longlong_as_double(static_cast<long long>(atomicExch(word, 0ull))), result, done, flag, ticket);
 }
 
+// The largest value of a functor over the cells a thread visits (pairs too, where F takes them).
+template <class F>
+struct RunningMax {
+  const F& f;
+  double m = 0;
+  __device__ void operator()(int i, int j) { m = max_or_infinity(m, double(f(i, j))); }
+  __device__ void pair(int i, int j)
+    requires TakesPairs<const F>
+  {
+    m = max_or_infinity(m, double(f.pair(i, j)));
+  }
+};
+
 // for_each_kernel's schedule for a functor returning a value >= 0 (NaN counts as +infinity), its
 // largest value handed to the host by fold_block_max.
 template <class F>
 __device__ void max_of_thread_cells(Range2 r, const F& f, unsigned long long* word, unsigned* done, double* result,
                                     volatile unsigned* flag, unsigned ticket) {
-  double m = 0;  // every lane goes on to the shuffles
-  for_thread_cells(r, [&](int i, int j) { m = max_or_infinity(m, double(f(i, j))); });
-  fold_block_max<block_x * block_y>(m, word, done, result, flag, ticket);
+  RunningMax<F> acc{f};  // every lane goes on to the shuffles
+  for_thread_cells(r, acc);
+  fold_block_max<block_x * block_y>(acc.m, word, done, result, flag, ticket);
 }
 
 template <class F>

@@ -122,19 +122,62 @@ PDEX_HD inline T cell_q(const Patch<T>& p, const CellFaces<T>& faces) {
   return T(0.25) * q_sum;
 }
 
+// A face's share of Q_ij H_ij: Q^2 and 1/Q of the face, and its normal derivative.
+template <class T>
+struct FaceQ {
+  T dn, q2, iq;
+  PDEX_HD static FaceQ of(FaceGrad<T> g) {
+    const T q2 = face_q2(g);
+    return {g.dn, q2, inv_sqrt(q2)};
+  }
+  // The same face seen from the cell on its other side: the normal derivative changes sign.
+  PDEX_HD FaceQ flipped() const { return {-dn, q2, iq}; }
+};
+
+// The running sums of Q_ij H_ij over a cell's faces (eqs. 48-50).
+template <class T>
+struct MeanCurvatureSum {
+  T q_sum = T(0), flux = T(0);
+  template <int F>
+  PDEX_HD void add(const FaceQ<T>& f, const CellFaces<T>& faces) {
+    q_sum += f.q2 * f.iq;
+    flux += f.dn * faces.template inv_hn<F>() * f.iq;
+  }
+  PDEX_HD T value() const { return T(0.25) * q_sum * flux; }
+};
+
 // Q_ij H_ij = Q div(grad phi / Q) at the cell (eqs. 48-50): the right-hand side of Scheme 3.1 (eq. 17)
 // and the w of Scheme 3.2 (eq. 22).
 template <class T>
 PDEX_HD inline T q_times_mean_curvature(const Patch<T>& p, const CellFaces<T>& faces) {
-  T q_sum = T(0), flux = T(0);
+  MeanCurvatureSum<T> s;
   for_faces([&](auto f) {
     constexpr int F = decltype(f)::value;
-    const FaceGrad<T> g = faces.template grad<F>(p);
-    const T q2 = face_q2(g), iq = inv_sqrt(q2);
-    q_sum += q2 * iq;
-    flux += g.dn * faces.template inv_hn<F>() * iq;
+    s.template add<F>(FaceQ<T>::of(faces.template grad<F>(p)), faces);
   });
-  return T(0.25) * q_sum * flux;
+  return s.value();
+}
+
+// Q H at the cell at offset o and at the cell above it (k[0], k[1]), from one load of the 4x3 values
+// around them and the face between them evaluated once: 12 loads and 7 faces for two cells instead of
+// 18 and 8. The GPU kernel is bound by issuing instructions, and this is a fifth fewer. The result
+// equals q_times_mean_curvature's up to the order of one addition in the shared face's tangential
+// difference.
+template <class T>
+PDEX_HD inline void q_times_mean_curvature_pair(const T* p, int64_t o, const CellFaces<T>& faces, T* k) {
+  const Patch<T> lo = faces.patch(p, o), hi = faces.patch(p, o + faces.pitch);
+  const FaceQ<T> between = FaceQ<T>::of(faces.template grad<2>(lo));
+  MeanCurvatureSum<T> a, b;
+  a.template add<0>(FaceQ<T>::of(faces.template grad<0>(lo)), faces);
+  a.template add<1>(FaceQ<T>::of(faces.template grad<1>(lo)), faces);
+  a.template add<2>(between, faces);
+  a.template add<3>(FaceQ<T>::of(faces.template grad<3>(lo)), faces);
+  b.template add<0>(FaceQ<T>::of(faces.template grad<0>(hi)), faces);
+  b.template add<1>(FaceQ<T>::of(faces.template grad<1>(hi)), faces);
+  b.template add<2>(FaceQ<T>::of(faces.template grad<2>(hi)), faces);
+  b.template add<3>(between.flipped(), faces);
+  k[0] = a.value();
+  k[1] = b.value();
 }
 
 // The Willmore operator of Scheme 3.2 (eq. 21) without forcing:

@@ -69,6 +69,17 @@ struct CurvatureCell {
     if constexpr (F == Flow::mean_curvature) k[0] = q_times_mean_curvature(p, faces) + force(t, i, j);
     else k[0] = willmore_operator(p, faces.patch(w.data, o), faces) + force(t, i, j);
   }
+  // Cells (i, j) and (i, j + 1) from shared loads and their shared face (rk_kernels.hpp). Mean curvature
+  // in f32 only: in f64 the pair's 12 values take 24 of the 32 registers of full occupancy, and its
+  // kernels spilled 112-152 bytes; a Willmore cell already needs about 64 registers alone.
+  PDEX_HD void pair(int i, int j, int64_t o, T* k0, T* k1) const
+    requires(F == Flow::mean_curvature && sizeof(T) == sizeof(float))
+  {
+    T k[2];
+    q_times_mean_curvature_pair(phi.data, o, faces, k);
+    k0[0] = k[0] + force(t, i, j);
+    k1[0] = k[1] + force(t, i, j + 1);
+  }
 };
 
 template <class T, class Forcing>

@@ -48,8 +48,16 @@ struct NoLimit {
 
 // Cell: static constexpr int ncomp; PDEX_HD void operator()(int i, int j, T* k) const, k[c] = f_c at the
 // cell. The component count is a compile-time constant so that host loops over cells vectorize.
+// Optionally PDEX_HD void pair(int i, int j, int64_t o, T* k0, T* k1) const: cells (i, j) and (i, j + 1)
+// at once, o the offset of (i, j) in the state's layout, for cells that share loads and work between the
+// two; the CUDA executor then gives each thread such a pair (parallel_cuda.cuh). The single cell
+// computes its own offset: passing it in as well kept it live across the cell's arithmetic, and the f64
+// mean-curvature stage, at its 32 registers, spilled and ran 10% slower.
 // Limit: PDEX_HD T limit(int c, T x) const, applied to the candidate only (stage arguments stay as the
 // tableau makes them, so the error estimate sees the unlimited method).
+template <class Cell, class T>
+concept PairedCell = requires(const Cell& f, int64_t o, T* k) { f.pair(0, 0, o, k, k); };
+
 template <class T, class Cell, class Limit = NoLimit<T>>
 struct RkStage {
   static constexpr bool cuda_full_occupancy = cuda_full_occupancy_of<Cell>();
@@ -65,9 +73,27 @@ struct RkStage {
 
   template <bool MayBeEdge>
   PDEX_HD T apply(int i, int j) const {
-    T kv[Cell::ncomp], v[Cell::ncomp], e = T(0);
+    T kv[Cell::ncomp];
     f(i, j, kv);
+    return combine<MayBeEdge>(i, j, u.offset(i, j), kv);
+  }
+  PDEX_HD T operator()(int i, int j) const { return apply<true>(i, j); }
+  // Cells (i, j) and (i, j + 1); the larger error estimate.
+  PDEX_HD T pair(int i, int j) const
+    requires PairedCell<Cell, T>
+  {
     const int64_t o = u.offset(i, j);
+    T k0[Cell::ncomp], k1[Cell::ncomp];
+    f.pair(i, j, o, k0, k1);
+    const T e0 = combine<true>(i, j, o, k0), e1 = combine<true>(i, j + 1, o + u.pitch, k1);
+    return e1 > e0 ? e1 : e0;  // combine turns NaN into infinity
+  }
+
+ private:
+  // The stage's stores at cell (i, j) from its k in registers; the cell's error estimate.
+  template <bool MayBeEdge>
+  PDEX_HD T combine(int i, int j, int64_t o, const T* kv) const {
+    T v[Cell::ncomp], e = T(0);
     // Every load before the first store: the compiler cannot tell the fields apart, so a load after a
     // store would wait for it, and the error's stages would be fetched only after the candidate's.
     for (int c = 0; c < Cell::ncomp; ++c) {
@@ -86,7 +112,6 @@ struct RkStage {
     }
     return e;
   }
-  PDEX_HD T operator()(int i, int j) const { return apply<true>(i, j); }
 };
 
 // k = f at the cell, nothing else (a right-hand side alone: benchmarks and tests).
@@ -98,7 +123,21 @@ struct RhsOnly {
   PDEX_HD void operator()(int i, int j) const {
     T kv[Cell::ncomp];
     f(i, j, kv);
-    for (int c = 0; c < Cell::ncomp; ++c) k(c, i, j) = kv[c];
+    store(k.offset(i, j), kv);
+  }
+  PDEX_HD void pair(int i, int j) const
+    requires PairedCell<Cell, T>
+  {
+    const int64_t o = k.offset(i, j);
+    T k0[Cell::ncomp], k1[Cell::ncomp];
+    f.pair(i, j, o, k0, k1);
+    store(o, k0);
+    store(o + k.pitch, k1);
+  }
+
+ private:
+  PDEX_HD void store(int64_t o, const T* kv) const {
+    for (int c = 0; c < Cell::ncomp; ++c) k.data[o + c * k.comp_stride] = kv[c];
   }
 };
 
