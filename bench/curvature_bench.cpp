@@ -1,11 +1,12 @@
-// pdex bench curvature: seed 003's Tables 5-7 as far as their workloads are determined. Per backend,
+// pdex bench curvature: seed 003's Tables 5-8 as far as their workloads are determined. Per backend,
 // precision and grid: seconds per Runge-Kutta-Merson step (attempted steps, rejected ones included),
 // GFLOPS counted as the seed counts them (85 FLOPs per cell for eq. 17, 85 + 218 for eqs. 21-22, per
 // right-hand side), speed-ups against serial and OpenMP, and the right-hand-side kernels' achieved
 // bandwidth as a fraction of the bandwidth measured in the same run (on the GPU also of a device copy
 // that moves the same bytes, repeated as the right-hand side is); beside the seed's Core 2 / GTX 280
 // GFLOPS. The problem is the verification's (manufactured initial state on (-4, 4)^2) without its
-// forcing, so that the figures are those of the schemes themselves.
+// forcing, so that the figures are those of the schemes themselves. Table 8 times the whole evolutions
+// of the seed's Figures 1-2 (figure_spec) per backend.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -23,26 +24,27 @@
 #include "pdex/core/error.hpp"
 #include "pdex/models/curvature/curvature_stepper.hpp"
 #include "pdex/models/curvature/curvature_verify.hpp"
+#include "pdex/models/curvature/seed_figures.hpp"
 
 namespace pdex {
 
 namespace {
 using Clock = std::chrono::steady_clock;
 
-struct SeedGflops {
+struct SeedRow {  // the seed's 1-core and 4-core Core 2 Quad and GTX 280 columns
   double core1, core4, gtx280;
 };
 
 // Seed 003 Tables 5 (MCF f32), 6 (MCF f64), 7 (Willmore f64). Table 7's GTX 280 figures at 64^2 and
 // 128^2 are unreadable in our copy and derived as 1-core GFLOPS x the printed speed-up.
-const std::map<int, SeedGflops>& seed_table(Flow f, Precision p) {
-  static const std::map<int, SeedGflops> t5{{16, {0.86, 0.86, 3.9}},  {32, {0.9, 1.08, 9.2}},   {64, {1.02, 1.32, 20.4}},
+const std::map<int, SeedRow>& seed_table(Flow f, Precision p) {
+  static const std::map<int, SeedRow> t5{{16, {0.86, 0.86, 3.9}},  {32, {0.9, 1.08, 9.2}},   {64, {1.02, 1.32, 20.4}},
                                             {128, {0.9, 2.16, 33.7}}, {256, {0.96, 2.97, 47.4}}, {512, {0.91, 3.1, 47.1}},
                                             {1024, {0.9, 2.9, 48.8}}};
-  static const std::map<int, SeedGflops> t6{{16, {0.85, 0.93, 2.21}},  {32, {0.87, 1.31, 7.74}},  {64, {0.86, 1.46, 10.5}},
+  static const std::map<int, SeedRow> t6{{16, {0.85, 0.93, 2.21}},  {32, {0.87, 1.31, 7.74}},  {64, {0.86, 1.46, 10.5}},
                                             {128, {0.83, 1.99, 16.3}}, {256, {0.8, 2.48, 17.7}},  {512, {0.76, 2.66, 17.4}},
                                             {1024, {0.72, 2.37, 17.2}}};
-  static const std::map<int, SeedGflops> t7{{16, {0.9, 2.0, 1.26}},   {32, {0.87, 2.7, 4.6}}, {64, {0.8, 2.9, 10.4}},
+  static const std::map<int, SeedRow> t7{{16, {0.9, 2.0, 1.26}},   {32, {0.87, 2.7, 4.6}}, {64, {0.8, 2.9, 10.4}},
                                             {128, {0.83, 3.1, 16.6}}, {256, {0.81, 3.1, 17.0}}};
   if (f == Flow::willmore) return t7;
   return p == Precision::f32 ? t5 : t6;
@@ -103,12 +105,65 @@ Timing time_one(CurvatureStepper& s, double min_time) {
   };
   return {seconds_per(steps, min_time), seconds_per(rhs, min_time)};
 }
+
+Flow parse_flow(const std::string& name, const char* option) {
+  if (name == "mean_curvature") return Flow::mean_curvature;
+  if (name == "willmore") return Flow::willmore;
+  throw InputError(std::string(option) + ": expected mean_curvature or willmore, got '" + name + "'");
+}
+
+// Seed 003 Table 8: seconds for the evolutions of its Figures 1-2 on 1 and 4 Core 2 cores and the GTX 280.
+const SeedRow* seed_table8(Flow f, Precision p) {
+  static const SeedRow mcf32{14.3, 4.08, 1.0}, mcf64{23.2, 6.62, 2.0}, willmore64{152717, 44354, 11818};
+  if (f == Flow::willmore) return p == Precision::f64 ? &willmore64 : nullptr;
+  return p == Precision::f32 ? &mcf32 : &mcf64;
+}
+
+// Table 8: each figure's whole evolution (figure_spec, to figure_end_time), stepping only, one run per
+// backend (the runs take up to hours on a CPU, so they are not repeated).
+nlohmann::json run_table8(const std::vector<std::string>& flows, const std::vector<std::string>& precisions,
+                          const std::vector<std::string>& backends) {
+  nlohmann::json rows = nlohmann::json::array();
+  std::printf("\nseed 003 Table 8: the evolutions of Figures 1-2 (128^2, Neumann, Merson epsilon 1e-6), seconds\n");
+  std::printf("%-15s %-9s %-7s %8s %8s %10s %9s %9s %24s\n", "flow", "precision", "backend", "steps", "rejected",
+              "seconds", "vs serial", "vs openmp", "seed 1c / 4c / GTX 280");
+  for (const auto& fn : flows) {
+    const Flow flow = parse_flow(fn, "--table8");
+    for (const auto& pn : precisions) {
+      const Precision p = parse_precision(pn);
+      const SeedRow* seed = seed_table8(flow, p);
+      if (!seed) continue;  // the seed ran Willmore flow in f64 only
+      std::map<std::string, double> secs;
+      for (const auto& bn : backends) {
+        auto s = make_curvature_stepper(figure_spec(flow), parse_backend(bn), p);
+        const auto t0 = Clock::now();
+        s->advance_to(figure_end_time(flow));
+        const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+        secs[bn] = t;
+        const double vs_serial = secs.count("serial") ? secs["serial"] / t : 0;
+        const double vs_omp = secs.count("openmp") ? secs["openmp"] / t : 0;
+        std::printf("%-15s %-9s %-7s %8lld %8lld %10.4g %9.2f %9.2f %10.6g / %g / %g\n", fn.c_str(), pn.c_str(),
+                    bn.c_str(), (long long)s->step_stats().accepted, (long long)s->step_stats().rejected, t, vs_serial,
+                    vs_omp, seed->core1, seed->core4, seed->gtx280);
+        std::fflush(stdout);
+        rows.push_back({{"flow", fn}, {"precision", pn}, {"backend", bn}, {"device", device_name(parse_backend(bn))},
+                        {"t_end", figure_end_time(flow)}, {"accepted_steps", s->step_stats().accepted},
+                        {"rejected_steps", s->step_stats().rejected}, {"seconds", t},
+                        {"speedup_vs_serial", vs_serial}, {"speedup_vs_openmp", vs_omp},
+                        {"seed_seconds", {{"core2_1core", seed->core1}, {"core2_4core", seed->core4},
+                                          {"gtx280", seed->gtx280}}}});
+      }
+    }
+  }
+  return rows;
+}
 }  // namespace
 
 int cmd_bench_curvature(const std::vector<std::string>& args) {
   CLI::App app{"pdex bench curvature"};
   std::vector<int> sizes{16, 32, 64, 128, 256, 512, 1024};
-  std::vector<std::string> backends, precisions{"f32", "f64"}, flows{"mean_curvature", "willmore"};
+  std::vector<std::string> backends, precisions{"f32", "f64"}, flows{"mean_curvature", "willmore"},
+      table8{"mean_curvature"};
   std::string json_file = "bench-curvature.json";
   double min_time = 0.2;
   app.add_option("--sizes", sizes, "grid widths")->delimiter(',');
@@ -116,6 +171,9 @@ int cmd_bench_curvature(const std::vector<std::string>& args) {
   app.add_option("--precisions", precisions, "f32,f64 (Willmore runs in f64 only, as in the seed)")->delimiter(',');
   app.add_option("--flows", flows, "mean_curvature,willmore")->delimiter(',');
   app.add_option("--min-time", min_time, "seconds per timed run");
+  app.add_option("--table8", table8,
+                 "flows of seed Table 8 to run whole (mean_curvature, willmore: hours on a CPU; none)")
+      ->delimiter(',');
   app.add_option("--json", json_file, "output JSON file");
   if (const auto status = parse_suite_args(app, args)) return *status;
   if (backends.empty()) backends = available_backend_names();
@@ -127,8 +185,7 @@ int cmd_bench_curvature(const std::vector<std::string>& args) {
   std::printf("measured bandwidth: host STREAM triad %.1f GB/s (%d threads), device copy %.1f GB/s\n", host_gbs,
               openmp_threads(), device_gbs);
   for (const auto& fn : flows) {
-    const Flow flow = fn == "willmore" ? Flow::willmore : Flow::mean_curvature;
-    if (fn != "willmore" && fn != "mean_curvature") throw InputError("--flows: expected mean_curvature or willmore");
+    const Flow flow = parse_flow(fn, "--flows");
     for (const auto& pn : precisions) {
       const Precision p = parse_precision(pn);
       if (flow == Flow::willmore && p == Precision::f32) continue;
@@ -173,6 +230,8 @@ int cmd_bench_curvature(const std::vector<std::string>& args) {
       }
     }
   }
+  std::erase(table8, "none");
+  if (!table8.empty()) out["table8"] = run_table8(table8, precisions, backends);
   std::ofstream(json_file) << out.dump(2) << "\n";
   std::printf("\nwritten %s\n", json_file.c_str());
   return 0;

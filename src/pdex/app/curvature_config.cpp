@@ -1,10 +1,8 @@
 #include "pdex/app/curvature_config.hpp"
 
-#include <cmath>
-#include <numbers>
-
 #include "pdex/app/field_specs.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/models/curvature/seed_figures.hpp"
 
 namespace pdex {
 
@@ -21,11 +19,7 @@ namespace {
 std::vector<double> read_phi0(ConfigReader& cfg, const Grid2& g, const std::string& base_dir) {
   if (cfg.has("initial.phi.preset")) {
     cfg.get_choice("initial.phi.preset", {"radial_sine"});
-    const double k = cfg.get_double("initial.phi.k", 3.0);
-    std::vector<double> v;
-    for (int j = 0; j < g.ny; ++j)
-      for (int i = 0; i < g.nx; ++i) v.push_back(std::sin(k * std::numbers::pi * std::hypot(g.x(i), g.y(j))));
-    return v;
+    return radial_sine(g, cfg.get_double("initial.phi.k", 3.0));
   }
   SpecContext ctx{cfg, g, base_dir};
   const ScalarSpec s = read_scalar(ctx, "initial.phi");
