@@ -4,7 +4,7 @@
 // relaxation.hpp's rb_sweep, move the whole field twice: red and black cells share cache lines, so each
 // colour's pass reads and writes all of them); and jacobi_sweep.
 //
-// A block relaxes a tile of tx x ty cells. It copies one component's x and b on the tile and a two-cell ring
+// A block relaxes a tile of tx x ty cells (TileShape). It copies one component's x and b on the tile and a two-cell ring
 // into shared memory, all copies in flight at once (cp.async: a sweep does little arithmetic per byte, so its
 // speed is the number of bytes in flight), updates the first colour's cells on the tile and the inner ring
 // (they read only old values of the other colour), then the second colour's tile cells, which now see their
@@ -32,7 +32,17 @@
 namespace pdex {
 namespace tile_sweep_detail {
 
-constexpr int tx = 64, ty = 32, w = tx + 4, h = ty + 4, threads = 256;
+// A tile of tx x ty cells, its region with the two-cell ring w x h, a block of `threads` threads, and at
+// least `min_blocks` blocks a multiprocessor. f32 sweeps are bound by latency more than f64 ones (twice
+// the cells per byte): 64x16 tiles of 128 threads, nine a multiprocessor, made them 2-4% faster on the
+// H100 than 64x32 tiles of 256 threads, four a multiprocessor (red-black at 4096^2: 82% -> 85% of the
+// bandwidth bound), while f64 sweeps, at 95% with the larger tiles, got slower with the smaller.
+template <class T>
+struct TileShape {
+  static constexpr bool f32 = sizeof(T) == sizeof(float);
+  static constexpr int tx = 64, ty = f32 ? 16 : 32, w = tx + 4, h = ty + 4;
+  static constexpr int threads = f32 ? 128 : 256, min_blocks = f32 ? 9 : 4;
+};
 
 // Where region coordinate i (grid index, may lie outside) reads from: the cell itself inside, the
 // wrapped cell across a periodic side, the ghost (-1 or n) across another side; beyond the ghost the
@@ -76,6 +86,8 @@ __device__ inline double abs_max(double m, double d) { return cuda_detail::max_o
 template <bool Inside, bool Lean, bool Measure, class T>
 struct TileSweep {
   static_assert(Inside || !Lean);
+  static constexpr int tx = TileShape<T>::tx, ty = TileShape<T>::ty, w = TileShape<T>::w, h = TileShape<T>::h;
+  static constexpr int threads = TileShape<T>::threads;
   const Sweep<T>& sw;
   Helmholtz<T> op;  // component c's coefficients as component 0 (constant indices keep them in registers)
   T* xs;
@@ -202,14 +214,15 @@ struct TileSweep {
 };
 
 template <bool Measure, class T>
-__global__ void __launch_bounds__(threads, 4)
+__global__ void __launch_bounds__(TileShape<T>::threads, TileShape<T>::min_blocks)
     tile_sweep_kernel(Sweep<T> sw, bool reversed_blocks, unsigned long long* word, unsigned* done, double* result,
                       volatile unsigned* flag, unsigned ticket) {
   begin_dependent_grid();
-  __shared__ __align__(16) T xs[w * h];
-  __shared__ __align__(16) T bs[w * h];
-  const int i0 = block_x(reversed_blocks) * tx - 2, j0 = block_y(reversed_blocks) * ty - 2;
-  const bool inside_grid = i0 >= 0 && j0 >= 0 && i0 + w <= sw.in.nx && j0 + h <= sw.in.ny;
+  using S = TileShape<T>;
+  __shared__ __align__(16) T xs[S::w * S::h];
+  __shared__ __align__(16) T bs[S::w * S::h];
+  const int i0 = block_x(reversed_blocks) * S::tx - 2, j0 = block_y(reversed_blocks) * S::ty - 2;
+  const bool inside_grid = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
   double largest = 0;
   for (int c = 0; c < sw.in.ncomp; ++c) {
     if (c > 0) __syncthreads();  // the last component's tile is written
@@ -220,7 +233,7 @@ __global__ void __launch_bounds__(threads, 4)
     else if (inside_grid) TileSweep<true, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest);
     else TileSweep<false, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest);
   }
-  if (Measure) cuda_detail::fold_block_max<threads>(largest, word, done, result, flag, ticket);
+  if (Measure) cuda_detail::fold_block_max<S::threads>(largest, word, done, result, flag, ticket);
 }
 
 // Periodic axes of odd length: the colouring does not close across the wrap.
@@ -235,13 +248,14 @@ inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
 // One launch of the sweep; returns the largest |change| when `measure` (waiting for it), else 0.
 template <class T>
 T launch_sweep(const Cuda& ex, const Sweep<T>& sw, bool measure) {
-  const dim3 grid(unsigned((sw.in.nx + tx - 1) / tx), unsigned((sw.in.ny + ty - 1) / ty));
+  using S = TileShape<T>;
+  const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
   const CudaContext& ctx = *ex.context;
   double* result = static_cast<double*>(ctx.pinned_result());
   const unsigned ticket = measure ? ctx.next_ticket() : 0;
   const bool reversed_blocks = reverse_block_order(sw.in.data, sw.out.data);
   auto kernel = measure ? tile_sweep_kernel<true, T> : tile_sweep_kernel<false, T>;
-  launch(ctx, "tile_sweep_kernel", kernel, grid, dim3(threads), 0, sw, reversed_blocks, ctx.max_word(),
+  launch(ctx, "tile_sweep_kernel", kernel, grid, dim3(S::threads), 0, sw, reversed_blocks, ctx.max_word(),
          ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
   if (!measure) return T(0);
   ctx.wait_for(ticket);
