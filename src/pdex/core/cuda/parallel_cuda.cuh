@@ -311,8 +311,9 @@ T max_of_cells(const Cuda& ex, Range2 r, F f) {
   double* result = static_cast<double*>(ctx.pinned_result());
   const unsigned ticket = ctx.next_ticket();
   constexpr auto kernel = max_kernel_for<F>();
-  launch(ctx, "max_of_cells", kernel, grid_for(r), dim3(block_x, block_y), 0, r, f, ctx.max_word(), ctx.reduce_count(),
-         result, ctx.pinned_flag(), ticket);
+  // Qualified: block_order.cuh's pdex::block_x would make the unqualified name ambiguous.
+  launch(ctx, "max_of_cells", kernel, grid_for(r), dim3(cuda_detail::block_x, cuda_detail::block_y), 0, r, f,
+         ctx.max_word(), ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
   ctx.wait_for(ticket);
   return T(*result);
 }

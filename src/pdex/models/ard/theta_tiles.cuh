@@ -85,11 +85,12 @@ struct ThetaTest {
   __device__ void report(Pair total, unsigned* done) const {
     if (!queue) return cuda_detail::hand_to_host(total, result, done, flag, ticket);
     const double r = relative_residual(total);
+    const bool passed = r <= tol;  // false for NaN
     queue->steps[step].residual[launch] = r;
     queue->steps[step].launches = launch + 1;
-    queue->passed = r <= tol;
+    queue->passed = passed;
     queue->result = launch & 1;
-    if (!(r <= tol) && last) queue->overflow = step + 1;
+    if (!passed && last) queue->overflow = step + 1;
     *done = 0;
   }
 };
