@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "pdex/core/error.hpp"
 
@@ -35,14 +36,16 @@ inline NumericalError stalled_solve(SolverMethod method, const SolveStats& st) {
 }
 
 // Adds the solve, then stops the run when it did not converge: a time step built on it would be wrong.
-inline void record_solve(SolverTotals& t, const SolveStats& st, SolverMethod method) {
+// `also_try`: a remedy the caller adds to the message's list (a time stepper: "reduce time.dt").
+inline void record_solve(SolverTotals& t, const SolveStats& st, SolverMethod method, std::string_view also_try = {}) {
   add_solve(t, st);
   if (st.stalled) throw stalled_solve(method, st);
   if (!st.converged)
     throw NumericalError("the " + std::string(solver_method_name(method)) + " solver did not converge in " +
                          std::to_string(st.iterations) + " iterations (relative residual " + std::to_string(st.residual) +
-                         ", largest change " + std::to_string(st.change) +
-                         "); raise solver.max_iter, loosen solver.tol, or use solver.method = \"multigrid\"");
+                         ", largest change " + std::to_string(st.change) + "); raise solver.max_iter, loosen solver.tol, " +
+                         (also_try.empty() ? std::string() : std::string(also_try) + ", ") +
+                         "or use solver.method = \"multigrid\"");
 }
 
 }  // namespace pdex

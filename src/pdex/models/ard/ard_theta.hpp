@@ -92,7 +92,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
 
  public:
   ArdTheta(const Exec& ex, const ArdSpec& spec)
-      : Base(ex, spec), theta_(T(spec.theta)), method_(solver_method_name(spec.solver.method)),
+      : Base(ex, spec), theta_(T(spec.theta)),
         b_(state_[0].like(Exec::space)), solver_(ex, state_[0], implicit_operator(spec), spec.bc, spec.solver),
         tiled_(Exec::backend == Backend::cuda && !Rhs::tensor && theta_tiles_apply<T>(spec)) {
     if (tiled_) queue_ = Buffer<ThetaQueue>(1, Exec::space);
@@ -241,19 +241,10 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     limit_state(ex_, rhs_, as_const(buf[to]), state_[1 - cur].view(), bc_);
   }
 
-  void record(const SolveStats& st) {
-    add_solve(totals_, st);
-    if (st.stalled) throw stalled_solve(solver_.settings().method, st);
-    if (!st.converged)
-      throw NumericalError("the " + method_ + " solver did not converge in " + std::to_string(st.iterations) +
-                           " iterations (relative residual " + std::to_string(st.residual) +
-                           "); raise solver.max_iter, loosen solver.tol, reduce time.dt, or use solver.method = "
-                           "\"multigrid\"");
-  }
+  void record(const SolveStats& st) { record_solve(totals_, st, solver_.settings().method, "reduce time.dt"); }
 
   T theta_;
   bool has_previous_ = false;
-  std::string method_;
   Field<T> b_;
   LinearSolver<Exec, T> solver_;
   bool tiled_ = false;  // the one-launch CUDA step (theta_tiles.cuh)
