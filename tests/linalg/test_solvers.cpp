@@ -2,6 +2,7 @@
 // problem for each boundary kind, and the answer is the exact solution to discretization accuracy.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -78,6 +79,64 @@ INSTANTIATE_TEST_SUITE_P(All, SolverTest,
                                             ::testing::Values(Backend::serial, Backend::openmp, Backend::cuda),
                                             ::testing::Values(Precision::f64, Precision::f32)),
                          name);
+
+
+// On the GPU relaxation solves queue their sweeps with the change tests on the device, the host reading
+// the tests a queue at a time (LinearSolver::relax_queued); the sweeps queued after a passed test do
+// nothing. The CPU tests after each check. Both must take the same sweeps, pass the same test and end in
+// the same field: a change test every sweep and every 4 (with the residual test after it, which fails
+// at first, so the solve goes on in a new queue), and a sweep cap that ends a solve between two tests.
+struct QueuedCase {
+  SolverMethod method;
+  int check_every;
+  double change_tol, tol;
+  int max_iter;
+};
+
+class QueuedRelaxation : public ::testing::TestWithParam<std::tuple<QueuedCase, BcKind>> {};
+
+TEST_P(QueuedRelaxation, CudaTakesTheSweepsAndTestsOfTheCpu) {
+  const auto [c, kind] = GetParam();
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  SolverSettings s;
+  s.method = c.method;
+  s.check_every = c.check_every;
+  s.change_tol = c.change_tol;
+  s.tol = c.tol;
+  s.max_iter = c.max_iter;
+  const Manufactured m = manufactured_poisson(kind, 40, s);
+  SolveStats st[2];
+  std::vector<double> u[2];
+  const Backend backends[2] = {Backend::serial, Backend::cuda};
+  for (int k = 0; k < 2; ++k) {
+    auto solver = make_elliptic_solver(m.spec, backends[k], Precision::f64);
+    solver->set(std::vector<double>(m.f.size(), 0.0), m.f);
+    st[k] = solver->solve();
+    u[k] = solver->solution();
+  }
+  EXPECT_EQ(st[1].iterations, st[0].iterations);
+  EXPECT_EQ(st[1].converged, st[0].converged);
+  EXPECT_EQ(st[1].history.size(), st[0].history.size()) << "residual tests";
+  double diff = 0, scale = 0;
+  for (std::size_t q = 0; q < u[0].size(); ++q) {
+    diff = std::max(diff, std::abs(u[1][q] - u[0][q]));
+    scale = std::max(scale, std::abs(u[0][q]));
+  }
+  EXPECT_LE(diff, 1e-10 * scale) << "after " << st[0].iterations << " sweeps";
+  // Near convergence a change is a difference of nearly equal values: round-off of the values counts.
+  EXPECT_NEAR(st[1].change, st[0].change, 1e-9 * st[0].change + 1e-13 * scale);
+}
+
+const QueuedCase queued_cases[] = {{SolverMethod::rbgs, 1, 1e-7, 0, 20000},
+                                   {SolverMethod::sor, 4, 1e-5, 1e-9, 20000},
+                                   {SolverMethod::jacobi, 1, 1e-7, 0, 20000},
+                                   {SolverMethod::weighted_jacobi, 4, 1e-5, 1e-9, 20000},
+                                   {SolverMethod::rbgs, 4, 1e-12, 0, 37},
+                                   {SolverMethod::jacobi, 6, 1e-12, 0, 37}};
+
+INSTANTIATE_TEST_SUITE_P(All, QueuedRelaxation,
+                         ::testing::Combine(::testing::ValuesIn(queued_cases),
+                                            ::testing::Values(BcKind::dirichlet, BcKind::periodic)));
 
 }  // namespace
 }  // namespace pdex::test

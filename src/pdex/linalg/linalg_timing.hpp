@@ -22,7 +22,8 @@ LinalgTimings time_linalg_on(const Exec& ex, Precision precision, int nx, int ny
 // Seconds per relaxation sweep of the n x n Poisson operator (Dirichlet sides), as the solvers sweep
 // (`pdex bench implicit`, issue 3's bandwidth target): Jacobi out of place; red-black Gauss-Seidel / SOR
 // (one kernel: omega is a number in it) out of place with rb_sweep_into where the solvers sweep so (the
-// GPU), else in place; each plain and with the largest-change test a solver makes every k sweeps.
+// GPU), else in place; each plain and with the largest-change test a solver makes every k sweeps (on the
+// GPU every sweep of a queue tested, as the solvers queue them: out of place for both).
 struct SweepTimings {
   double jacobi = 0, jacobi_tested = 0;
   double red_black = 0, red_black_tested = 0;

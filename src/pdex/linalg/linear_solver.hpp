@@ -55,9 +55,11 @@ class LinearSolver {
     if (singular_) b_copy_ = field();
     r_ = field();
     if (is_relaxation(s.method)) {
-      const bool jacobi = s.method == SolverMethod::jacobi || s.method == SolverMethod::weighted_jacobi;
-      into_ = !jacobi && sweeps_into<Exec>(layout);
-      if (jacobi || into_) tmp_ = field();
+      queued_ = Exec::backend == Backend::cuda &&
+                (jacobi() || colours_close(layout.grid().nx, layout.grid().ny, ncomp_, bc));
+      into_ = !jacobi() && (queued_ || sweeps_into<Exec>(layout));
+      if (jacobi() || into_) tmp_ = field();
+      if (queued_) log_ = Buffer<SweepLog>(1, Exec::space);
       omega_ = s.omega > 0 ? s.omega
                : s.method == SolverMethod::weighted_jacobi ? 0.8
                : s.method == SolverMethod::sor             ? sor_omega(op, ncomp_)
@@ -133,10 +135,29 @@ class LinearSolver {
 
   bool reached(double rel) const { return rel <= s_.tol; }
 
+  // After a passed change test (or with none), the residual test where there is one, recorded in st;
+  // true when the solve has converged.
+  bool passed_residual_test(FieldView<const T> x, SolveStats& st) {
+    if (s_.tol > 0) {
+      st.residual = relative_residual(x);
+      st.history.push_back(st.residual);
+      if (!reached(st.residual)) return false;
+    }
+    st.converged = true;
+    return true;
+  }
+
+  bool jacobi() const {
+    return s_.method == SolverMethod::jacobi || s_.method == SolverMethod::weighted_jacobi;
+  }
+
   SolveStats relax(FieldView<T> x) {
+    if constexpr (Exec::backend == Backend::cuda) {
+      if (queued_) return relax_queued(x);
+    }
     SolveStats st;
     st.residual = std::nan("");
-    const bool jacobi = s_.method == SolverMethod::jacobi || s_.method == SolverMethod::weighted_jacobi;
+    const bool jacobi = this->jacobi();
     FieldView<T> cur = x, other = jacobi || into_ ? tmp_.view() : x;
     const T w = T(omega_);
     const int every = std::max(1, s_.check_every);
@@ -156,14 +177,53 @@ class LinearSolver {
       }
       st.change = double(change);
       if (s_.change_tol > 0 && st.change >= s_.change_tol) continue;
-      if (s_.tol > 0) {
-        st.residual = relative_residual(as_const(cur));
-        st.history.push_back(st.residual);
-        if (!reached(st.residual)) continue;
-      }
-      st.converged = true;
-      break;
+      if (passed_residual_test(as_const(cur), st)) break;
     }
+    if (cur.data != x.data) copy_all(cur, x);
+    return st;
+  }
+
+  // relax() with the sweeps queued on the GPU, `tests` change tests a queue, and the tests on the
+  // device (SweepLog): the same sweeps and tests, and no host wait but one a queue, where the host reads
+  // the log and tests the residual. The sweeps queued after a passed test do nothing. A queue that passes
+  // no test doubles the next (up to SweepLog::max_tests); a solve starts with as many as the last took.
+  // Without a change test every test passes (below +infinity, NaN aside): the residual test follows each.
+  SolveStats relax_queued(FieldView<T> x) {
+    SolveStats st;
+    st.residual = std::nan("");
+    FieldView<T> cur = x, other = tmp_.view();
+    const T w = T(omega_);
+    const int every = std::max(1, s_.check_every);
+    const double below = s_.change_tol > 0 ? s_.change_tol : std::numeric_limits<double>::infinity();
+    int tests = s_.change_tol > 0 ? queue_tests_ : 1, solve_tests = 0;
+    while (st.iterations < s_.max_iter) {
+      clear_sweep_log(ex_, log_.data());
+      int sweeps = 0, queued = 0;
+      for (; st.iterations + sweeps < s_.max_iter && queued < tests; ++sweeps) {
+        const bool tested = (sweeps + 1) % every == 0 || st.iterations + sweeps + 1 == s_.max_iter;
+        const bool after_test = sweeps > 0 && sweeps % every == 0;
+        const QueuedTest q{log_.data(), tested ? queued : -1, after_test ? queued - 1 : -1, below};
+        if (jacobi()) jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, q);
+        else rb_sweep_into(ex_, op_, as_const(cur), b_, other, bc_, w, false, q);
+        std::swap(cur, other);
+        if (tested) ++queued;
+      }
+      read_sweep_log(ex_, log_.data(), queued, log_copy_);
+      // The test that passed: recorded by the sweep after it, or the last one, which none followed.
+      int passed = int(log_copy_.stop) - 1;
+      if (passed < 0 && log_copy_.change(queued - 1) < below) passed = queued - 1;
+      const int done = passed < 0 ? sweeps : std::min((passed + 1) * every, sweeps);
+      if ((sweeps - done) % 2) std::swap(cur, other);
+      st.iterations += done;
+      solve_tests += passed < 0 ? queued : passed + 1;
+      st.change = log_copy_.change(passed < 0 ? queued - 1 : passed);
+      if (passed < 0) {
+        tests = std::min(2 * tests, SweepLog::max_tests);
+        continue;
+      }
+      if (passed_residual_test(as_const(cur), st)) break;
+    }
+    if (s_.change_tol > 0) queue_tests_ = std::clamp(solve_tests, 1, SweepLog::max_tests);
     if (cur.data != x.data) copy_all(cur, x);
     return st;
   }
@@ -218,6 +278,10 @@ class LinearSolver {
   int ncomp_ = 1;
   bool singular_ = false;
   bool into_ = false;  // red-black sweeps out of place, one pass each (rb_sweep_into)
+  bool queued_ = false;  // sweeps queued with their tests on the GPU (relax_queued)
+  Buffer<SweepLog> log_;
+  SweepLog log_copy_{};  // the host's copy, read after each queue
+  int queue_tests_ = 1;
   double omega_ = 1, bnorm_ = 1;
   FieldView<const T> b_{};  // the right-hand side of the current solve
   Field<T> b_copy_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;

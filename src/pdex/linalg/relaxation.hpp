@@ -3,6 +3,8 @@
 // Gauss-Seidel / SOR. Each sweep writes the boundary images of the values it changes (push_ghosts), so
 // no separate ghost pass is needed; a sweep can also return the largest change it made (the L-infinity
 // test of seed 000, sec. 3.2.3, and the stopping rule of seed 004), at the price of a reduction.
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "pdex/core/executor.hpp"
@@ -114,8 +116,62 @@ T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, Fi
                const FieldBoundary& bc, T omega, bool measure);
 #endif
 
-// True where solvers sweep out of place with rb_sweep_into, so need a second field: on the GPU, for a
-// field of 16 MB or more. Below that x and b stay in the 50 MB L2 cache of an H100 between rb_sweep's
+// A red-black colouring closes across a periodic axis of even length only; where it does not, the GPU
+// sweeps out of place by a copy and rb_sweep.
+inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
+  for (int c = 0; c < ncomp; ++c) {
+    if (bc.side[left][c].kind == BcKind::periodic && nx % 2) return false;
+    if (bc.side[bottom][c].kind == BcKind::periodic && ny % 2) return false;
+  }
+  return true;
+}
+
+// The change tests of relaxation sweeps queued on the GPU with no host wait between them (LinearSolver
+// on CUDA; a wait per test costs a launch's latency and the GPU's idle time while the host decides, more
+// than a whole sweep below 1024^2). Each block of a tested sweep folds its largest change into one of
+// `words` words of the test's row (atomicMax on the bits of a double >= 0, which order as the values do:
+// exact, whatever the blocks' order; spread so that few blocks meet on a word, and without a returned
+// value a block need not wait for). The sweep after a tested one folds the row before it sweeps (every
+// block alike, so all decide the same) and, where the change is below the test's threshold, does
+// nothing and records the pass in `stop`, so that every sweep queued after it does nothing either.
+struct SweepLog {
+  static constexpr int max_tests = 32, words = 32;
+  unsigned stop;  // 1 + the test that passed; 0 while none has
+  unsigned long long largest[max_tests][words];
+
+  // On the host: a test's largest change (NaN was folded as +infinity).
+  double change(int test) const {
+    double m = 0;
+    for (unsigned long long w : largest[test]) m = std::max(m, std::bit_cast<double>(w));
+    return m;
+  }
+};
+
+// A queued sweep's part in the tests of `log`, in device memory.
+struct QueuedTest {
+  SweepLog* log = nullptr;
+  int test = -1;      // the row this sweep's largest change goes to; -1: not tested
+  int previous = -1;  // the test of the sweep just before, which this one folds first; -1: none
+  double below = 0;   // a test passes when its largest change is below this
+};
+
+#ifdef PDEX_HAVE_CUDA
+// The sweeps above, queued: one launch each, no host wait (cuda/tile_sweep.cuh). rb_sweep_into needs
+// colours that close.
+template <class T>
+void rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+                   FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, const QueuedTest& test);
+template <class T>
+void jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+                  FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test);
+// Clears the log behind everything queued; reads its stop word and first `tests` rows into `to`, waiting.
+void clear_sweep_log(const Cuda& ex, SweepLog* log);
+void read_sweep_log(const Cuda& ex, const SweepLog* log, int tests, SweepLog& to);
+#endif
+
+// True where plain red-black sweeps (multigrid's smoothers) go out of place with rb_sweep_into, so need a
+// second field: on the GPU, for a field of 16 MB or more (relaxation solves there queue theirs, out of
+// place on every grid: LinearSolver). Below that x and b stay in the 50 MB L2 cache of an H100 between rb_sweep's
 // two launches, whose many small blocks then beat the tiles' single wave (a 512^2 grid is 128 tiles).
 // Measured (docs/performance.md): seed 000's Crank-Nicolson run at 2048^2 f32, one multigrid cycle a
 // step, took 10% less time than with tiles on every level and 14% less than with tiles from 48 MB.

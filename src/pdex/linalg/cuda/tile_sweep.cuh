@@ -15,16 +15,22 @@
 // value as in rb_sweep. That needs the colouring to close across every periodic axis (even lengths); the
 // other grids take the copy-and-sweep path. A Jacobi sweep updates every tile cell from the old values.
 // Sweeps that ping-pong between two fields alternate the order of their blocks (core/cuda/block_order.cuh).
+//
+// Sweeps may be queued with change tests on the device (relaxation.hpp's SweepLog, LinearSolver's
+// relax_queued): a queued sweep first reads whether a test before it passed, and a tested one folds its
+// largest change into the test's row. A sweep that measures its change for the host is a queue of one.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "pdex/core/cuda/block_order.cuh"
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/cuda/parallel_cuda.cuh"
 #include "pdex/core/cuda/vec2.cuh"
+#include "pdex/core/error.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/relaxation.hpp"
@@ -74,7 +80,85 @@ __device__ inline void copy_async(void* dst, const void* src) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(src), "n"(Bytes) : "memory");
 }
 
-__device__ inline double abs_max(double m, double d) { return cuda_detail::max_or_infinity(m, d < 0 ? -d : d); }
+// The largest |change| of a thread's cells, kept as the bits of |change|, which order as the values do
+// with NaN above +infinity: two integer instructions a cell, where a maximum in double cost a conversion
+// and a NaN test (the f32 sweeps are bound by their instructions).
+template <class T>
+struct LargestChange {
+  static constexpr bool f32 = sizeof(T) == sizeof(float);
+  using Bits = std::conditional_t<f32, unsigned, unsigned long long>;
+  Bits bits = 0;
+
+  __device__ void add(T d) {
+    Bits b;
+    if constexpr (f32) b = __float_as_uint(d) & 0x7fffffffu;
+    else b = static_cast<Bits>(__double_as_longlong(d)) & 0x7fffffffffffffffull;
+    bits = b > bits ? b : bits;
+  }
+  __device__ double value() const {  // NaN as +infinity
+    T v;
+    if constexpr (f32) v = __uint_as_float(bits);
+    else v = __longlong_as_double(static_cast<long long>(bits));
+    return v == v ? double(v) : __longlong_as_double(0x7ff0000000000000ll);
+  }
+};
+
+// The largest of a warp's values (bits of values >= 0, which order as the values do).
+__device__ inline unsigned warp_max(unsigned m) { return __reduce_max_sync(0xffffffffu, m); }
+__device__ inline unsigned long long warp_max(unsigned long long m) {
+  for (int off = 16; off > 0; off /= 2) {
+    const unsigned long long o = __shfl_xor_sync(0xffffffffu, m, off);
+    m = o > m ? o : m;
+  }
+  return m;
+}
+
+// The queue's state as warp 0 reads it at a queued sweep's start (SweepLog): the stop word and, after a
+// tested sweep, a word of that test's row a lane. Loaded with the first tile, so that neither waits for
+// the other (a sweep stopped this way has read its first component's tile for nothing).
+struct QueuePeek {
+  unsigned stop = 0;
+  unsigned long long word = 0;
+};
+
+__device__ inline QueuePeek peek_queue(QueuedTest q) {
+  static_assert(SweepLog::words == 32);
+  QueuePeek p;
+  if (threadIdx.x < 32) {
+    p.stop = __ldcg(&q.log->stop);
+    if (q.previous >= 0) p.word = __ldcg(&q.log->largest[q.previous][threadIdx.x]);
+  }
+  return p;
+}
+
+// Warp 0 decides whether the sweep has nothing to do: a test before it passed, or the test of the sweep
+// just before passes now, which block 0 records for the sweeps after. A barrier must follow.
+__device__ inline void decide_queue(QueuedTest q, QueuePeek p, bool& stopped) {
+  if (threadIdx.x >= 32) return;
+  const unsigned long long m = warp_max(p.word);
+  if (threadIdx.x != 0) return;
+  const bool passed = q.previous >= 0 && __longlong_as_double(static_cast<long long>(m)) < q.below;  // not +inf
+  stopped = p.stop != 0 || passed;
+  if (passed && p.stop == 0 && blockIdx.x == 0 && blockIdx.y == 0) q.log->stop = unsigned(q.previous) + 1;
+}
+
+// A block's largest change into its word of the test's row (SweepLog), by an atomic whose value no
+// thread waits for. (An atomic a warp, four times as many on the row's two cache lines, made the f32
+// sweeps at 4096^2 15% slower.)
+template <int Threads, class T>
+__device__ void fold_into_row(LargestChange<T> largest, unsigned long long* row) {
+  using Bits = typename LargestChange<T>::Bits;
+  __shared__ Bits warp_largest[Threads / 32];
+  Bits& m = largest.bits;
+  m = warp_max(m);
+  if (threadIdx.x % 32 == 0) warp_largest[threadIdx.x / 32] = m;
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  for (int w = 1; w < Threads / 32; ++w) m = warp_largest[w] > m ? warp_largest[w] : m;
+  if (m == 0) return;
+  const unsigned block = blockIdx.y * gridDim.x + blockIdx.x;
+  atomicMax(row + block % SweepLog::words, static_cast<unsigned long long>(__double_as_longlong(largest.value())));
+}
 
 // One component's sweep of a block's region, which starts at grid cell (i0, j0) (two cells below and
 // left of the tile, at even coordinates, so a region cell's colour is (x + y) % 2 in region
@@ -147,7 +231,7 @@ struct TileSweep {
   }
 
   // The first colour on the tile and its inner ring: (w - 2) / 2 cells in each of rows 1 .. h - 2.
-  __device__ void first_colour(double& largest) const {
+  __device__ void first_colour(LargestChange<T>& largest) const {
     constexpr int per_row = (w - 2) / 2, cells = per_row * (h - 2);
 #pragma unroll
     for (int n = 0; n < (cells + threads - 1) / threads; ++n) {
@@ -159,26 +243,26 @@ struct TileSweep {
       const T d = change(y * w + x, x, y);
       xs[y * w + x] += d;
       const bool on_tile = x >= 2 && x < w - 2 && y >= 2 && y < h - 2;
-      if (Measure && on_tile) largest = abs_max(largest, double(d));
+      if (Measure && on_tile) largest.add(d);
     }
   }
 
   // Region cell (x, y) after the sweep: the first colour's new value, or the second colour's (every
   // cell's, in a Jacobi sweep) update from the values around.
-  __device__ T swept(int x, int y, double& largest) const {
+  __device__ T swept(int x, int y, LargestChange<T>& largest) const {
     const int r = y * w + x;
     T v = xs[r];
     if (((x + y) & 1) != sw.first) {
       const T d = change(r, x, y);
       v += d;
-      if (Measure) largest = abs_max(largest, double(d));
+      if (Measure) largest.add(d);
     }
     return v;
   }
 
   // The tile, a pair of cells per thread; inside the grid the pair is stored as one vector (an even
   // column is aligned for it), a warp a row, the row pointer advanced by the pitch.
-  __device__ void second_colour_and_store(double& largest) const {
+  __device__ void second_colour_and_store(LargestChange<T>& largest) const {
     constexpr int pairs = tx / 2, rows_per_pass = threads / pairs;
     if constexpr (Inside) {
       static_assert(threads % pairs == 0 && ty % rows_per_pass == 0);
@@ -202,64 +286,79 @@ struct TileSweep {
     }
   }
 
-  __device__ void run(double& largest) const {
+  // Sweeps the tile; false, with nothing written, where a `queued` sweep has nothing to do. (The test is
+  // passed by value: a kernel parameter whose address is taken is copied to local memory.)
+  __device__ bool run(LargestChange<T>& largest, QueuedTest test, bool queued) const {
+    __shared__ bool stopped;
+    const QueuePeek peek = queued ? peek_queue(test) : QueuePeek{};
     load();
+    if (queued) decide_queue(test, peek, stopped);
     __syncthreads();
+    if (queued && stopped) return false;
     if (sw.first >= 0) {
       first_colour(largest);
       __syncthreads();
     }
     second_colour_and_store(largest);
+    return true;
   }
 };
 
-template <bool Measure, class T>
+// One sweep: `Queued` reads the queue's state (test.log) first, `Measure` folds the largest change into
+// row test.test. A plain sweep is neither, and its kernel has none of their code.
+template <bool Measure, bool Queued, class T>
 __global__ void __launch_bounds__(TileShape<T>::threads, TileShape<T>::min_blocks)
-    tile_sweep_kernel(Sweep<T> sw, bool reversed_blocks, unsigned long long* word, unsigned* done, double* result,
-                      volatile unsigned* flag, unsigned ticket) {
+    tile_sweep_kernel(Sweep<T> sw, bool reversed_blocks, QueuedTest test) {
   begin_dependent_grid();
   using S = TileShape<T>;
   __shared__ __align__(16) T xs[S::w * S::h];
   __shared__ __align__(16) T bs[S::w * S::h];
   const int i0 = block_x(reversed_blocks) * S::tx - 2, j0 = block_y(reversed_blocks) * S::ty - 2;
   const bool inside_grid = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
-  double largest = 0;
+  LargestChange<T> largest;
   for (int c = 0; c < sw.in.ncomp; ++c) {
     if (c > 0) __syncthreads();  // the last component's tile is written
     const Helmholtz<T> op = sw.op.component(c);
     const bool px = sw.bc.side[left][c].kind == BcKind::periodic;
     const bool py = sw.bc.side[bottom][c].kind == BcKind::periodic;
-    if (inside_grid && !op.d[0]) TileSweep<true, true, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest);
-    else if (inside_grid) TileSweep<true, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest);
-    else TileSweep<false, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest);
+    const bool queued = Queued && c == 0;
+    bool swept;
+    if (inside_grid && !op.d[0])
+      swept = TileSweep<true, true, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest, test, queued);
+    else if (inside_grid)
+      swept = TileSweep<true, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest, test, queued);
+    else swept = TileSweep<false, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest, test, queued);
+    if (!swept) return;  // every block alike
   }
-  if (Measure) cuda_detail::fold_block_max<S::threads>(largest, word, done, result, flag, ticket);
+  if (Measure) fold_into_row<S::threads>(largest, test.log->largest[test.test]);
 }
 
-// Periodic axes of odd length: the colouring does not close across the wrap.
-inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
-  for (int c = 0; c < ncomp; ++c) {
-    if (bc.side[left][c].kind == BcKind::periodic && nx % 2) return false;
-    if (bc.side[bottom][c].kind == BcKind::periodic && ny % 2) return false;
-  }
-  return true;
-}
-
-// One launch of the sweep; returns the largest |change| when `measure` (waiting for it), else 0.
 template <class T>
-T launch_sweep(const Cuda& ex, const Sweep<T>& sw, bool measure) {
+void launch_sweep(const Cuda& ex, const Sweep<T>& sw, const QueuedTest& test) {
   using S = TileShape<T>;
   const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
-  const CudaContext& ctx = *ex.context;
-  double* result = static_cast<double*>(ctx.pinned_result());
-  const unsigned ticket = measure ? ctx.next_ticket() : 0;
   const bool reversed_blocks = reverse_block_order(sw.in.data, sw.out.data);
-  auto kernel = measure ? tile_sweep_kernel<true, T> : tile_sweep_kernel<false, T>;
-  launch(ctx, "tile_sweep_kernel", kernel, grid, dim3(S::threads), 0, sw, reversed_blocks, ctx.max_word(),
-         ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
-  if (!measure) return T(0);
-  ctx.wait_for(ticket);
-  return T(*result);
+  auto kernel = test.test >= 0 ? tile_sweep_kernel<true, true, T>
+                : test.log        ? tile_sweep_kernel<false, true, T>
+                                  : tile_sweep_kernel<false, false, T>;
+  launch(*ex.context, "tile_sweep_kernel", kernel, grid, dim3(S::threads), 0, sw, reversed_blocks, test);
+}
+
+// One sweep; returns its largest |change| when `measure` (a queue of one test in the context's scratch,
+// waited for), else 0.
+template <class T>
+T sweep_now(const Cuda& ex, const Sweep<T>& sw, bool measure) {
+  if (!measure) {
+    launch_sweep(ex, sw, QueuedTest{});
+    return T(0);
+  }
+  static_assert(sizeof(SweepLog) <= CudaContext::max_reduce_blocks * CudaContext::max_reduce_value_bytes);
+  SweepLog* log = static_cast<SweepLog*>(ex.context->reduce_scratch());
+  clear_sweep_log(ex, log);
+  launch_sweep(ex, sw, QueuedTest{log, 0, -1, 0.0});
+  SweepLog got;
+  read_sweep_log(ex, log, 1, got);
+  return T(got.change(0));
 }
 
 }  // namespace tile_sweep_detail
@@ -270,14 +369,29 @@ T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, F
   using namespace tile_sweep_detail;
   if (!colours_close(in.nx, in.ny, in.ncomp, bc))
     return detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, measure);
-  return launch_sweep(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, measure);
+  return sweep_now(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, measure);
 }
 
 template <class T>
 T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure) {
-  return tile_sweep_detail::launch_sweep(ex, tile_sweep_detail::Sweep<T>{op.refreshed(), in, b, out, bc, omega, -1},
-                                         measure);
+  using namespace tile_sweep_detail;
+  return sweep_now(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, -1}, measure);
+}
+
+template <class T>
+void rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+                   FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, const QueuedTest& test) {
+  using namespace tile_sweep_detail;
+  if (!colours_close(in.nx, in.ny, in.ncomp, bc)) throw Error("internal: a queued red-black sweep needs closing colours");
+  launch_sweep(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, test);
+}
+
+template <class T>
+void jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+                  FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test) {
+  using namespace tile_sweep_detail;
+  launch_sweep(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, -1}, test);
 }
 
 }  // namespace pdex

@@ -1,0 +1,22 @@
+// The host's side of the queued relaxation sweeps' log (relaxation.hpp's SweepLog).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "pdex/core/cuda/cuda_check.hpp"
+#include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/linalg/relaxation.hpp"
+
+namespace pdex {
+
+void clear_sweep_log(const Cuda& ex, SweepLog* log) {
+  PDEX_CUDA_CHECK(cudaMemsetAsync(log, 0, sizeof(SweepLog), ex.context->stream()));
+}
+
+void read_sweep_log(const Cuda& ex, const SweepLog* log, int tests, SweepLog& to) {
+  const std::size_t bytes = offsetof(SweepLog, largest) + std::size_t(tests) * sizeof(SweepLog::largest[0]);
+  PDEX_CUDA_CHECK(cudaMemcpyAsync(&to, log, bytes, cudaMemcpyDeviceToHost, ex.context->stream()));
+  PDEX_CUDA_CHECK(cudaStreamSynchronize(ex.context->stream()));
+}
+
+}  // namespace pdex
