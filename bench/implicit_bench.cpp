@@ -18,6 +18,7 @@
 #include "pdex/core/error.hpp"
 #include "pdex/linalg/elliptic.hpp"
 #include "pdex/linalg/linalg_timing.hpp"
+#include "pdex/linalg/relaxation.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 
 namespace pdex {
@@ -246,9 +247,9 @@ void table1_suite(const std::vector<std::string>& backends, const std::vector<in
 // (launch ramp and tail; from 2048^2 down the fields stay in L2).
 void sweep_suite(const std::vector<std::string>& backends, const std::vector<std::string>& precisions,
                  const std::vector<int>& sizes, int repeats, nlohmann::json& out) {
-  std::printf("\nrelaxation sweeps, Poisson (Dirichlet), median of %d samples of 20 sweeps; bound: x, b read and x "
-              "written at the measured bandwidth\n",
-              repeats);
+  std::printf("\nrelaxation sweeps, Poisson (Dirichlet), median of %d samples of 20 sweeps (change test on the GPU: "
+              "%d queued, each tested); bound: x, b read and x written at the measured bandwidth\n",
+              repeats, SweepLog::max_tests);
   std::printf("%-8s %-5s %6s %-22s %10s %9s %8s %9s\n", "backend", "prec", "n", "sweep", "us", "GB/s", "of bound",
               "of copy@n");
   for (const auto& bn : backends) {

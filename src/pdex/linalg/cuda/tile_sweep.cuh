@@ -115,7 +115,10 @@ __device__ inline unsigned long long warp_max(unsigned long long m) {
 
 // The queue's state as warp 0 reads it at a queued sweep's start (SweepLog): the stop word and, after a
 // tested sweep, a word of that test's row a lane. Loaded with the first tile, so that neither waits for
-// the other (a sweep stopped this way has read its first component's tile for nothing).
+// the other (a sweep stopped this way has read its first component's tile for nothing), and through L1,
+// like the tiles (cp.async.ca): the grids before have finished (begin_dependent_grid), and a block that
+// reads a stop word from before block 0 of its own grid wrote it decides the same from the row.
+// (Through L1 a sweep after a test took 78.1 µs against 79.0 through L2, f32 Jacobi at 4096^2.)
 struct QueuePeek {
   unsigned stop = 0;
   unsigned long long word = 0;
@@ -125,8 +128,8 @@ __device__ inline QueuePeek peek_queue(QueuedTest q) {
   static_assert(SweepLog::words == 32);
   QueuePeek p;
   if (threadIdx.x < 32) {
-    p.stop = __ldcg(&q.log->stop);
-    if (q.previous >= 0) p.word = __ldcg(&q.log->largest[q.previous][threadIdx.x]);
+    p.stop = __ldca(&q.log->stop);
+    if (q.previous >= 0) p.word = __ldca(&q.log->largest[q.previous][threadIdx.x]);
   }
   return p;
 }
@@ -135,9 +138,10 @@ __device__ inline QueuePeek peek_queue(QueuedTest q) {
 // just before passes now, which block 0 records for the sweeps after. A barrier must follow.
 __device__ inline void decide_queue(QueuedTest q, QueuePeek p, bool& stopped) {
   if (threadIdx.x >= 32) return;
-  const unsigned long long m = warp_max(p.word);
+  const bool after_test = q.previous >= 0;
+  const unsigned long long m = after_test ? warp_max(p.word) : 0;
   if (threadIdx.x != 0) return;
-  const bool passed = q.previous >= 0 && __longlong_as_double(static_cast<long long>(m)) < q.below;  // not +inf
+  const bool passed = after_test && __longlong_as_double(static_cast<long long>(m)) < q.below;  // not +inf
   stopped = p.stop != 0 || passed;
   if (passed && p.stop == 0 && blockIdx.x == 0 && blockIdx.y == 0) q.log->stop = unsigned(q.previous) + 1;
 }
