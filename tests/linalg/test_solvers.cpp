@@ -97,7 +97,8 @@ class QueuedRelaxation : public ::testing::TestWithParam<std::tuple<QueuedCase, 
 
 TEST_P(QueuedRelaxation, CudaTakesTheSweepsAndTestsOfTheCpu) {
   const auto [c, kind] = GetParam();
-  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  if (!backend_available(Backend::cuda))
+    GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
   SolverSettings s;
   s.method = c.method;
   s.check_every = c.check_every;

@@ -131,9 +131,9 @@ inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
 // than a whole sweep below 1024^2). Each block of a tested sweep folds its largest change into one of
 // `words` words of the test's row (atomicMax on the bits of a double >= 0, which order as the values do:
 // exact, whatever the blocks' order; spread so that few blocks meet on a word, and without a returned
-// value a block need not wait for). The sweep after a tested one folds the row before it sweeps (every
-// block alike, so all decide the same) and, where the change is below the test's threshold, does
-// nothing and records the pass in `stop`, so that every sweep queued after it does nothing either.
+// value a block need not wait for). The sweep after a tested one folds the row as it loads its tiles
+// (every block alike, so all decide the same) and, where the change is below the test's threshold,
+// writes nothing and records the pass in `stop`, so that every sweep queued after it does nothing either.
 struct SweepLog {
   static constexpr int max_tests = 32, words = 32;
   unsigned stop;  // 1 + the test that passed; 0 while none has
@@ -171,8 +171,9 @@ void read_sweep_log(const Cuda& ex, const SweepLog* log, int tests, SweepLog& to
 
 // True where plain red-black sweeps (multigrid's smoothers) go out of place with rb_sweep_into, so need a
 // second field: on the GPU, for a field of 16 MB or more (relaxation solves there queue theirs, out of
-// place on every grid: LinearSolver). Below that x and b stay in the 50 MB L2 cache of an H100 between rb_sweep's
-// two launches, whose many small blocks then beat the tiles' single wave (a 512^2 grid is 128 tiles).
+// place on every grid: LinearSolver). Below that x and b stay in the 50 MB L2 cache of an H100 between
+// rb_sweep's two launches, whose many small blocks then beat the tiles' single wave (a 512^2 grid is 128
+// tiles).
 // Measured (docs/performance.md): seed 000's Crank-Nicolson run at 2048^2 f32, one multigrid cycle a
 // step, took 10% less time than with tiles on every level and 14% less than with tiles from 48 MB.
 template <class Exec, class T>

@@ -387,7 +387,8 @@ template <class T>
 void rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
                    FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, const QueuedTest& test) {
   using namespace tile_sweep_detail;
-  if (!colours_close(in.nx, in.ny, in.ncomp, bc)) throw Error("internal: a queued red-black sweep needs closing colours");
+  if (!colours_close(in.nx, in.ny, in.ncomp, bc))
+    throw Error("internal: a queued red-black sweep needs colours that close");
   launch_sweep(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, test);
 }
 
