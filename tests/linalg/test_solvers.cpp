@@ -85,12 +85,14 @@ INSTANTIATE_TEST_SUITE_P(All, SolverTest,
 // the tests a queue at a time (LinearSolver::relax_queued); the sweeps queued after a passed test do
 // nothing. The CPU tests after each check. Both must take the same sweeps, pass the same test and end in
 // the same field: a change test every sweep and every 4 (with the residual test after it, which fails
-// at first, so the solve goes on in a new queue), and a sweep cap that ends a solve between two tests.
+// at first, so the solve goes on in a new queue), and a sweep cap that ends a solve between two tests;
+// on 40 x 40 cells (every tile of the GPU's sweeps touches a side) and on 136 x 136 (inner tiles too).
 struct QueuedCase {
   SolverMethod method;
   int check_every;
   double change_tol, tol;
   int max_iter;
+  int n = 40;
 };
 
 class QueuedRelaxation : public ::testing::TestWithParam<std::tuple<QueuedCase, BcKind>> {};
@@ -105,7 +107,7 @@ TEST_P(QueuedRelaxation, CudaTakesTheSweepsAndTestsOfTheCpu) {
   s.change_tol = c.change_tol;
   s.tol = c.tol;
   s.max_iter = c.max_iter;
-  const Manufactured m = manufactured_poisson(kind, 40, s);
+  const Manufactured m = manufactured_poisson(kind, c.n, s);
   SolveStats st[2];
   std::vector<double> u[2];
   const Backend backends[2] = {Backend::serial, Backend::cuda};
@@ -133,7 +135,9 @@ const QueuedCase queued_cases[] = {{SolverMethod::rbgs, 1, 1e-7, 0, 20000},
                                    {SolverMethod::jacobi, 1, 1e-7, 0, 20000},
                                    {SolverMethod::weighted_jacobi, 4, 1e-5, 1e-9, 20000},
                                    {SolverMethod::rbgs, 4, 1e-12, 0, 37},
-                                   {SolverMethod::jacobi, 6, 1e-12, 0, 37}};
+                                   {SolverMethod::jacobi, 6, 1e-12, 0, 37},
+                                   {SolverMethod::sor, 3, 1e-9, 1e-9, 20000, 136},
+                                   {SolverMethod::jacobi, 5, 1e-12, 0, 203, 136}};
 
 INSTANTIATE_TEST_SUITE_P(All, QueuedRelaxation,
                          ::testing::Combine(::testing::ValuesIn(queued_cases),
