@@ -114,8 +114,7 @@ double queued_sweeps(const Exec& ex, const Helmholtz<T>& op, bool jacobi, Field<
       const QueuedTest q{log.data(), k, k - 1, 0.0};
       Field<T>& from = k % 2 ? y : x;
       Field<T>& to = k % 2 ? x : y;
-      if (jacobi) jacobi_sweep(ex, op, from.cview(), b.cview(), to.view(), bc, T(1), q);
-      else rb_sweep_into(ex, op, from.cview(), b.cview(), to.view(), bc, T(1.5), false, q);
+      queued_sweep(ex, op, jacobi, from.cview(), b.cview(), to.view(), bc, T(jacobi ? 1 : 1.5), q);
     }
     read_sweep_log(ex, log.data(), sweeps, got);
     sink = sink + got.change(sweeps - 1);

@@ -203,20 +203,20 @@ class LinearSolver {
         const bool tested = (sweeps + 1) % every == 0 || st.iterations + sweeps + 1 == s_.max_iter;
         const bool after_test = sweeps > 0 && sweeps % every == 0;
         const QueuedTest q{log_.data(), tested ? queued : -1, after_test ? queued - 1 : -1, below};
-        if (jacobi()) jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, q);
-        else rb_sweep_into(ex_, op_, as_const(cur), b_, other, bc_, w, false, q);
+        queued_sweep(ex_, op_, jacobi(), as_const(cur), b_, other, bc_, w, q);
         std::swap(cur, other);
         if (tested) ++queued;
       }
-      read_sweep_log(ex_, log_.data(), queued, log_copy_);
+      SweepLog got;
+      read_sweep_log(ex_, log_.data(), queued, got);
       // The test that passed: recorded by the sweep after it, or the last one, which none followed.
-      int passed = int(log_copy_.stop) - 1;
-      if (passed < 0 && log_copy_.change(queued - 1) < below) passed = queued - 1;
+      int passed = int(got.stop) - 1;
+      if (passed < 0 && got.change(queued - 1) < below) passed = queued - 1;
       const int done = passed < 0 ? sweeps : std::min((passed + 1) * every, sweeps);
       if ((sweeps - done) % 2) std::swap(cur, other);
       st.iterations += done;
       solve_tests += passed < 0 ? queued : passed + 1;
-      st.change = log_copy_.change(passed < 0 ? queued - 1 : passed);
+      st.change = got.change(passed < 0 ? queued - 1 : passed);
       if (passed < 0) {
         tests = std::min(2 * tests, SweepLog::max_tests);
         continue;
@@ -280,7 +280,6 @@ class LinearSolver {
   bool into_ = false;  // red-black sweeps out of place, one pass each (rb_sweep_into)
   bool queued_ = false;  // sweeps queued with their tests on the GPU (relax_queued)
   Buffer<SweepLog> log_;
-  SweepLog log_copy_{};  // the host's copy, read after each queue
   int queue_tests_ = 1;
   double omega_ = 1, bnorm_ = 1;
   FieldView<const T> b_{};  // the right-hand side of the current solve

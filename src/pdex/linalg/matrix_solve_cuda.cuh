@@ -21,14 +21,10 @@ template float jacobi_sweep<float>(const Cuda&, const Helmholtz<float>&, FieldVi
                                    FieldView<float>, const FieldBoundary&, float, bool);
 template double jacobi_sweep<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
                                      FieldView<const double>, FieldView<double>, const FieldBoundary&, double, bool);
-template void rb_sweep_into<float>(const Cuda&, const Helmholtz<float>&, FieldView<const float>, FieldView<const float>,
-                                   FieldView<float>, const FieldBoundary&, float, bool, const QueuedTest&);
-template void rb_sweep_into<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
-                                    FieldView<const double>, FieldView<double>, const FieldBoundary&, double, bool,
-                                    const QueuedTest&);
-template void jacobi_sweep<float>(const Cuda&, const Helmholtz<float>&, FieldView<const float>, FieldView<const float>,
-                                  FieldView<float>, const FieldBoundary&, float, const QueuedTest&);
-template void jacobi_sweep<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
+template void queued_sweep<float>(const Cuda&, const Helmholtz<float>&, bool, FieldView<const float>,
+                                  FieldView<const float>, FieldView<float>, const FieldBoundary&, float,
+                                  const QueuedTest&);
+template void queued_sweep<double>(const Cuda&, const Helmholtz<double>&, bool, FieldView<const double>,
                                    FieldView<const double>, FieldView<double>, const FieldBoundary&, double,
                                    const QueuedTest&);
 }  // namespace pdex

@@ -156,13 +156,10 @@ struct QueuedTest {
 };
 
 #ifdef PDEX_HAVE_CUDA
-// The sweeps above, queued: one launch each, no host wait (cuda/tile_sweep.cuh). rb_sweep_into needs
-// colours that close.
+// A Jacobi sweep, or a red-black one (red first) as rb_sweep_into, queued: one launch, no host wait
+// (cuda/tile_sweep.cuh). Red-black needs colours that close.
 template <class T>
-void rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
-                   FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, const QueuedTest& test);
-template <class T>
-void jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<const T> in, FieldView<const T> b,
                   FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test);
 // Clears the log behind everything queued; reads its stop word and first `tests` rows into `to`, waiting.
 void clear_sweep_log(const Cuda& ex, SweepLog* log);

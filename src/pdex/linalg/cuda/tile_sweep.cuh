@@ -384,19 +384,12 @@ T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, Fi
 }
 
 template <class T>
-void rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
-                   FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, const QueuedTest& test) {
-  using namespace tile_sweep_detail;
-  if (!colours_close(in.nx, in.ny, in.ncomp, bc))
-    throw Error("internal: a queued red-black sweep needs colours that close");
-  launch_sweep(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, test);
-}
-
-template <class T>
-void jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<const T> in, FieldView<const T> b,
                   FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test) {
   using namespace tile_sweep_detail;
-  launch_sweep(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, -1}, test);
+  if (!jacobi && !colours_close(in.nx, in.ny, in.ncomp, bc))
+    throw Error("internal: a queued red-black sweep needs colours that close");
+  launch_sweep(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, jacobi ? -1 : 0}, test);
 }
 
 }  // namespace pdex
