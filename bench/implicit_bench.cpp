@@ -19,6 +19,7 @@
 #include "pdex/linalg/elliptic.hpp"
 #include "pdex/linalg/linalg_timing.hpp"
 #include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/solver_settings.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 
 namespace pdex {
@@ -247,9 +248,10 @@ void table1_suite(const std::vector<std::string>& backends, const std::vector<in
 // (launch ramp and tail; from 2048^2 down the fields stay in L2).
 void sweep_suite(const std::vector<std::string>& backends, const std::vector<std::string>& precisions,
                  const std::vector<int>& sizes, int repeats, nlohmann::json& out) {
-  std::printf("\nrelaxation sweeps, Poisson (Dirichlet), median of %d samples of 20 sweeps (change test on the GPU: "
-              "%d queued, each tested); bound: x, b read and x written at the measured bandwidth\n",
-              repeats, SweepLog::max_tests);
+  std::printf("\nrelaxation sweeps, Poisson (Dirichlet), median of %d samples (change test: after every sweep; solve: "
+              "after every %d, as a solve by default; on the GPU both queued, %d tests a queue); bound: x, b read and "
+              "x written at the measured bandwidth\n",
+              repeats, SolverSettings{}.check_every, SweepLog::max_tests);
   std::printf("%-8s %-5s %6s %-22s %10s %9s %8s %9s\n", "backend", "prec", "n", "sweep", "us", "GB/s", "of bound",
               "of copy@n");
   for (const auto& bn : backends) {
@@ -263,8 +265,10 @@ void sweep_suite(const std::vector<std::string>& backends, const std::vector<std
         const double copy_at_n = b == Backend::cuda ? bench::device_copy_gbs(std::size_t(bytes / 2)) : 0;
         const std::pair<const char*, double> rows[] = {{"jacobi", t.jacobi},
                                                        {"jacobi, change test", t.jacobi_tested},
+                                                       {"jacobi, solve", t.jacobi_solve},
                                                        {"red-black (rbgs, sor)", t.red_black},
-                                                       {"red-black, change test", t.red_black_tested}};
+                                                       {"red-black, change test", t.red_black_tested},
+                                                       {"red-black, solve", t.red_black_solve}};
         for (const auto& [name, seconds] : rows) {
           const double gbs = bytes / seconds * 1e-9;
           std::printf("%-8s %-5s %6d %-22s %10.1f %9.0f %7.0f%% %8.0f%%\n", bn.c_str(), pn.c_str(), n, name,

@@ -84,9 +84,10 @@ INSTANTIATE_TEST_SUITE_P(All, SolverTest,
 // On the GPU relaxation solves queue their sweeps with the change tests on the device, the host reading
 // the tests a queue at a time (LinearSolver::relax_queued); the sweeps queued after a passed test do
 // nothing. The CPU tests after each check. Both must take the same sweeps, pass the same test and end in
-// the same field: a change test every sweep and every 4 (with the residual test after it, which fails
-// at first, so the solve goes on in a new queue), and a sweep cap that ends a solve between two tests;
-// on 40 x 40 cells (every tile of the GPU's sweeps touches a side) and on 136 x 136 (inner tiles too).
+// the same field: a change test every sweep and every 3 to 6 (the sweeps between two tests go three to a
+// launch there: fused_sweeps), with the residual test after it, which fails at first, so the solve goes
+// on in a new queue, or without a change test; a sweep cap that ends a solve between two tests; on 40 x 40
+// cells (every tile of the GPU's sweeps touches a side) and on 136 x 136 (inner tiles too).
 struct QueuedCase {
   SolverMethod method;
   int check_every;
@@ -137,11 +138,15 @@ const QueuedCase queued_cases[] = {{SolverMethod::rbgs, 1, 1e-7, 0, 20000},
                                    {SolverMethod::rbgs, 4, 1e-12, 0, 37},
                                    {SolverMethod::jacobi, 6, 1e-12, 0, 37},
                                    {SolverMethod::sor, 3, 1e-9, 1e-9, 20000, 136},
-                                   {SolverMethod::jacobi, 5, 1e-12, 0, 203, 136}};
+                                   {SolverMethod::jacobi, 5, 1e-12, 0, 203, 136},
+                                   {SolverMethod::rbgs, 6, 1e-9, 0, 20000, 136},
+                                   {SolverMethod::sor, 6, 1e-12, 0, 40, 136},
+                                   {SolverMethod::weighted_jacobi, 6, 0, 1e-8, 600, 136}};
 
 INSTANTIATE_TEST_SUITE_P(All, QueuedRelaxation,
                          ::testing::Combine(::testing::ValuesIn(queued_cases),
-                                            ::testing::Values(BcKind::dirichlet, BcKind::periodic)));
+                                            ::testing::Values(BcKind::dirichlet, BcKind::neumann,
+                                                              BcKind::periodic)));
 
 }  // namespace
 }  // namespace pdex::test

@@ -3,7 +3,8 @@
 // same boundary images in every ghost (the scratch field's ghosts start NaN, so one it misses fails),
 // same largest change. Checked on every executor, for every boundary kind mixed per side and
 // component, odd and even sizes, grids smaller than a tile (the region wraps several times) and grids
-// of several tiles, both colour orders, Gauss-Seidel and SOR, with a varying diffusivity.
+// of several tiles, both colour orders, Gauss-Seidel and SOR, with a varying diffusivity. On CUDA also the
+// fused launches of relaxation solves (several sweeps in one) against single sweeps.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -106,6 +107,75 @@ TYPED_TEST(SweepIntoTest, EqualsTheTwoLaunchSweep) {
       check_sweep_into<TypeParam, float>(ex, k, FieldBoundary::all(kind, 0.75));
     }
 }
+
+#ifdef PDEX_HAVE_CUDA
+// A queued launch of fused_sweeps sweeps (cuda/fused_sweep.cuh) must be that many single queued sweeps
+// to rounding: interior, every ghost (the result field's start NaN), and the last sweep's largest change
+// in the test's row. Mixed boundaries, two components (one with a varying diffusivity), grids smaller than
+// a tile, and grids whose tiles lie away from every side; Jacobi, weighted Jacobi, Gauss-Seidel and SOR.
+template <class T>
+void check_fused(const Cuda& ex, int nx, int ny, const FieldBoundary& bc, bool jacobi, double omega) {
+  SCOPED_TRACE(::testing::Message() << nx << "x" << ny << (jacobi ? " jacobi" : " red-black") << ", omega "
+                                    << omega << (sizeof(T) == 4 ? ", f32" : ", f64"));
+  const Grid2 g{nx, ny, 1.0 / nx, 1.3 / ny};
+  Field<T> x0 = random_field<T>(g, 2, 3, -1.0, 1.0);
+  fill_ghosts(Serial{}, x0, bc);
+  const Field<T> b = to_space(random_field<T>(g, 2, 5, -4.0, 4.0), MemorySpace::device);
+  const Field<T> d = to_space(random_field<T>(g, 1, 7, 0.5, 2.0), MemorySpace::device);
+  const double beta[2] = {0.02, 0.7};
+  Helmholtz<T> op = make_helmholtz<T>(g.nx, g.ny, g.dx, g.dy, x0.view().pitch, 1.5, beta, 2, bc);
+  op.d[1] = d.cview().data;
+  Buffer<SweepLog> log(2, MemorySpace::device);
+  clear_sweep_log(ex, log.data());
+  clear_sweep_log(ex, log.data() + 1);
+
+  // Single sweeps through a and c (ping-pong), the last tested; one fused launch from `in` into `out`.
+  Field<T> a = to_space(x0, MemorySpace::device), c = to_space(x0, MemorySpace::device);
+  Field<T> in = to_space(x0, MemorySpace::device), out = to_space(numbered_field<T>(g, 2, 1), MemorySpace::device);
+  for (int k = 0; k < fused_sweeps; ++k) {
+    const QueuedTest t{log.data(), k + 1 == fused_sweeps ? 0 : -1, -1, 0.0};
+    queued_sweep(ex, op, jacobi, 1, (k % 2 ? c : a).cview(), b.cview(), (k % 2 ? a : c).view(), bc, T(omega), t);
+  }
+  queued_sweep(ex, op, jacobi, fused_sweeps, in.cview(), b.cview(), out.view(), bc, T(omega),
+               QueuedTest{log.data() + 1, 0, -1, 0.0});
+  SweepLog got[2];
+  read_sweep_log(ex, log.data(), 1, got[0]);
+  read_sweep_log(ex, log.data() + 1, 1, got[1]);
+
+  const double tol = sizeof(T) == 4 ? 4e-6 : 1e-13;
+  EXPECT_NEAR(got[1].change(0), got[0].change(0), tol * got[0].change(0));
+  const Field<T> want_f = to_space(fused_sweeps % 2 ? c : a, MemorySpace::host);
+  const Field<T> got_f = to_space(out, MemorySpace::host);
+  const auto want = want_f.view(), have = got_f.view();
+  int bad = 0;
+  for (int comp = 0; comp < 2; ++comp)
+    for (int j = -1; j <= g.ny; ++j)
+      for (int i = -1; i <= g.nx; ++i) {
+        if ((i < 0 || i >= g.nx) && (j < 0 || j >= g.ny)) continue;  // corners: never read
+        const double w = double(want(comp, i, j)), v = double(have(comp, i, j));
+        if (!(std::abs(v - w) <= tol * (1 + std::abs(w))) && ++bad <= 5)
+          ADD_FAILURE() << "component " << comp << " at (" << i << ", " << j << "): fused " << v << ", single sweeps "
+                        << w;
+      }
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(FusedSweeps, EqualSingleQueuedSweeps) {
+  if (!backend_available(Backend::cuda))
+    GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  const Cuda ex = make_executor<Cuda>();
+  const int sizes[][2] = {{12, 10}, {40, 40}, {150, 70}, {280, 138}};
+  for (const auto& [nx, ny] : sizes)
+    for (const bool jacobi : {true, false})
+      for (const double omega : {1.0, jacobi ? 0.8 : 1.4}) {
+        check_fused<double>(ex, nx, ny, mixed_conditions(), jacobi, omega);
+        check_fused<float>(ex, nx, ny, mixed_conditions(), jacobi, omega);
+        check_fused<double>(ex, nx, ny, FieldBoundary::all(BcKind::dirichlet, 0.75), jacobi, omega);
+        check_fused<double>(ex, nx, ny, FieldBoundary::all(BcKind::periodic), jacobi, omega);
+      }
+  for (BcKind kind : {BcKind::neumann, BcKind::dirichlet}) check_fused<double>(ex, 131, 67, FieldBoundary::all(kind, 0.5), true, 1.0);
+}
+#endif
 
 }  // namespace
 }  // namespace pdex::test

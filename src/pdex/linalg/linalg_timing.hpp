@@ -22,11 +22,13 @@ LinalgTimings time_linalg_on(const Exec& ex, Precision precision, int nx, int ny
 // Seconds per relaxation sweep of the n x n Poisson operator (Dirichlet sides), as the solvers sweep
 // (`pdex bench implicit`, issue 3's bandwidth target): Jacobi out of place; red-black Gauss-Seidel / SOR
 // (one kernel: omega is a number in it) out of place with rb_sweep_into where the solvers sweep so (the
-// GPU), else in place; each plain and with the largest-change test a solver makes every k sweeps (on the
-// GPU every sweep of a queue tested, as the solvers queue them: out of place for both).
+// GPU), else in place. Each plain (one sweep, as multigrid smooths), with the largest-change test after
+// every sweep (seed 004's criterion), and as a solve with the default check_every sweeps between tests;
+// on the GPU the last two queued as the solvers queue them (queue_sweeps: out of place, the sweeps
+// between two tests fused_sweeps to a launch).
 struct SweepTimings {
-  double jacobi = 0, jacobi_tested = 0;
-  double red_black = 0, red_black_tested = 0;
+  double jacobi = 0, jacobi_tested = 0, jacobi_solve = 0;
+  double red_black = 0, red_black_tested = 0, red_black_solve = 0;
 };
 
 SweepTimings time_sweeps(Backend backend, Precision precision, int n, int repeats);

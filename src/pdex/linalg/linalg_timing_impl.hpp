@@ -2,6 +2,7 @@
 // The templated engine behind time_linalg_on(); included by the executor translation units.
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <vector>
 
 #include "pdex/grid/field.hpp"
@@ -98,29 +99,27 @@ T sweep_once(const Exec& ex, const Helmholtz<T>& op, bool jacobi, Field<T>& from
   return rb_sweep_into(ex, op, from.cview(), b.cview(), to.view(), bc, T(1.5), false, measure);
 }
 
-// Seconds per sweep of a queue of sweeps, each tested (seed 004's criterion, with a threshold that no
-// sweep reaches), read back at the end: a long queued solve on the GPU (LinearSolver::relax_queued),
-// whose queues grow to SweepLog::max_tests tests.
+#ifdef PDEX_HAVE_CUDA
+// Seconds per sweep of a queue of sweeps as a long relaxation solve on the GPU queues them
+// (LinearSolver::relax_queued, queue_sweeps): SweepLog::max_tests change tests, one after every `every`-th
+// sweep, with a threshold that no sweep reaches, the log read at the end.
 template <class Exec, class T>
-double queued_sweeps(const Exec& ex, const Helmholtz<T>& op, bool jacobi, Field<T>& x, Field<T>& y,
+double queued_sweeps(const Exec& ex, const Helmholtz<T>& op, bool jacobi, int every, Field<T>& x, Field<T>& y,
                      const Field<T>& b, const FieldBoundary& bc, int repeats) {
-  constexpr int sweeps = SweepLog::max_tests;
   Buffer<SweepLog> log(1, Exec::space);
   SweepLog got{};
   volatile double sink = 0;
+  int sweeps = 1;
   auto queue = [&] {
-    clear_sweep_log(ex, log.data());
-    for (int k = 0; k < sweeps; ++k) {
-      const QueuedTest q{log.data(), k, k - 1, 0.0};
-      Field<T>& from = k % 2 ? y : x;
-      Field<T>& to = k % 2 ? x : y;
-      queued_sweep(ex, op, jacobi, from.cview(), b.cview(), to.view(), bc, T(jacobi ? 1 : 1.5), q);
-    }
-    read_sweep_log(ex, log.data(), sweeps, got);
-    sink = sink + got.change(sweeps - 1);
+    const SweepQueue q = queue_sweeps(ex, op, jacobi, x.view(), y.view(), b.cview(), bc, T(jacobi ? 1 : 1.5),
+                                      log.data(), every, SweepLog::max_tests, std::numeric_limits<int>::max(), 0.0);
+    read_sweep_log(ex, log.data(), q.tests, got);
+    sink = sink + got.change(q.tests - 1);
+    sweeps = q.sweeps;
   };
   return median_seconds(ex, repeats, 1, queue) / sweeps;
 }
+#endif
 
 template <class Exec, class T>
 SweepTimings sweeps(const Exec& ex, int n, int repeats) {
@@ -133,22 +132,30 @@ SweepTimings sweeps(const Exec& ex, int n, int repeats) {
   const double beta = 1;
   const Helmholtz<T> op = make_helmholtz<T>(n, n, 1.0, 1.0, x.view().pitch, 0.0, &beta, 1, bc);
   volatile double sink = 0;
-  auto per_sweep = [&](bool jacobi, bool measure) {
-    auto there_and_back = [&] {
-      sink = sink + double(sweep_once(ex, op, jacobi, x, y, b, bc, measure));
-      sink = sink + double(sweep_once(ex, op, jacobi, y, x, b, bc, measure));
+  // Sweeps there and back, every `every`-th measured (0: none).
+  auto per_sweep = [&](bool jacobi, int every) {
+    const int count = std::max(2, 2 * every);
+    auto run = [&] {
+      for (int k = 0; k < count; ++k)
+        sink = sink + double(sweep_once(ex, op, jacobi, k % 2 ? y : x, k % 2 ? x : y, b, bc,
+                                        every > 0 && (k + 1) % every == 0));
     };
-    return median_seconds(ex, repeats, 10, there_and_back) / 2;
+    return median_seconds(ex, repeats, std::max(1, 20 / count), run) / count;
   };
+  const int every = SolverSettings{}.check_every;
   SweepTimings t;
-  t.jacobi = per_sweep(true, false);
-  t.red_black = per_sweep(false, false);
+  t.jacobi = per_sweep(true, 0);
+  t.red_black = per_sweep(false, 0);
   if constexpr (Exec::backend == Backend::cuda) {
-    t.jacobi_tested = queued_sweeps(ex, op, true, x, y, b, bc, repeats);
-    t.red_black_tested = queued_sweeps(ex, op, false, x, y, b, bc, repeats);
+    t.jacobi_tested = queued_sweeps(ex, op, true, 1, x, y, b, bc, repeats);
+    t.red_black_tested = queued_sweeps(ex, op, false, 1, x, y, b, bc, repeats);
+    t.jacobi_solve = queued_sweeps(ex, op, true, every, x, y, b, bc, repeats);
+    t.red_black_solve = queued_sweeps(ex, op, false, every, x, y, b, bc, repeats);
   } else {
-    t.jacobi_tested = per_sweep(true, true);
-    t.red_black_tested = per_sweep(false, true);
+    t.jacobi_tested = per_sweep(true, 1);
+    t.red_black_tested = per_sweep(false, 1);
+    t.jacobi_solve = per_sweep(true, every);
+    t.red_black_solve = per_sweep(false, every);
   }
   return t;
 }

@@ -184,39 +184,30 @@ class LinearSolver {
   }
 
   // relax() with the sweeps queued on the GPU, `tests` change tests a queue, and the tests on the
-  // device (SweepLog): the same sweeps and tests, and no host wait but one a queue, where the host reads
-  // the log and tests the residual. The sweeps queued after a passed test do nothing. A queue that passes
-  // no test doubles the next (up to SweepLog::max_tests); a solve starts with as many as the last took.
-  // Without a change test every test passes (below +infinity, NaN aside): the residual test follows each.
+  // device (SweepLog, queue_sweeps): the same sweeps and tests, and no host wait but one a queue, where
+  // the host reads the log and tests the residual. The sweeps queued after a passed test do nothing. A
+  // queue that passes no test doubles the next (up to SweepLog::max_tests); a solve starts with as many
+  // as the last took. Without a change test every test passes (below +infinity, NaN aside): the
+  // residual test follows each.
   SolveStats relax_queued(FieldView<T> x) {
     SolveStats st;
     st.residual = std::nan("");
     FieldView<T> cur = x, other = tmp_.view();
-    const T w = T(omega_);
     const int every = std::max(1, s_.check_every);
     const double below = s_.change_tol > 0 ? s_.change_tol : std::numeric_limits<double>::infinity();
     int tests = s_.change_tol > 0 ? queue_tests_ : 1, solve_tests = 0;
     while (st.iterations < s_.max_iter) {
-      clear_sweep_log(ex_, log_.data());
-      int sweeps = 0, queued = 0;
-      for (; st.iterations + sweeps < s_.max_iter && queued < tests; ++sweeps) {
-        const bool tested = (sweeps + 1) % every == 0 || st.iterations + sweeps + 1 == s_.max_iter;
-        const bool after_test = sweeps > 0 && sweeps % every == 0;
-        const QueuedTest q{log_.data(), tested ? queued : -1, after_test ? queued - 1 : -1, below};
-        queued_sweep(ex_, op_, jacobi(), as_const(cur), b_, other, bc_, w, q);
-        std::swap(cur, other);
-        if (tested) ++queued;
-      }
+      const SweepQueue q = queue_sweeps(ex_, op_, jacobi(), cur, other, b_, bc_, T(omega_), log_.data(), every,
+                                        tests, s_.max_iter - st.iterations, below);
       SweepLog got;
-      read_sweep_log(ex_, log_.data(), queued, got);
-      // The test that passed: recorded by the sweep after it, or the last one, which none followed.
+      read_sweep_log(ex_, log_.data(), q.tests, got);
+      // The test that passed: recorded by the launch after it, or the last one, which none followed.
       int passed = int(got.stop) - 1;
-      if (passed < 0 && got.change(queued - 1) < below) passed = queued - 1;
-      const int done = passed < 0 ? sweeps : std::min((passed + 1) * every, sweeps);
-      if ((sweeps - done) % 2) std::swap(cur, other);
-      st.iterations += done;
-      solve_tests += passed < 0 ? queued : passed + 1;
-      st.change = got.change(passed < 0 ? queued - 1 : passed);
+      if (passed < 0 && got.change(q.tests - 1) < below) passed = q.tests - 1;
+      if (q.launches_run(passed) % 2) std::swap(cur, other);
+      st.iterations += passed < 0 ? q.sweeps : std::min((passed + 1) * every, q.sweeps);
+      solve_tests += passed < 0 ? q.tests : passed + 1;
+      st.change = got.change(passed < 0 ? q.tests - 1 : passed);
       if (passed < 0) {
         tests = std::min(2 * tests, SweepLog::max_tests);
         continue;

@@ -3,7 +3,7 @@
 // CUDA executor (engine_cuda.cu includes it).
 #include "pdex/linalg/linalg_timing_impl.hpp"
 #include "pdex/linalg/matrix_solve_impl.hpp"
-#include "pdex/linalg/cuda/tile_sweep.cuh"
+#include "pdex/linalg/cuda/fused_sweep.cuh"
 
 namespace pdex {
 template MatrixSolution solve_matrix_on<Cuda>(const Cuda&, const CsrMatrix<double>&, const std::vector<double>&,
@@ -21,10 +21,10 @@ template float jacobi_sweep<float>(const Cuda&, const Helmholtz<float>&, FieldVi
                                    FieldView<float>, const FieldBoundary&, float, bool);
 template double jacobi_sweep<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
                                      FieldView<const double>, FieldView<double>, const FieldBoundary&, double, bool);
-template void queued_sweep<float>(const Cuda&, const Helmholtz<float>&, bool, FieldView<const float>,
+template void queued_sweep<float>(const Cuda&, const Helmholtz<float>&, bool, int, FieldView<const float>,
                                   FieldView<const float>, FieldView<float>, const FieldBoundary&, float,
                                   const QueuedTest&);
-template void queued_sweep<double>(const Cuda&, const Helmholtz<double>&, bool, FieldView<const double>,
+template void queued_sweep<double>(const Cuda&, const Helmholtz<double>&, bool, int, FieldView<const double>,
                                    FieldView<const double>, FieldView<double>, const FieldBoundary&, double,
                                    const QueuedTest&);
 }  // namespace pdex

@@ -155,15 +155,55 @@ struct QueuedTest {
   double below = 0;   // a test passes when its largest change is below this
 };
 
+// The sweeps a queued GPU launch may take at once (cuda/fused_sweep.cuh): a run of untested sweeps and
+// the tested one after it goes fused_sweeps to a launch, the rest one at a time.
+constexpr int fused_sweeps = 3;
+
 #ifdef PDEX_HAVE_CUDA
-// A Jacobi sweep, or a red-black one (red first) as rb_sweep_into, queued: one launch, no host wait
-// (cuda/tile_sweep.cuh). Red-black needs colours that close.
+// `sweeps` (1 or fused_sweeps) Jacobi sweeps, or red-black ones (red first) as rb_sweep_into, queued, from
+// `in` into `out`: one launch, no host wait (cuda/tile_sweep.cuh, cuda/fused_sweep.cuh); only the last
+// is tested. Red-black needs colours that close.
 template <class T>
-void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<const T> in, FieldView<const T> b,
-                  FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test);
+void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, int sweeps, FieldView<const T> in,
+                  FieldView<const T> b, FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test);
 // Clears the log behind everything queued; reads its stop word and first `tests` rows into `to`, waiting.
 void clear_sweep_log(const Cuda& ex, SweepLog* log);
 void read_sweep_log(const Cuda& ex, const SweepLog* log, int tests, SweepLog& to);
+
+// What a queue of sweeps (queue_sweeps) put on the GPU: `sweeps` sweeps and `tests` tests in `launches`
+// launches, through_test[k] of them up to and including test k's.
+struct SweepQueue {
+  int sweeps = 0, tests = 0, launches = 0;
+  int through_test[SweepLog::max_tests] = {};
+
+  // The launches that ran, where test `passed` (-1: none) passed: the field is in the other buffer
+  // where they are odd.
+  int launches_run(int passed) const { return passed < 0 ? launches : through_test[passed]; }
+};
+
+// Queues sweeps as a relaxation solve takes them (LinearSolver::relax_queued), ping-ponging between x
+// (first read) and `other`: a change test after every `every`-th sweep and after sweep `max_sweeps` (the
+// cap), until `tests` tests are queued or the cap is reached; the runs of sweeps up to a test go
+// fused_sweeps to a launch while that many are left, then one at a time. A test passes below `below`.
+template <class T>
+SweepQueue queue_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<T> x, FieldView<T> other,
+                        FieldView<const T> b, const FieldBoundary& bc, T omega, SweepLog* log, int every, int tests,
+                        int max_sweeps, double below) {
+  SweepQueue q;
+  clear_sweep_log(ex, log);
+  while (q.sweeps < max_sweeps && q.tests < tests) {
+    const int to_test = std::min(every - q.sweeps % every, max_sweeps - q.sweeps);
+    const int n = to_test >= fused_sweeps ? fused_sweeps : 1;
+    const bool tested = n == to_test, after_test = q.sweeps > 0 && q.sweeps % every == 0;
+    const QueuedTest t{log, tested ? q.tests : -1, after_test ? q.tests - 1 : -1, below};
+    queued_sweep(ex, op, jacobi, n, as_const(q.launches % 2 ? other : x), b, q.launches % 2 ? x : other, bc, omega,
+                 t);
+    q.sweeps += n;
+    ++q.launches;
+    if (tested) q.through_test[q.tests++] = q.launches;
+  }
+  return q;
+}
 #endif
 
 // True where plain red-black sweeps (multigrid's smoothers) go out of place with rb_sweep_into, so need a

@@ -164,18 +164,17 @@ __device__ void fold_into_row(LargestChange<T> largest, unsigned long long* row)
   atomicMax(row + block % SweepLog::words, static_cast<unsigned long long>(__double_as_longlong(largest.value())));
 }
 
-// One component's sweep of a block's region, which starts at grid cell (i0, j0) (two cells below and
-// left of the tile, at even coordinates, so a region cell's colour is (x + y) % 2 in region
-// coordinates (x, y), wrapped or not: periodic lengths are even). `Inside`: the region lies inside
-// the grid, so no cell of it wraps or is a ghost, and no tile cell has boundary images. `Lean`: inside,
-// and without a per-cell coefficient, so a point update needs neither the cell's offset nor its
-// diagonal tests (a sweep in f32 is bound by instructions, and those were a third of them).
-// `Measure`: the largest change on the tile is kept.
-template <bool Inside, bool Lean, bool Measure, class T>
-struct TileSweep {
+// One component's region of a block in shared memory, W x H cells from grid cell (i0, j0) (at even
+// coordinates, so a region cell's colour is (x + y) % 2 in region coordinates (x, y), wrapped or not:
+// periodic lengths are even), around a tile `Ring` cells in from its edges; what a single sweep
+// (TileSweep) and fused sweeps (fused_sweep.cuh) share. `Inside`: the region lies inside the grid, so
+// no cell of it wraps or is a ghost, and no tile cell has boundary images. `Lean`: inside, and without a
+// per-cell coefficient, so a point update needs neither the cell's offset nor its diagonal tests (a sweep
+// in f32 is bound by instructions, and those were a third of them).
+template <int W, int H, int Threads, bool Inside, bool Lean, class T>
+struct TileRegion {
   static_assert(Inside || !Lean);
-  static constexpr int tx = TileShape<T>::tx, ty = TileShape<T>::ty, w = TileShape<T>::w, h = TileShape<T>::h;
-  static constexpr int threads = TileShape<T>::threads;
+  static constexpr int w = W, h = H, threads = Threads;
   const Sweep<T>& sw;
   Helmholtz<T> op;  // component c's coefficients as component 0 (constant indices keep them in registers)
   T* xs;
@@ -185,6 +184,10 @@ struct TileSweep {
 
   __device__ int grid_x(int x) const { return Inside ? i0 + x : source(i0 + x, sw.in.nx, px); }
   __device__ int grid_y(int y) const { return Inside ? j0 + y : source(j0 + y, sw.in.ny, py); }
+  // Region cell (x, y) is a cell of the grid (not a ghost), wrapped or not.
+  __device__ bool is_cell(int x, int y) const {
+    return Inside || (inside(i0 + x, sw.in.nx, px) && inside(j0 + y, sw.in.ny, py));
+  }
 
   // The change the point update makes at region cell (x, y), index r = y * w + x.
   __device__ T change(int r, int x, int y) const {
@@ -200,26 +203,24 @@ struct TileSweep {
 
   // x and b of the region into shared memory, every copy in flight before the block waits for them;
   // inside the grid two values per copy (the region starts at an even column, on an 8- or 16-byte
-  // boundary), elsewhere one, each from the cell its region cell stands for.
+  // boundary), a warp a row, elsewhere one, each from the cell its region cell stands for.
   __device__ void load() const {
     const T* x = sw.in.comp(c);
     const T* b = sw.b.comp(c);
     if constexpr (Inside) {
-      // A warp a row: lane l copies pair l, and lanes below w / 2 - 32 pair l + 32 too.
-      static_assert(w / 2 > 32 && w / 2 <= 64);
+      // A warp a row: lane l copies pairs l, l + 32, ...
       constexpr int warps = threads / 32;
       const int lane = int(threadIdx.x) % 32, y0 = int(threadIdx.x) / 32;
       const T* xg = x + sw.in.offset(i0 + 2 * lane, j0 + y0);
       const T* bg = b + sw.b.offset(i0 + 2 * lane, j0 + y0);
       T* xd = xs + y0 * w + 2 * lane;
       T* bd = bs + y0 * w + 2 * lane;
-      const bool second = lane < w / 2 - 32;
       for (int y = y0; y < h; y += warps) {
-        copy_async<2 * sizeof(T)>(xd, xg);
-        copy_async<2 * sizeof(T)>(bd, bg);
-        if (second) {
-          copy_async<2 * sizeof(T)>(xd + 64, xg + 64);
-          copy_async<2 * sizeof(T)>(bd + 64, bg + 64);
+#pragma unroll
+        for (int q = 0; q < (w / 2 + 31) / 32; ++q) {
+          if (lane + 32 * q >= w / 2) break;
+          copy_async<2 * sizeof(T)>(xd + 64 * q, xg + 64 * q);
+          copy_async<2 * sizeof(T)>(bd + 64 * q, bg + 64 * q);
         }
         xg += warps * sw.in.pitch, bg += warps * sw.b.pitch, xd += warps * w, bd += warps * w;
       }
@@ -234,6 +235,44 @@ struct TileSweep {
     __pipeline_wait_prior(0);
   }
 
+  // The Tx x Ty tile `Ring` cells in, each cell's value from swept(x, y), a pair of cells per thread;
+  // inside the grid the pair is stored as one vector (an even column is aligned for it; two scalar stores
+  // would each write half of every sector), a warp a row, the row pointer advanced by the pitch;
+  // elsewhere with the ghost images of the cells beside a side.
+  template <int Tx, int Ty, int Ring, class Swept>
+  __device__ void store_tile(Swept swept) const {
+    constexpr int pairs = Tx / 2, rows_per_pass = threads / pairs;
+    if constexpr (Inside) {
+      static_assert(threads % pairs == 0 && Ty % rows_per_pass == 0);
+      const int x = Ring + 2 * (int(threadIdx.x) % pairs), y0 = Ring + int(threadIdx.x) / pairs;
+      T* to = sw.out.comp(c) + sw.out.offset(i0 + x, j0 + y0);
+#pragma unroll
+      for (int y = y0; y < Ty + Ring; y += rows_per_pass, to += rows_per_pass * sw.out.pitch)
+        store_pair(to, swept(x, y), swept(x + 1, y));
+    } else {
+      for (int k = int(threadIdx.x); k < pairs * Ty; k += threads) {
+        const int y = Ring + k / pairs, x = Ring + 2 * (k % pairs);
+        const int i = i0 + x, j = j0 + y;
+        if (j >= sw.in.ny) break;
+#pragma unroll
+        for (int q = 0; q < 2 && i + q < sw.in.nx; ++q) {
+          const T v = swept(x + q, y);
+          sw.out.comp(c)[sw.out.offset(i + q, j)] = v;
+          if (near_boundary(sw.out, i + q, j)) push_ghosts(sw.out, sw.bc, c, i + q, j, v);
+        }
+      }
+    }
+  }
+};
+
+// One component's sweep of a block's region (TileShape: the tile and a two-cell ring). `Measure`: the
+// largest change on the tile is kept.
+template <bool Inside, bool Lean, bool Measure, class T>
+struct TileSweep : TileRegion<TileShape<T>::w, TileShape<T>::h, TileShape<T>::threads, Inside, Lean, T> {
+  using S = TileShape<T>;
+  using Region = TileRegion<S::w, S::h, S::threads, Inside, Lean, T>;
+  using Region::change, Region::load, Region::sw, Region::threads, Region::w, Region::h, Region::xs;
+
   // The first colour on the tile and its inner ring: (w - 2) / 2 cells in each of rows 1 .. h - 2.
   __device__ void first_colour(LargestChange<T>& largest) const {
     constexpr int per_row = (w - 2) / 2, cells = per_row * (h - 2);
@@ -243,7 +282,7 @@ struct TileSweep {
       if (k >= cells) break;
       const int y = 1 + k / per_row;
       const int x = 1 + 2 * (k % per_row) + ((sw.first + 1 + y) & 1);
-      if (!Inside && !(inside(i0 + x, sw.in.nx, px) && inside(j0 + y, sw.in.ny, py))) continue;  // ghosts keep
+      if (!this->is_cell(x, y)) continue;  // ghosts keep
       const T d = change(y * w + x, x, y);
       xs[y * w + x] += d;
       const bool on_tile = x >= 2 && x < w - 2 && y >= 2 && y < h - 2;
@@ -264,32 +303,6 @@ struct TileSweep {
     return v;
   }
 
-  // The tile, a pair of cells per thread; inside the grid the pair is stored as one vector (an even
-  // column is aligned for it), a warp a row, the row pointer advanced by the pitch.
-  __device__ void second_colour_and_store(LargestChange<T>& largest) const {
-    constexpr int pairs = tx / 2, rows_per_pass = threads / pairs;
-    if constexpr (Inside) {
-      static_assert(threads % pairs == 0 && ty % rows_per_pass == 0);
-      const int x = 2 + 2 * (int(threadIdx.x) % pairs), y0 = 2 + int(threadIdx.x) / pairs;
-      T* out = sw.out.comp(c) + sw.out.offset(i0 + x, j0 + y0);
-#pragma unroll
-      for (int y = y0; y < ty + 2; y += rows_per_pass, out += rows_per_pass * sw.out.pitch)
-        store_pair(out, swept(x, y, largest), swept(x + 1, y, largest));
-    } else {
-      for (int k = int(threadIdx.x); k < pairs * ty; k += threads) {
-        const int y = 2 + k / pairs, x = 2 + 2 * (k % pairs);
-        const int i = i0 + x, j = j0 + y;
-        if (j >= sw.in.ny) break;
-#pragma unroll
-        for (int q = 0; q < 2 && i + q < sw.in.nx; ++q) {
-          const T v = swept(x + q, y, largest);
-          sw.out.comp(c)[sw.out.offset(i + q, j)] = v;
-          if (near_boundary(sw.out, i + q, j)) push_ghosts(sw.out, sw.bc, c, i + q, j, v);
-        }
-      }
-    }
-  }
-
   // Sweeps the tile; false, with nothing written, where a `queued` sweep has nothing to do. (The test is
   // passed by value: a kernel parameter whose address is taken is copied to local memory.)
   __device__ bool run(LargestChange<T>& largest, QueuedTest test, bool queued) const {
@@ -303,13 +316,15 @@ struct TileSweep {
       first_colour(largest);
       __syncthreads();
     }
-    second_colour_and_store(largest);
+    this->template store_tile<S::tx, S::ty, 2>([&](int x, int y) { return swept(x, y, largest); });
     return true;
   }
 };
 
 // One sweep: `Queued` reads the queue's state (test.log) first, `Measure` folds the largest change into
-// row test.test. A plain sweep is neither, and its kernel has none of their code.
+// row test.test. A plain sweep is neither, and its kernel has none of their code. (fused_sweep_kernel
+// loops over the components alike; one loop for both, through a generic lambda, made the f64 sweeps
+// spill.)
 template <bool Measure, bool Queued, class T>
 __global__ void __launch_bounds__(TileShape<T>::threads, TileShape<T>::min_blocks)
     tile_sweep_kernel(Sweep<T> sw, bool reversed_blocks, QueuedTest test) {
@@ -328,10 +343,10 @@ __global__ void __launch_bounds__(TileShape<T>::threads, TileShape<T>::min_block
     const bool queued = Queued && c == 0;
     bool swept;
     if (inside_grid && !op.d[0])
-      swept = TileSweep<true, true, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest, test, queued);
+      swept = TileSweep<true, true, Measure, T>{{sw, op, xs, bs, c, i0, j0, px, py}}.run(largest, test, queued);
     else if (inside_grid)
-      swept = TileSweep<true, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest, test, queued);
-    else swept = TileSweep<false, false, Measure, T>{sw, op, xs, bs, c, i0, j0, px, py}.run(largest, test, queued);
+      swept = TileSweep<true, false, Measure, T>{{sw, op, xs, bs, c, i0, j0, px, py}}.run(largest, test, queued);
+    else swept = TileSweep<false, false, Measure, T>{{sw, op, xs, bs, c, i0, j0, px, py}}.run(largest, test, queued);
     if (!swept) return;  // every block alike
   }
   if (Measure) fold_into_row<S::threads>(largest, test.log->largest[test.test]);
@@ -381,15 +396,6 @@ T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, Fi
                const FieldBoundary& bc, T omega, bool measure) {
   using namespace tile_sweep_detail;
   return sweep_now(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, -1}, measure);
-}
-
-template <class T>
-void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<const T> in, FieldView<const T> b,
-                  FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test) {
-  using namespace tile_sweep_detail;
-  if (!jacobi && !colours_close(in.nx, in.ny, in.ncomp, bc))
-    throw Error("internal: a queued red-black sweep needs colours that close");
-  launch_sweep(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, jacobi ? -1 : 0}, test);
 }
 
 }  // namespace pdex

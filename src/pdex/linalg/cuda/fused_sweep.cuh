@@ -1,0 +1,219 @@
+#pragma once
+// Several relaxation sweeps in one launch on CUDA (temporal blocking), for the queued sweeps of a
+// relaxation solve between two change tests (LinearSolver::relax_queued). A single sweep reads x and b and
+// writes x once; below 4096^2 it is one wave of tiles or a few, and costs its launch and its tiles' latency
+// more than its bytes (a 1024^2 f32 sweep: 10-11 µs against 4 µs of memory time). Here a block copies
+// its tile with a ring of `ring` cells into shared memory (tile_sweep.cuh's copies), makes K sweeps there,
+// each leaving the ring's outer cells stale (one ring a red-black half-sweep or a Jacobi sweep), and writes
+// the tile once: K sweeps for the bytes of one, plus the ring's copies, which mostly hit L2.
+//
+// Every cell's update is the one a launch a sweep makes (tile_sweep.cuh's point update, the same operands
+// in the same order), so the results are those of K single sweeps. A ring cell is the cell it stands for
+// (tile_sweep.cuh): across a periodic side the wrapped cell, relaxed as its own block does; across a
+// Neumann or Dirichlet side the ghost, which keeps its value through a sweep and is set from its image
+// after it (boundary.hpp's rule), as a single sweep's stores push it.
+#include <utility>
+
+#include "pdex/linalg/cuda/tile_sweep.cuh"
+
+namespace pdex {
+namespace tile_sweep_detail {
+
+// Tiles of tx x ty cells in a ring of `ring` cells: red-black sweeps stale one ring a half-sweep, Jacobi
+// sweeps one a sweep (rounded up to even, so that regions start on even columns: aligned pairs, and a
+// region cell's colour is (x + y) % 2). Chosen on an H100 (K = 3; K = 2 and 4 measured too): f32 blocks
+// of 256 threads, four a multiprocessor (at 4096^2 8% faster than three), f64 blocks of 128, five (six
+// spilled and were 5-8% slower).
+template <class T, int K, bool Jacobi>
+struct FusedShape {
+  static constexpr bool f32 = sizeof(T) == sizeof(float);
+  static constexpr int sweeps = K, ring = Jacobi ? (K + 1) / 2 * 2 : 2 * K;
+  static constexpr int tx = 64, ty = f32 ? 32 : 16, w = tx + 2 * ring, h = ty + 2 * ring;
+  static constexpr int threads = f32 ? 256 : 128, min_blocks = f32 ? 4 : 5;
+};
+
+// The value a Neumann or Dirichlet ghost takes from its image u (boundary.hpp's ghost_images_1d).
+template <class T>
+__device__ inline T ghost_of(const SideBc& s, T u) {
+  return s.kind == BcKind::dirichlet ? T(-1) * u + T(2 * s.value) : u;
+}
+
+// One component's K sweeps of a block's region (FusedShape S); `Inside` and `Lean` as in TileRegion.
+template <class S, bool Jacobi, bool Inside, bool Lean, class T>
+struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
+  using Region = TileRegion<S::w, S::h, S::threads, Inside, Lean, T>;
+  using Region::change, Region::is_cell, Region::load, Region::sw, Region::threads, Region::w, Region::h, Region::xs;
+  using Region::c, Region::i0, Region::j0, Region::px, Region::py;
+  static constexpr int ring = S::ring;
+  T* ys;  // a Jacobi sweep's new values
+
+  __device__ static bool on_tile(int x, int y) { return x >= ring && x < w - ring && y >= ring && y < h - ring; }
+
+  // A red-black half-sweep of the cells of `colour` at least d cells in from the region's edge.
+  template <int D>
+  __device__ void half_sweep(int colour) const {
+    constexpr int per_row = (w - 2 * D) / 2, cells = per_row * (h - 2 * D);
+#pragma unroll 1
+    for (int k = int(threadIdx.x); k < cells; k += threads) {
+      const int y = D + k / per_row;
+      const int x = D + 2 * (k % per_row) + ((colour + D + y) & 1);
+      if (is_cell(x, y)) xs[y * w + x] += change(y * w + x, x, y);
+    }
+    __syncthreads();
+  }
+
+  // A Jacobi sweep of the cells at least D in from the region's edge, from xs into ys; then the two swap.
+  template <int D>
+  __device__ void jacobi_sweep() {
+    constexpr int row = w - 2 * D, cells = row * (h - 2 * D);
+#pragma unroll 1
+    for (int k = int(threadIdx.x); k < cells; k += threads) {
+      const int y = D + k / row, x = D + k % row;
+      if (is_cell(x, y)) ys[y * w + x] = xs[y * w + x] + change(y * w + x, x, y);
+    }
+    __syncthreads();
+    T* const t = xs;
+    this->xs = ys;
+    ys = t;
+  }
+
+  // The ghosts in the region after a sweep, each from its image beside it; corner ghosts are never read.
+  __device__ void refresh_ghost_line(int at, int step, bool column, const SideBc& side) const {
+    const int length = column ? h : w;
+    if (at < 0 || at >= (column ? w : h) || at + step < 0 || at + step >= (column ? w : h)) return;
+    for (int k = int(threadIdx.x); k < length; k += threads) {
+      const bool interior = column ? inside(j0 + k, sw.in.ny, py) : inside(i0 + k, sw.in.nx, px);
+      if (!interior) continue;
+      const int r = column ? k * w + at : at * w + k, image = r + (column ? step : step * w);
+      xs[r] = ghost_of(side, xs[image]);
+    }
+  }
+  __device__ void refresh_ghosts() const {
+    if constexpr (!Inside) {
+      if (!px) {
+        refresh_ghost_line(-1 - i0, 1, true, sw.bc.side[left][c]);
+        refresh_ghost_line(sw.in.nx - i0, -1, true, sw.bc.side[right][c]);
+      }
+      if (!py) {
+        refresh_ghost_line(-1 - j0, 1, false, sw.bc.side[bottom][c]);
+        refresh_ghost_line(sw.in.ny - j0, -1, false, sw.bc.side[top][c]);
+      }
+      __syncthreads();
+    }
+  }
+
+  // The sweeps before the last: m = 0 .. K - 2.
+  template <int M>
+  __device__ void sweep() {
+    if constexpr (Jacobi) {
+      jacobi_sweep<ring - S::sweeps + M + 1>();
+    } else {
+      half_sweep<2 * M + 1>(sw.first);
+      half_sweep<2 * M + 2>(1 - sw.first);
+    }
+    refresh_ghosts();
+  }
+  template <int... M>
+  __device__ void sweeps_before_last(std::integer_sequence<int, M...>) {
+    (sweep<M>(), ...);
+  }
+
+  // Tile cell (x, y) after the last sweep (TileSweep::swept).
+  __device__ T swept(int x, int y, LargestChange<T>& largest) const {
+    T v = xs[y * w + x];
+    if (Jacobi || ((x + y) & 1) != sw.first) {
+      const T d = change(y * w + x, x, y);
+      v += d;
+      largest.add(d);
+    }
+    return v;
+  }
+
+  // The last sweep: its first colour on the tile and the ring cell around it (measured on the tile),
+  // then the tile's cells of the second colour (every cell, in a Jacobi sweep), stored as
+  // TileSweep::second_colour_and_store stores them.
+  __device__ void last_sweep_and_store(LargestChange<T>& largest) const {
+    if constexpr (!Jacobi) {
+      constexpr int D = ring - 1, per_row = (w - 2 * D) / 2, cells = per_row * (h - 2 * D);
+#pragma unroll 1
+      for (int k = int(threadIdx.x); k < cells; k += threads) {
+        const int y = D + k / per_row;
+        const int x = D + 2 * (k % per_row) + ((sw.first + D + y) & 1);
+        if (!is_cell(x, y)) continue;
+        const T d = change(y * w + x, x, y);
+        xs[y * w + x] += d;
+        if (on_tile(x, y)) largest.add(d);
+      }
+      __syncthreads();
+    }
+    this->template store_tile<S::tx, S::ty, ring>([&](int x, int y) { return swept(x, y, largest); });
+  }
+
+  // The K sweeps; false, with nothing written, where a `queued` launch has nothing to do.
+  __device__ bool run(LargestChange<T>& largest, QueuedTest test, bool queued) {
+    __shared__ bool stopped;
+    const QueuePeek peek = queued ? peek_queue(test) : QueuePeek{};
+    load();
+    if (queued) decide_queue(test, peek, stopped);
+    __syncthreads();
+    if (queued && stopped) return false;
+    sweeps_before_last(std::make_integer_sequence<int, S::sweeps - 1>{});
+    last_sweep_and_store(largest);
+    return true;
+  }
+};
+
+// K queued sweeps of every component in one launch; the last one's largest change goes to row test.test
+// where that is a row.
+template <int K, bool Jacobi, class T>
+__global__ void __launch_bounds__(FusedShape<T, K, Jacobi>::threads, FusedShape<T, K, Jacobi>::min_blocks)
+    fused_sweep_kernel(Sweep<T> sw, bool reversed_blocks, QueuedTest test) {
+  begin_dependent_grid();
+  using S = FusedShape<T, K, Jacobi>;
+  __shared__ __align__(16) T xs[S::w * S::h];
+  __shared__ __align__(16) T bs[S::w * S::h];
+  __shared__ __align__(16) T ys[Jacobi ? S::w * S::h : 1];
+  const int i0 = block_x(reversed_blocks) * S::tx - S::ring, j0 = block_y(reversed_blocks) * S::ty - S::ring;
+  const bool inside_grid = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
+  LargestChange<T> largest;
+  for (int c = 0; c < sw.in.ncomp; ++c) {
+    if (c > 0) __syncthreads();  // the last component's tile is written
+    const Helmholtz<T> op = sw.op.component(c);
+    const bool px = sw.bc.side[left][c].kind == BcKind::periodic;
+    const bool py = sw.bc.side[bottom][c].kind == BcKind::periodic;
+    const bool queued = test.log && c == 0;
+    bool swept;
+    if (inside_grid && !op.d[0])
+      swept = FusedTile<S, Jacobi, true, true, T>{{sw, op, xs, bs, c, i0, j0, px, py}, ys}.run(largest, test, queued);
+    else if (inside_grid)
+      swept = FusedTile<S, Jacobi, true, false, T>{{sw, op, xs, bs, c, i0, j0, px, py}, ys}.run(largest, test, queued);
+    else swept = FusedTile<S, Jacobi, false, false, T>{{sw, op, xs, bs, c, i0, j0, px, py}, ys}.run(largest, test, queued);
+    if (!swept) return;  // every block alike
+  }
+  if (test.test >= 0) fold_into_row<S::threads>(largest, test.log->largest[test.test]);
+}
+
+template <int K, bool Jacobi, class T>
+void launch_fused(const Cuda& ex, const Sweep<T>& sw, const QueuedTest& test) {
+  using S = FusedShape<T, K, Jacobi>;
+  const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
+  launch(*ex.context, "fused_sweep_kernel", fused_sweep_kernel<K, Jacobi, T>, grid, dim3(S::threads), 0, sw,
+         reverse_block_order(sw.in.data, sw.out.data), test);
+}
+
+}  // namespace tile_sweep_detail
+
+template <class T>
+void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, int sweeps, FieldView<const T> in,
+                  FieldView<const T> b, FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test) {
+  using namespace tile_sweep_detail;
+  if (!jacobi && !colours_close(in.nx, in.ny, in.ncomp, bc))
+    throw Error("internal: a queued red-black sweep needs colours that close");
+  const Sweep<T> sw{op.refreshed(), in, b, out, bc, omega, jacobi ? -1 : 0};
+  if (sweeps == 1) launch_sweep(ex, sw, test);
+  else if (sweeps != fused_sweeps) throw Error("internal: a queued launch takes 1 or fused_sweeps sweeps");
+  else if (jacobi) launch_fused<fused_sweeps, true>(ex, sw, test);
+  else launch_fused<fused_sweeps, false>(ex, sw, test);
+}
+
+}  // namespace pdex
