@@ -41,6 +41,44 @@ Field<T> random_field(const Grid2& g, int ncomp, unsigned seed, double lo, doubl
   return f;
 }
 
+// A random start (ghosts filled, on the host), right-hand side and two-component operator on an nx x ny
+// grid, the second component's diffusivity varying per cell; b and d in `space`.
+template <class T>
+struct RandomProblem {
+  Grid2 g;
+  Field<T> x0, b, d;
+  Helmholtz<T> op;
+
+  RandomProblem(int nx, int ny, const FieldBoundary& bc, MemorySpace space)
+      : g{nx, ny, 1.0 / nx, 1.3 / ny},
+        x0(random_field<T>(g, 2, 3, -1.0, 1.0)),
+        b(to_space(random_field<T>(g, 2, 5, -4.0, 4.0), space)),
+        d(to_space(random_field<T>(g, 1, 7, 0.5, 2.0), space)) {
+    fill_ghosts(Serial{}, x0, bc);
+    const double beta[2] = {0.02, 0.7};
+    op = make_helmholtz<T>(g.nx, g.ny, g.dx, g.dy, x0.view().pitch, 1.5, beta, 2, bc);
+    op.d[1] = d.cview().data;
+  }
+};
+
+// Every interior and ghost value of `got` equals `want`'s to a relative `tol`; the first few that do not
+// are reported.
+template <class T>
+void expect_same_field(const Field<T>& want_field, const Field<T>& got_field, double tol, const char* what) {
+  const Field<T> want_f = to_space(want_field, MemorySpace::host), got_f = to_space(got_field, MemorySpace::host);
+  const auto want = want_f.view(), got = got_f.view();
+  int bad = 0;
+  for (int c = 0; c < want.ncomp; ++c)
+    for (int j = -1; j <= want.ny; ++j)
+      for (int i = -1; i <= want.nx; ++i) {
+        const double w = double(want(c, i, j)), v = double(got(c, i, j));
+        if (!(std::abs(v - w) <= tol * (1 + std::abs(w))) && ++bad <= 5)
+          ADD_FAILURE() << "component " << c << " at (" << i << ", " << j << "): " << what << " " << v
+                        << ", expected " << w;
+      }
+  EXPECT_EQ(bad, 0);
+}
+
 struct Case {
   int nx, ny;
   bool reverse;
@@ -51,37 +89,18 @@ template <class Exec, class T>
 void check_sweep_into(const Exec& ex, const Case& k, const FieldBoundary& bc) {
   SCOPED_TRACE(::testing::Message() << k.nx << "x" << k.ny << (k.reverse ? ", black first" : ", red first")
                                     << ", omega " << k.omega);
-  const Grid2 g{k.nx, k.ny, 1.0 / k.nx, 1.3 / k.ny};
-  Field<T> x0 = random_field<T>(g, 2, 3, -1.0, 1.0);
-  fill_ghosts(Serial{}, x0, bc);
-  const Field<T> b = to_space(random_field<T>(g, 2, 5, -4.0, 4.0), Exec::space);
-  const Field<T> d = to_space(random_field<T>(g, 1, 7, 0.5, 2.0), Exec::space);
-  const double beta[2] = {0.02, 0.7};
-  Helmholtz<T> op = make_helmholtz<T>(g.nx, g.ny, g.dx, g.dy, x0.view().pitch, 1.5, beta, 2, bc);
-  op.d[1] = d.cview().data;  // the second component's diffusivity varies per cell
-
-  Field<T> two_pass = to_space(x0, Exec::space), in = to_space(x0, Exec::space);
-  Field<T> out = to_space(numbered_field<T>(g, 2, 1), Exec::space);  // NaN ghosts until written
+  const RandomProblem<T> p(k.nx, k.ny, bc, Exec::space);
+  Field<T> two_pass = to_space(p.x0, Exec::space), in = to_space(p.x0, Exec::space);
+  Field<T> out = to_space(numbered_field<T>(p.g, 2, 1), Exec::space);  // NaN ghosts until written
   finish(ex);
   const T omega = T(k.omega);
-  const T m_ref = rb_sweep(ex, op, two_pass.view(), b.cview(), bc, omega, k.reverse, true);
-  const T m = rb_sweep_into(ex, op, in.cview(), b.cview(), out.view(), bc, omega, k.reverse, true);
+  const T m_ref = rb_sweep(ex, p.op, two_pass.view(), p.b.cview(), bc, omega, k.reverse, true);
+  const T m = rb_sweep_into(ex, p.op, in.cview(), p.b.cview(), out.view(), bc, omega, k.reverse, true);
   finish(ex);
 
   const double tol = sizeof(T) == 4 ? 2e-6 : 1e-14;
   EXPECT_NEAR(double(m), double(m_ref), tol * std::abs(double(m_ref)));
-  const Field<T> want_f = to_space(two_pass, MemorySpace::host), got_f = to_space(out, MemorySpace::host);
-  const auto want = want_f.view(), got = got_f.view();
-  int bad = 0;
-  for (int c = 0; c < 2; ++c)
-    for (int j = -1; j <= g.ny; ++j)
-      for (int i = -1; i <= g.nx; ++i) {
-        const double w = double(want(c, i, j)), v = double(got(c, i, j));
-        if (!(std::abs(v - w) <= tol * (1 + std::abs(w))) && ++bad <= 5)
-          ADD_FAILURE() << "component " << c << " at (" << i << ", " << j << "): rb_sweep_into " << v
-                        << ", two-launch sweep " << w;
-      }
-  EXPECT_EQ(bad, 0);
+  expect_same_field(two_pass, out, tol, "rb_sweep_into");
 }
 
 template <class E>
@@ -117,26 +136,20 @@ template <class T>
 void check_fused(const Cuda& ex, int nx, int ny, const FieldBoundary& bc, bool jacobi, double omega) {
   SCOPED_TRACE(::testing::Message() << nx << "x" << ny << (jacobi ? " jacobi" : " red-black") << ", omega "
                                     << omega << (sizeof(T) == 4 ? ", f32" : ", f64"));
-  const Grid2 g{nx, ny, 1.0 / nx, 1.3 / ny};
-  Field<T> x0 = random_field<T>(g, 2, 3, -1.0, 1.0);
-  fill_ghosts(Serial{}, x0, bc);
-  const Field<T> b = to_space(random_field<T>(g, 2, 5, -4.0, 4.0), MemorySpace::device);
-  const Field<T> d = to_space(random_field<T>(g, 1, 7, 0.5, 2.0), MemorySpace::device);
-  const double beta[2] = {0.02, 0.7};
-  Helmholtz<T> op = make_helmholtz<T>(g.nx, g.ny, g.dx, g.dy, x0.view().pitch, 1.5, beta, 2, bc);
-  op.d[1] = d.cview().data;
+  const RandomProblem<T> p(nx, ny, bc, MemorySpace::device);
   Buffer<SweepLog> log(2, MemorySpace::device);
   clear_sweep_log(ex, log.data());
   clear_sweep_log(ex, log.data() + 1);
 
   // Single sweeps through a and c (ping-pong), the last tested; one fused launch from `in` into `out`.
-  Field<T> a = to_space(x0, MemorySpace::device), c = to_space(x0, MemorySpace::device);
-  Field<T> in = to_space(x0, MemorySpace::device), out = to_space(numbered_field<T>(g, 2, 1), MemorySpace::device);
+  Field<T> a = to_space(p.x0, MemorySpace::device), c = to_space(p.x0, MemorySpace::device);
+  Field<T> in = to_space(p.x0, MemorySpace::device);
+  Field<T> out = to_space(numbered_field<T>(p.g, 2, 1), MemorySpace::device);  // NaN ghosts until written
   for (int k = 0; k < fused_sweeps; ++k) {
     const QueuedTest t{log.data(), k + 1 == fused_sweeps ? 0 : -1, -1, 0.0};
-    queued_sweep(ex, op, jacobi, 1, (k % 2 ? c : a).cview(), b.cview(), (k % 2 ? a : c).view(), bc, T(omega), t);
+    queued_sweep(ex, p.op, jacobi, 1, (k % 2 ? c : a).cview(), p.b.cview(), (k % 2 ? a : c).view(), bc, T(omega), t);
   }
-  queued_sweep(ex, op, jacobi, fused_sweeps, in.cview(), b.cview(), out.view(), bc, T(omega),
+  queued_sweep(ex, p.op, jacobi, fused_sweeps, in.cview(), p.b.cview(), out.view(), bc, T(omega),
                QueuedTest{log.data() + 1, 0, -1, 0.0});
   SweepLog got[2];
   read_sweep_log(ex, log.data(), 1, got[0]);
@@ -144,20 +157,7 @@ void check_fused(const Cuda& ex, int nx, int ny, const FieldBoundary& bc, bool j
 
   const double tol = sizeof(T) == 4 ? 4e-6 : 1e-13;
   EXPECT_NEAR(got[1].change(0), got[0].change(0), tol * got[0].change(0));
-  const Field<T> want_f = to_space(fused_sweeps % 2 ? c : a, MemorySpace::host);
-  const Field<T> got_f = to_space(out, MemorySpace::host);
-  const auto want = want_f.view(), have = got_f.view();
-  int bad = 0;
-  for (int comp = 0; comp < 2; ++comp)
-    for (int j = -1; j <= g.ny; ++j)
-      for (int i = -1; i <= g.nx; ++i) {
-        if ((i < 0 || i >= g.nx) && (j < 0 || j >= g.ny)) continue;  // corners: never read
-        const double w = double(want(comp, i, j)), v = double(have(comp, i, j));
-        if (!(std::abs(v - w) <= tol * (1 + std::abs(w))) && ++bad <= 5)
-          ADD_FAILURE() << "component " << comp << " at (" << i << ", " << j << "): fused " << v << ", single sweeps "
-                        << w;
-      }
-  EXPECT_EQ(bad, 0);
+  expect_same_field(fused_sweeps % 2 ? c : a, out, tol, "fused");
 }
 
 TEST(FusedSweeps, EqualSingleQueuedSweeps) {
