@@ -183,38 +183,48 @@ class LinearSolver {
     return st;
   }
 
-  // relax() with the sweeps queued on the GPU, `tests` change tests a queue, and the tests on the
-  // device (SweepLog, queue_sweeps): the same sweeps and tests, and no host wait but one a queue, where
-  // the host reads the log and tests the residual. The sweeps queued after a passed test do nothing. A
-  // queue that passes no test doubles the next (up to SweepLog::max_tests); a solve starts with as many
-  // as the last took. Without a change test every test passes (below +infinity, NaN aside): the
-  // residual test follows each.
+  // relax() with the sweeps queued on the GPU, `tests` tests a queue, and the tests on the device
+  // (SweepLog, queue_sweeps): the same sweeps and tests, and no host wait but one a queue, where the
+  // host reads the log. The launches queued after a passed test do nothing. A queue that passes no test
+  // doubles the next (up to SweepLog::max_tests); a solve starts with as many as the last took. With a
+  // change test the host tests the residual after a passed one; without, the residual tests are queued
+  // on the device too (after every change test, which then always passes).
   SolveStats relax_queued(FieldView<T> x) {
     SolveStats st;
     st.residual = std::nan("");
     FieldView<T> cur = x, other = tmp_.view();
     const int every = std::max(1, s_.check_every);
     const double below = s_.change_tol > 0 ? s_.change_tol : std::numeric_limits<double>::infinity();
-    int tests = s_.change_tol > 0 ? queue_tests_ : 1, solve_tests = 0;
+    const bool on_device = s_.change_tol <= 0 && s_.tol > 0;  // the residual tests
+    const double residual_below = on_device ? std::pow(s_.tol * bnorm_, 2) : 0;
+    int tests = s_.change_tol > 0 || on_device ? queue_tests_ : 1, solve_tests = 0;
     while (st.iterations < s_.max_iter) {
       const SweepQueue q = queue_sweeps(ex_, op_, jacobi(), cur, other, b_, bc_, T(omega_), log_.data(), every,
-                                        tests, s_.max_iter - st.iterations, below);
+                                        tests, s_.max_iter - st.iterations, below, residual_below);
       SweepLog got;
       read_sweep_log(ex_, log_.data(), q.tests, got);
       // The test that passed: recorded by the launch after it, or the last one, which none followed.
+      const int last = q.tests - 1;
       int passed = int(got.stop) - 1;
-      if (passed < 0 && got.change(q.tests - 1) < below) passed = q.tests - 1;
+      if (passed < 0 && (on_device ? got.residual2(last) < residual_below : got.change(last) < below)) passed = last;
       if (q.launches_run(passed) % 2) std::swap(cur, other);
-      st.iterations += passed < 0 ? q.sweeps : std::min((passed + 1) * every, q.sweeps);
-      solve_tests += passed < 0 ? q.tests : passed + 1;
-      st.change = got.change(passed < 0 ? q.tests - 1 : passed);
+      const int ran = passed < 0 ? q.tests : passed + 1;
+      st.iterations += passed < 0 ? q.sweeps : std::min(ran * every, q.sweeps);
+      solve_tests += ran;
+      st.change = got.change(ran - 1);
+      for (int t = 0; on_device && t < ran; ++t) st.history.push_back(std::sqrt(got.residual2(t)) / bnorm_);
+      if (on_device) st.residual = st.history.back();
       if (passed < 0) {
         tests = std::min(2 * tests, SweepLog::max_tests);
         continue;
       }
+      if (on_device) {
+        st.converged = true;
+        break;
+      }
       if (passed_residual_test(as_const(cur), st)) break;
     }
-    if (s_.change_tol > 0) queue_tests_ = std::clamp(solve_tests, 1, SweepLog::max_tests);
+    if (s_.change_tol > 0 || on_device) queue_tests_ = std::clamp(solve_tests, 1, SweepLog::max_tests);
     if (cur.data != x.data) copy_all(cur, x);
     return st;
   }

@@ -27,4 +27,8 @@ template void queued_sweep<float>(const Cuda&, const Helmholtz<float>&, bool, in
 template void queued_sweep<double>(const Cuda&, const Helmholtz<double>&, bool, int, FieldView<const double>,
                                    FieldView<const double>, FieldView<double>, const FieldBoundary&, double,
                                    const QueuedTest&);
+template void queued_residual<float>(const Cuda&, const Helmholtz<float>&, FieldView<const float>,
+                                     FieldView<const float>, const QueuedTest&);
+template void queued_residual<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
+                                      FieldView<const double>, const QueuedTest&);
 }  // namespace pdex

@@ -134,25 +134,37 @@ inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
 // value a block need not wait for). The sweep after a tested one folds the row as it loads its tiles
 // (every block alike, so all decide the same) and, where the change is below the test's threshold,
 // writes nothing and records the pass in `stop`, so that every sweep queued after it does nothing either.
+// A solve without a change test queues residual tests instead (queued_residual): |b - A x|^2 summed into
+// the row's `sum_words` words, which the sweep after it adds up in a fixed order and tests the same way.
 struct SweepLog {
-  static constexpr int max_tests = 32, words = 32;
+  static constexpr int max_tests = 32, words = 32, sum_words = 16;
+  struct Row {
+    unsigned long long largest[words];
+    double residual2[sum_words];
+  };
   unsigned stop;  // 1 + the test that passed; 0 while none has
-  unsigned long long largest[max_tests][words];
+  Row rows[max_tests];
 
-  // On the host: a test's largest change (NaN was folded as +infinity).
+  // On the host: a test's largest change (NaN was folded as +infinity), and its |b - A x|^2.
   double change(int test) const {
     double m = 0;
-    for (unsigned long long w : largest[test]) m = std::max(m, std::bit_cast<double>(w));
+    for (unsigned long long w : rows[test].largest) m = std::max(m, std::bit_cast<double>(w));
     return m;
+  }
+  double residual2(int test) const {
+    double s = 0;
+    for (double w : rows[test].residual2) s += w;
+    return s;
   }
 };
 
-// A queued sweep's part in the tests of `log`, in device memory.
+// A queued launch's part in the tests of `log`, in device memory.
 struct QueuedTest {
   SweepLog* log = nullptr;
-  int test = -1;      // the row this sweep's largest change goes to; -1: not tested
-  int previous = -1;  // the test of the sweep just before, which this one folds first; -1: none
-  double below = 0;   // a test passes when its largest change is below this
+  int test = -1;      // the row this launch's result goes to; -1: not tested
+  int previous = -1;  // the test of the launch just before, which this one folds first; -1: none
+  double below = 0;   // that test passes when its value is below this
+  bool residual = false;  // that test is a residual test (|b - A x|^2), not a change test
 };
 
 // The sweeps a queued GPU launch may take at once (cuda/fused_sweep.cuh): a run of untested sweeps and
@@ -166,6 +178,11 @@ constexpr int fused_sweeps = 3;
 template <class T>
 void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, int sweeps, FieldView<const T> in,
                   FieldView<const T> b, FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test);
+// The residual test `test.test` of a queue: |b - A x|^2 into the test's row, nothing where a test before
+// it passed (cuda/tile_sweep.cuh).
+template <class T>
+void queued_residual(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> x, FieldView<const T> b,
+                     const QueuedTest& test);
 // Clears the log behind everything queued; reads its stop word and first `tests` rows into `to`, waiting.
 void clear_sweep_log(const Cuda& ex, SweepLog* log);
 void read_sweep_log(const Cuda& ex, const SweepLog* log, int tests, SweepLog& to);
@@ -184,20 +201,25 @@ struct SweepQueue {
 // Queues sweeps as a relaxation solve takes them (LinearSolver::relax_queued), ping-ponging between x
 // (first read) and `other`: a change test after every `every`-th sweep and after sweep `max_sweeps` (the
 // cap), until `tests` tests are queued or the cap is reached; the runs of sweeps up to a test go
-// fused_sweeps to a launch while that many are left, then one at a time. A test passes below `below`.
+// fused_sweeps to a launch while that many are left, then one at a time. A change test passes below
+// `below`; with `residual_below` > 0 a residual test follows each change test (the field's |b - A x|^2,
+// which passes below residual_below) and decides in its place.
 template <class T>
 SweepQueue queue_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<T> x, FieldView<T> other,
                         FieldView<const T> b, const FieldBoundary& bc, T omega, SweepLog* log, int every, int tests,
-                        int max_sweeps, double below) {
+                        int max_sweeps, double below, double residual_below = 0) {
   SweepQueue q;
   clear_sweep_log(ex, log);
+  const bool residual = residual_below > 0;
   while (q.sweeps < max_sweeps && q.tests < tests) {
     const int to_test = std::min(every - q.sweeps % every, max_sweeps - q.sweeps);
     const int n = to_test >= fused_sweeps ? fused_sweeps : 1;
     const bool tested = n == to_test, after_test = q.sweeps > 0 && q.sweeps % every == 0;
-    const QueuedTest t{log, tested ? q.tests : -1, after_test ? q.tests - 1 : -1, below};
-    queued_sweep(ex, op, jacobi, n, as_const(q.launches % 2 ? other : x), b, q.launches % 2 ? x : other, bc, omega,
-                 t);
+    const QueuedTest t{log, tested ? q.tests : -1, after_test ? q.tests - 1 : -1,
+                       residual ? residual_below : below, residual};
+    const FieldView<T> to = q.launches % 2 ? x : other;
+    queued_sweep(ex, op, jacobi, n, as_const(q.launches % 2 ? other : x), b, to, bc, omega, t);
+    if (tested && residual) queued_residual(ex, op, as_const(to), b, QueuedTest{log, q.tests});
     q.sweeps += n;
     ++q.launches;
     if (tested) q.through_test[q.tests++] = q.launches;

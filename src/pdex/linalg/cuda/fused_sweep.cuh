@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(FusedShape<T, K, Jacobi>::threads, FusedShape<
     else swept = FusedTile<S, Jacobi, false, false, T>{{sw, op, xs, bs, c, i0, j0, px, py}, ys}.run(largest, test, queued);
     if (!swept) return;  // every block alike
   }
-  if (test.test >= 0) fold_into_row<S::threads>(largest, test.log->largest[test.test]);
+  if (test.test >= 0) fold_into_row<S::threads>(largest, test.log->rows[test.test].largest);
 }
 
 template <int K, bool Jacobi, class T>

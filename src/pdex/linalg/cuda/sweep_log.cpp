@@ -14,7 +14,7 @@ void clear_sweep_log(const Cuda& ex, SweepLog* log) {
 }
 
 void read_sweep_log(const Cuda& ex, const SweepLog* log, int tests, SweepLog& to) {
-  const std::size_t bytes = offsetof(SweepLog, largest) + std::size_t(tests) * sizeof(SweepLog::largest[0]);
+  const std::size_t bytes = offsetof(SweepLog, rows) + std::size_t(tests) * sizeof(SweepLog::Row);
   PDEX_CUDA_CHECK(cudaMemcpyAsync(&to, log, bytes, cudaMemcpyDeviceToHost, ex.context->stream()));
   PDEX_CUDA_CHECK(cudaStreamSynchronize(ex.context->stream()));
 }

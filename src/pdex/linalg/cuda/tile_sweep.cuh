@@ -22,6 +22,7 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -125,23 +126,35 @@ struct QueuePeek {
 };
 
 __device__ inline QueuePeek peek_queue(QueuedTest q) {
-  static_assert(SweepLog::words == 32);
+  static_assert(SweepLog::words == 32 && SweepLog::sum_words <= 32);
   QueuePeek p;
   if (threadIdx.x < 32) {
     p.stop = __ldca(&q.log->stop);
-    if (q.previous >= 0) p.word = __ldca(&q.log->largest[q.previous][threadIdx.x]);
+    const SweepLog::Row& row = q.log->rows[q.previous >= 0 ? q.previous : 0];
+    if (q.previous >= 0 && !q.residual) p.word = __ldca(&row.largest[threadIdx.x]);
+    if (q.previous >= 0 && q.residual && threadIdx.x < SweepLog::sum_words)
+      p.word = static_cast<unsigned long long>(__double_as_longlong(__ldca(&row.residual2[threadIdx.x])));
   }
   return p;
 }
 
-// Warp 0 decides whether the sweep has nothing to do: a test before it passed, or the test of the sweep
-// just before passes now, which block 0 records for the sweeps after. A barrier must follow.
+// The sum of a warp's doubles, the same in every block (a fixed order of additions).
+__device__ inline double warp_sum(double v) {
+  for (int off = 16; off > 0; off /= 2) v += __shfl_xor_sync(0xffffffffu, v, off);
+  return v;
+}
+
+// Warp 0 decides whether the launch has nothing to do: a test before it passed, or the test of the
+// launch just before passes now (its largest change, or its |b - A x|^2), which block 0 records for the
+// launches after. A barrier must follow.
 __device__ inline void decide_queue(QueuedTest q, QueuePeek p, bool& stopped) {
   if (threadIdx.x >= 32) return;
   const bool after_test = q.previous >= 0;
-  const unsigned long long m = after_test ? warp_max(p.word) : 0;
+  double value = 0;
+  if (after_test && q.residual) value = warp_sum(__longlong_as_double(static_cast<long long>(p.word)));
+  if (after_test && !q.residual) value = __longlong_as_double(static_cast<long long>(warp_max(p.word)));
   if (threadIdx.x != 0) return;
-  const bool passed = after_test && __longlong_as_double(static_cast<long long>(m)) < q.below;  // not +inf
+  const bool passed = after_test && value < q.below;  // not +inf or NaN
   stopped = p.stop != 0 || passed;
   if (passed && p.stop == 0 && blockIdx.x == 0 && blockIdx.y == 0) q.log->stop = unsigned(q.previous) + 1;
 }
@@ -349,7 +362,7 @@ __global__ void __launch_bounds__(TileShape<T>::threads, TileShape<T>::min_block
     else swept = TileSweep<false, false, Measure, T>{{sw, op, xs, bs, c, i0, j0, px, py}}.run(largest, test, queued);
     if (!swept) return;  // every block alike
   }
-  if (Measure) fold_into_row<S::threads>(largest, test.log->largest[test.test]);
+  if (Measure) fold_into_row<S::threads>(largest, test.log->rows[test.test].largest);
 }
 
 template <class T>
@@ -380,7 +393,39 @@ T sweep_now(const Cuda& ex, const Sweep<T>& sw, bool measure) {
   return T(got.change(0));
 }
 
+// A queued residual test (SweepLog): |b - A x|^2 over the interior, every component, each block's share
+// summed into a word of the test's row (atomicAdd: the words' sums depend on the blocks' order in the
+// last bits, but every launch after reads the same words and adds them in the same order); nothing
+// where a test before it passed.
+template <class T>
+__global__ void __launch_bounds__(cuda_detail::reduce_threads)
+    queued_residual_kernel(Helmholtz<T> op, FieldView<const T> x, FieldView<const T> b, QueuedTest q) {
+  begin_dependent_grid();
+  __shared__ bool stopped;
+  if (threadIdx.x == 0) stopped = __ldcg(&q.log->stop) != 0;
+  __syncthreads();
+  if (stopped) return;
+  double s = 0;
+  for (int j = int(blockIdx.x); j < x.ny; j += int(gridDim.x))  // a block a row, a warp its consecutive cells
+    for (int i = int(threadIdx.x); i < x.nx; i += int(blockDim.x))
+      for (int c = 0; c < x.ncomp; ++c) {
+        const double r = double(b(c, i, j) - op.apply(x, i, j, c));
+        s += r * r;
+      }
+  s = cuda_detail::block_reduce<double>(s, Sum<double>{});
+  if (threadIdx.x == 0 && s != 0) atomicAdd(&q.log->rows[q.test].residual2[blockIdx.x % SweepLog::sum_words], s);
+}
+
 }  // namespace tile_sweep_detail
+
+template <class T>
+void queued_residual(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> x, FieldView<const T> b,
+                     const QueuedTest& test) {
+  using namespace tile_sweep_detail;
+  const int blocks = std::min(x.ny, CudaContext::max_reduce_blocks);
+  launch(*ex.context, "queued_residual_kernel", queued_residual_kernel<T>, dim3(unsigned(blocks)),
+         dim3(cuda_detail::reduce_threads), 0, op, x, b, test);
+}
 
 template <class T>
 T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
