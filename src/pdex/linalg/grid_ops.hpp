@@ -84,20 +84,23 @@ double residual(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<co
       Sum<double>{});
 }
 
+// |b - A x|^2 at cell (i, j), every component: a term of residual_norm2 (and of the queued residual
+// tests on CUDA, which must sum the same terms).
+template <class T, class Op>
+PDEX_HD double cell_residual2(const Op& op, FieldView<const T> x, FieldView<const T> b, int i, int j) {
+  double s = 0;
+  for (int c = 0; c < x.ncomp; ++c) {
+    const double v = double(b(c, i, j) - op.apply(x, i, j, c));
+    s += v * v;
+  }
+  return s;
+}
+
 // |b - A x|^2 without storing the residual.
 template <class Exec, class T, class Op>
 double residual_norm2(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b) {
   return reduce<double>(
-      ex, x.interior(),
-      [=] PDEX_HD(int i, int j) {
-        double s = 0;
-        for (int c = 0; c < x.ncomp; ++c) {
-          const double v = double(b(c, i, j) - op.apply(x, i, j, c));
-          s += v * v;
-        }
-        return s;
-      },
-      Sum<double>{});
+      ex, x.interior(), [=] PDEX_HD(int i, int j) { return cell_residual2(op, x, b, i, j); }, Sum<double>{});
 }
 
 // Interior mean of component c.

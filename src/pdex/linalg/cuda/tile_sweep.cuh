@@ -33,6 +33,7 @@
 #include "pdex/core/cuda/vec2.cuh"
 #include "pdex/core/error.hpp"
 #include "pdex/grid/boundary.hpp"
+#include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/relaxation.hpp"
 
@@ -407,11 +408,7 @@ __global__ void __launch_bounds__(cuda_detail::reduce_threads)
   if (stopped) return;
   double s = 0;
   for (int j = int(blockIdx.x); j < x.ny; j += int(gridDim.x))  // a block a row, a warp its consecutive cells
-    for (int i = int(threadIdx.x); i < x.nx; i += int(blockDim.x))
-      for (int c = 0; c < x.ncomp; ++c) {
-        const double r = double(b(c, i, j) - op.apply(x, i, j, c));
-        s += r * r;
-      }
+    for (int i = int(threadIdx.x); i < x.nx; i += int(blockDim.x)) s += cell_residual2(op, x, b, i, j);
   s = cuda_detail::block_reduce<double>(s, Sum<double>{});
   if (threadIdx.x == 0 && s != 0) atomicAdd(&q.log->rows[q.test].residual2[blockIdx.x % SweepLog::sum_words], s);
 }
