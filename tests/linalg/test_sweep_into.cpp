@@ -3,8 +3,9 @@
 // same boundary images in every ghost (the scratch field's ghosts start NaN, so one it misses fails),
 // same largest change. Checked on every executor, for every boundary kind mixed per side and
 // component, odd and even sizes, grids smaller than a tile (the region wraps several times) and grids
-// of several tiles, both colour orders, Gauss-Seidel and SOR, with a varying diffusivity. On CUDA also the
-// fused launches of relaxation solves (several sweeps in one) against single sweeps.
+// of several tiles, both colour orders, Gauss-Seidel and SOR, with a varying diffusivity. Likewise two
+// sweeps into another field (multigrid's pairs); on CUDA also the fused launches of relaxation solves
+// (several sweeps in one) against single sweeps.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -125,6 +126,37 @@ TYPED_TEST(SweepIntoTest, EqualsTheTwoLaunchSweep) {
       check_sweep_into<TypeParam, double>(ex, k, FieldBoundary::all(kind, 0.75));
       check_sweep_into<TypeParam, float>(ex, k, FieldBoundary::all(kind, 0.75));
     }
+}
+
+// Two sweeps into another field (rb_sweep_pair_into: multigrid's smoothing pairs, one fused launch on
+// CUDA) must be two in-place sweeps to rounding, interior and every ghost; odd periodic axes take the
+// copy-and-sweep path on CUDA.
+template <class Exec, class T>
+void check_pair_into(const Exec& ex, const Case& k, const FieldBoundary& bc) {
+  SCOPED_TRACE(::testing::Message() << k.nx << "x" << k.ny << (k.reverse ? ", black first" : ", red first")
+                                    << ", omega " << k.omega << (sizeof(T) == 4 ? ", f32" : ", f64"));
+  const RandomProblem<T> p(k.nx, k.ny, bc, Exec::space);
+  Field<T> in_place = to_space(p.x0, Exec::space), in = to_space(p.x0, Exec::space);
+  Field<T> out = to_space(numbered_field<T>(p.g, 2, 1), Exec::space);  // NaN ghosts until written
+  finish(ex);
+  const T omega = T(k.omega);
+  for (int n = 0; n < 2; ++n) rb_sweep(ex, p.op, in_place.view(), p.b.cview(), bc, omega, k.reverse, false);
+  rb_sweep_pair_into(ex, p.op, in.cview(), p.b.cview(), out.view(), bc, omega, k.reverse);
+  finish(ex);
+  expect_same_field(in_place, out, sizeof(T) == 4 ? 4e-6 : 1e-13, "rb_sweep_pair_into");
+}
+
+TYPED_TEST(SweepIntoTest, PairEqualsTwoSweeps) {
+  const auto ex = make_executor<TypeParam>();
+  const Case cases[] = {{12, 10, false, 1.2}, {40, 40, true, 1.0}, {150, 70, false, 1.2}, {280, 138, true, 1.2}};
+  for (const Case& k : cases) {
+    check_pair_into<TypeParam, double>(ex, k, mixed_conditions());
+    check_pair_into<TypeParam, float>(ex, k, mixed_conditions());
+    check_pair_into<TypeParam, double>(ex, k, FieldBoundary::all(BcKind::periodic));
+    check_pair_into<TypeParam, double>(ex, k, FieldBoundary::all(BcKind::dirichlet, 0.75));
+  }
+  for (BcKind kind : {BcKind::neumann, BcKind::dirichlet})
+    check_pair_into<TypeParam, double>(ex, Case{131, 67, true, 1.2}, FieldBoundary::all(kind, 0.5));
 }
 
 #ifdef PDEX_HAVE_CUDA

@@ -17,6 +17,11 @@ template float rb_sweep_into<float>(const Cuda&, const Helmholtz<float>&, FieldV
 template double rb_sweep_into<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
                                       FieldView<const double>, FieldView<double>, const FieldBoundary&, double, bool,
                                       bool);
+template void rb_sweep_pair_into<float>(const Cuda&, const Helmholtz<float>&, FieldView<const float>,
+                                        FieldView<const float>, FieldView<float>, const FieldBoundary&, float, bool);
+template void rb_sweep_pair_into<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
+                                         FieldView<const double>, FieldView<double>, const FieldBoundary&, double,
+                                         bool);
 template float jacobi_sweep<float>(const Cuda&, const Helmholtz<float>&, FieldView<const float>, FieldView<const float>,
                                    FieldView<float>, const FieldBoundary&, float, bool);
 template double jacobi_sweep<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,

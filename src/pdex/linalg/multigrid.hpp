@@ -1,13 +1,14 @@
 #pragma once
 // Geometric multigrid for Helmholtz-type operators (helmholtz.hpp) on cell-centred grids of any size:
-// V or W cycles, red-black SOR smoothing (on a GPU two sweeps at a time through a scratch
-// field, one launch and one pass over memory each: rb_sweep_into), hat-weighted (full-weighting) restriction, bilinear
+// V or W cycles, red-black SOR smoothing (on a GPU from one field into a scratch one and back, two sweeps
+// a launch and one pass over memory: rb_sweep_pair_into), hat-weighted (full-weighting) restriction, bilinear
 // prolongation (transfer.hpp), the operator rediscretized on every level, and an exact-enough solve on
 // the coarsest level (one cell, or a few for elongated grids) by lexicographic Gauss-Seidel in one launch;
 // where the operator's identity part dominates a level (a theta step's, at coarse spacings), the
 // hierarchy stops there and a few sweeps solve it (sweeps_solve).
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "pdex/core/graph_cache.hpp"
@@ -135,7 +136,7 @@ class Multigrid {
  private:
   struct Level {
     Field<T> x, b, r;  // correction, right-hand side, residual
-    Field<T> tmp;      // rb_sweep_into's other field, on the GPU (sweeps_into)
+    Field<T> tmp;      // the smoothers' other field, on the GPU (sweeps_into)
     Field<T> d[max_solver_components];  // restricted diffusivity multipliers, where they vary
     Helmholtz<T> op;
     FieldBoundary bc;
@@ -180,37 +181,49 @@ class Multigrid {
   }
 
 
-  // n red-black sweeps of x in place; pairs of them through tmp (rb_sweep_into) where the level has one.
-  void smooth(const Helmholtz<T>& op, FieldView<T> x, FieldView<T> tmp, FieldView<const T> b, const FieldBoundary& bc,
-              int n, bool post) {
+  // n red-black sweeps of `from`, which is x or the level's tmp: in place, or where the level has a tmp,
+  // from one field into the other, two a launch (rb_sweep_pair_into) and an odd one alone
+  // (rb_sweep_into). Returns the field that holds the result.
+  FieldView<T> smooth(const Helmholtz<T>& op, FieldView<T> from, FieldView<T> other, FieldView<const T> b,
+                      const FieldBoundary& bc, int n, bool post) {
     const bool reverse = post && settings_.symmetric;
     const T omega = settings_.symmetric ? T(1) : T(settings_.smooth_omega);
-    int k = 0;
-    for (; tmp.data && k + 2 <= n; k += 2) {
-      rb_sweep_into(ex_, op, as_const(x), b, tmp, bc, omega, reverse, false);
-      rb_sweep_into(ex_, op, as_const(tmp), b, x, bc, omega, reverse, false);
+    if (!other.data) {
+      for (int k = 0; k < n; ++k) rb_sweep(ex_, op, from, b, bc, omega, reverse, false);
+      return from;
     }
-    for (; k < n; ++k) rb_sweep(ex_, op, x, b, bc, omega, reverse, false);
+    for (int k = 0; k < n; k += 2) {
+      if (k + 2 <= n) rb_sweep_pair_into(ex_, op, as_const(from), b, other, bc, omega, reverse);
+      else rb_sweep_into(ex_, op, as_const(from), b, other, bc, omega, reverse, false);
+      std::swap(from, other);
+    }
+    return from;
   }
 
+  // On a level with a tmp, V(2,2) smooths x into tmp, corrects tmp, and smooths it back into x.
   void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
     const Helmholtz<T>& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
     const FieldBoundary& bc = l == 0 ? fine_bc_ : levels_[l - 1]->bc;
     FieldView<T> tmp = l == 0 ? fine_tmp_.view() : levels_[l - 1]->tmp.view();
+    FieldView<T> s = x;
     if (l == levels_.size()) {
       const int cells = x.nx * x.ny;
-      if (truncated_) smooth(op, x, tmp, b, bc, truncated_sweeps, false);
+      if (truncated_) s = smooth(op, x, tmp, b, bc, truncated_sweeps, false);
       else coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
-      return;
+    } else {
+      s = smooth(op, x, tmp, b, bc, settings_.pre, false);
+      FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
+      residual_field(ex_, op, as_const(s), b, r);
+      Level& next = *levels_[l];
+      restrict_residual(ex_, as_const(r), next.b.view(), next.x.view(), next.bc);
+      for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
+      prolong_add(ex_, next.x.cview(), s, bc);
+      s = smooth(op, s, s.data == x.data ? tmp : x, b, bc, settings_.post, true);
     }
-    smooth(op, x, tmp, b, bc, settings_.pre, false);
-    FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
-    residual_field(ex_, op, as_const(x), b, r);
-    Level& next = *levels_[l];
-    restrict_residual(ex_, as_const(r), next.b.view(), next.x.view(), next.bc);
-    for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
-    prolong_add(ex_, next.x.cview(), x, bc);
-    smooth(op, x, tmp, b, bc, settings_.post, true);
+    if (s.data != x.data) {  // an odd count of sweeps in all
+      copy_interior(ex_, as_const(s), x);
+      fill_ghosts(ex_, x, bc);
+    }
   }
 
   Exec ex_;

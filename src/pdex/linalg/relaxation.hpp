@@ -86,12 +86,15 @@ T rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, c
 }
 
 namespace detail {
+// `sweeps` rb_sweeps of a copy of in, into out; the last one's largest change if `measure`.
 template <class Exec, class T>
 T copy_and_sweep(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
-                 FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, bool measure) {
+                 FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, bool measure, int sweeps = 1) {
   copy_interior(ex, in, out);
   fill_ghosts(ex, out, bc);
-  return rb_sweep(ex, op, out, b, bc, omega, reverse, measure);
+  T largest = T(0);
+  for (int k = 0; k < sweeps; ++k) largest = rb_sweep(ex, op, out, b, bc, omega, reverse, measure);
+  return largest;
 }
 }  // namespace detail
 
@@ -105,12 +108,24 @@ T rb_sweep_into(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, F
   return detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, measure);
 }
 
+// out = two rb_sweeps applied to in (multigrid's smoothing pairs), in left as it was, with rb_sweep_into's
+// ghosts. On a GPU one launch and one pass over memory (cuda/fused_sweep.cuh): two rb_sweep_into for
+// the traffic of one.
+template <class Exec, class T>
+void rb_sweep_pair_into(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+                        FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse) {
+  detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, false, 2);
+}
+
 #ifdef PDEX_HAVE_CUDA
 // On CUDA both sweeps are one launch over shared-memory tiles (cuda/tile_sweep.cuh, instantiated in
 // engine_cuda.cu).
 template <class T>
 T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                 const FieldBoundary& bc, T omega, bool reverse, bool measure);
+template <class T>
+void rb_sweep_pair_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+                        FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse);
 template <class T>
 T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure);

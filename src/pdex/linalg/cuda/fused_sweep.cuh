@@ -1,6 +1,7 @@
 #pragma once
-// Several relaxation sweeps in one launch on CUDA (temporal blocking), for the queued sweeps of a
-// relaxation solve between two change tests (LinearSolver::relax_queued). A single sweep reads x and b and
+// Several relaxation sweeps in one launch on CUDA (temporal blocking): three for the queued sweeps of a
+// relaxation solve between two change tests (LinearSolver::relax_queued), two for a pair of multigrid
+// smoothing sweeps (rb_sweep_pair_into). A single sweep reads x and b and
 // writes x once; below 4096^2 it is one wave of tiles or a few, and costs its launch and its tiles' latency
 // more than its bytes (a 1024^2 f32 sweep: 10-11 µs against 4 µs of memory time). Here a block copies
 // its tile with a ring of `ring` cells into shared memory (tile_sweep.cuh's copies), makes K sweeps there,
@@ -202,6 +203,17 @@ void launch_fused(const Cuda& ex, const Sweep<T>& sw, const QueuedTest& test) {
 }
 
 }  // namespace tile_sweep_detail
+
+template <class T>
+void rb_sweep_pair_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+                        FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse) {
+  using namespace tile_sweep_detail;
+  if (!colours_close(in.nx, in.ny, in.ncomp, bc)) {
+    detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, false, 2);
+    return;
+  }
+  launch_fused<2, false>(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, QueuedTest{});
+}
 
 template <class T>
 void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, int sweeps, FieldView<const T> in,
