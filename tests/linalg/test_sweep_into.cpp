@@ -207,6 +207,69 @@ TEST(FusedSweeps, EqualSingleQueuedSweeps) {
       }
   for (BcKind kind : {BcKind::neumann, BcKind::dirichlet}) check_fused<double>(ex, 131, 67, FieldBoundary::all(kind, 0.5), true, 1.0);
 }
+
+// A queue run in one launch (resident_sweep.cuh) must be the queue of launches (queue_sweeps, resident
+// off): the same sweeps and tests, the same test passed, the same largest changes or residuals, and the
+// same field, interior and ghosts. The threshold is set between the launches' 4th and 3rd test values
+// (residual, or change), so that a test in the middle of the queue passes; `cap`: the sweeps allowed.
+struct ResidentCase {
+  int nx, ny;
+  bool jacobi;
+  double omega;
+  int every, cap;
+  bool residual;
+};
+
+template <class T>
+void check_resident(const Cuda& ex, const ResidentCase& k, const FieldBoundary& bc) {
+  SCOPED_TRACE(::testing::Message() << k.nx << "x" << k.ny << (k.jacobi ? " jacobi" : " red-black") << ", omega "
+                                    << k.omega << ", every " << k.every << ", cap " << k.cap
+                                    << (k.residual ? ", residual tests" : ", change tests")
+                                    << (sizeof(T) == 4 ? ", f32" : ", f64"));
+  const RandomProblem<T> p(k.nx, k.ny, bc, MemorySpace::device);
+  Buffer<SweepLog> log(1, MemorySpace::device);
+  auto run = [&](bool resident, double below, Field<T>& result, SweepLog& got) {
+    Field<T> x = to_space(p.x0, MemorySpace::device);
+    Field<T> other = to_space(numbered_field<T>(p.g, 2, 1), MemorySpace::device);  // NaN ghosts until written
+    const SweepQueue q = queue_sweeps(ex, p.op, k.jacobi, x.view(), other.view(), p.b.cview(), bc, T(k.omega),
+                                      log.data(), k.every, 8, k.cap, k.residual ? 0.0 : below,
+                                      k.residual ? below : 0.0, resident);
+    read_sweep_log(ex, log.data(), q.tests, got);
+    result = std::move(q.launches_run(int(got.stop) - 1) % 2 ? other : x);
+    return q;
+  };
+  auto value = [&](const SweepLog& g, int t) { return k.residual ? g.residual2(t) : g.change(t); };
+  Field<T> field[2];
+  SweepLog got[2];
+  run(false, k.residual ? 1e-300 : 0.0, field[0], got[0]);
+  const double below = std::sqrt(value(got[0], 3) * value(got[0], 2));
+  const SweepQueue q[2] = {run(false, below, field[0], got[0]), run(true, below, field[1], got[1])};
+  EXPECT_EQ(q[1].sweeps, q[0].sweeps);
+  EXPECT_EQ(q[1].tests, q[0].tests);
+  EXPECT_EQ(got[1].stop, got[0].stop) << "1 + the test that passed";
+  const double tol = sizeof(T) == 4 ? 4e-6 : 1e-12;
+  for (int t = 0; t < (got[0].stop ? int(got[0].stop) : q[0].tests); ++t)
+    EXPECT_NEAR(value(got[1], t), value(got[0], t), (k.residual ? 1e3 : 1) * tol * value(got[0], t)) << "test " << t;
+  expect_same_field(field[0], field[1], tol, "resident");
+}
+
+TEST(ResidentQueues, EqualQueuedLaunches) {
+  if (!backend_available(Backend::cuda))
+    GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  const Cuda ex = make_executor<Cuda>();
+  // Grids smaller than a tile (the region wraps several times), tiles cut by the grid's end, inner tiles
+  // (the lean point update); one sweep a round (a test every sweep), 3 = 2 + 1, a cap between tests.
+  const ResidentCase cases[] = {{12, 10, false, 1.0, 1, 1000, false},  {40, 40, true, 1.0, 6, 1000, false},
+                                {150, 70, false, 1.4, 3, 1000, false}, {150, 70, true, 0.8, 5, 23, false},
+                                {280, 138, false, 1.4, 6, 1000, true}, {131, 67, true, 1.0, 4, 1000, true}};
+  for (const ResidentCase& k : cases) {
+    const bool odd = k.nx % 2 || k.ny % 2;  // red-black needs colours that close across a periodic axis
+    if (!odd) check_resident<double>(ex, k, mixed_conditions());
+    if (!odd) check_resident<float>(ex, k, FieldBoundary::all(BcKind::periodic));
+    check_resident<double>(ex, k, FieldBoundary::all(BcKind::dirichlet, 0.75));
+    check_resident<double>(ex, k, FieldBoundary::all(BcKind::neumann));
+  }
+}
 #endif
 
 }  // namespace

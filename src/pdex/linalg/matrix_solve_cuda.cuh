@@ -4,6 +4,7 @@
 #include "pdex/linalg/linalg_timing_impl.hpp"
 #include "pdex/linalg/matrix_solve_impl.hpp"
 #include "pdex/linalg/cuda/fused_sweep.cuh"
+#include "pdex/linalg/cuda/resident_sweep.cuh"
 
 namespace pdex {
 template MatrixSolution solve_matrix_on<Cuda>(const Cuda&, const CsrMatrix<double>&, const std::vector<double>&,
@@ -32,6 +33,12 @@ template void queued_sweep<float>(const Cuda&, const Helmholtz<float>&, bool, in
 template void queued_sweep<double>(const Cuda&, const Helmholtz<double>&, bool, int, FieldView<const double>,
                                    FieldView<const double>, FieldView<double>, const FieldBoundary&, double,
                                    const QueuedTest&);
+template bool resident_sweeps<float>(const Cuda&, const Helmholtz<float>&, bool, FieldView<float>, FieldView<float>,
+                                     FieldView<const float>, const FieldBoundary&, float, SweepLog*, const QueuePlan&,
+                                     double, bool, SweepQueue&);
+template bool resident_sweeps<double>(const Cuda&, const Helmholtz<double>&, bool, FieldView<double>,
+                                      FieldView<double>, FieldView<const double>, const FieldBoundary&, double,
+                                      SweepLog*, const QueuePlan&, double, bool, SweepQueue&);
 template void queued_residual<float>(const Cuda&, const Helmholtz<float>&, FieldView<const float>,
                                      FieldView<const float>, const QueuedTest&);
 template void queued_residual<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,

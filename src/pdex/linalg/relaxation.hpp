@@ -186,6 +186,19 @@ struct QueuedTest {
 // the tested one after it goes fused_sweeps to a launch, the rest one at a time.
 constexpr int fused_sweeps = 3;
 
+// The sweeps and tests of a queue (queue_sweeps): a test after every `every`-th sweep and after sweep
+// `max_sweeps` (the cap), until `tests` tests are queued or the cap is reached. On the host and in the
+// kernel that runs a whole queue (cuda/resident_sweep.cuh).
+struct QueuePlan {
+  int every, tests, max_sweeps;
+  PDEX_HD bool more(int sweeps, int tested) const { return sweeps < max_sweeps && tested < tests; }
+  // The sweeps from `sweeps` up to and including the next test.
+  PDEX_HD int to_test(int sweeps) const {
+    const int a = every - sweeps % every, b = max_sweeps - sweeps;
+    return a < b ? a : b;
+  }
+};
+
 #ifdef PDEX_HAVE_CUDA
 // `sweeps` (1 or fused_sweeps) Jacobi sweeps, or red-black ones (red first) as rb_sweep_into, queued, from
 // `in` into `out`: one launch, no host wait (cuda/tile_sweep.cuh, cuda/fused_sweep.cuh); only the last
@@ -203,7 +216,7 @@ void clear_sweep_log(const Cuda& ex, SweepLog* log);
 void read_sweep_log(const Cuda& ex, const SweepLog* log, int tests, SweepLog& to);
 
 // What a queue of sweeps (queue_sweeps) put on the GPU: `sweeps` sweeps and `tests` tests in `launches`
-// launches, through_test[k] of them up to and including test k's.
+// launches (rounds, for a resident queue), through_test[k] of them up to and including test k's.
 struct SweepQueue {
   int sweeps = 0, tests = 0, launches = 0;
   int through_test[SweepLog::max_tests] = {};
@@ -213,21 +226,33 @@ struct SweepQueue {
   int launches_run(int passed) const { return passed < 0 ? launches : through_test[passed]; }
 };
 
+// The whole queue in one launch, on grids of up to a tile a multiprocessor (cuda/resident_sweep.cuh);
+// false, with nothing queued, elsewhere.
+template <class T>
+bool resident_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<T> x, FieldView<T> other,
+                     FieldView<const T> b, const FieldBoundary& bc, T omega, SweepLog* log, const QueuePlan& plan,
+                     double below, bool residual, SweepQueue& q);
+
 // Queues sweeps as a relaxation solve takes them (LinearSolver::relax_queued), ping-ponging between x
 // (first read) and `other`: a change test after every `every`-th sweep and after sweep `max_sweeps` (the
-// cap), until `tests` tests are queued or the cap is reached; the runs of sweeps up to a test go
-// fused_sweeps to a launch while that many are left, then one at a time. A change test passes below
-// `below`; with `residual_below` > 0 a residual test follows each change test (the field's |b - A x|^2,
-// which passes below residual_below) and decides in its place.
+// cap), until `tests` tests are queued or the cap is reached (QueuePlan). On small grids, where
+// `resident`, the whole queue is one launch (resident_sweeps); else the runs of
+// sweeps up to a test go fused_sweeps to a launch while that many are left, then one at a time. A change
+// test passes below `below`; with `residual_below` > 0 a residual test follows each change test (the
+// field's |b - A x|^2, which passes below residual_below) and decides in its place.
 template <class T>
 SweepQueue queue_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<T> x, FieldView<T> other,
                         FieldView<const T> b, const FieldBoundary& bc, T omega, SweepLog* log, int every, int tests,
-                        int max_sweeps, double below, double residual_below = 0) {
+                        int max_sweeps, double below, double residual_below = 0, bool resident = true) {
   SweepQueue q;
   clear_sweep_log(ex, log);
   const bool residual = residual_below > 0;
-  while (q.sweeps < max_sweeps && q.tests < tests) {
-    const int to_test = std::min(every - q.sweeps % every, max_sweeps - q.sweeps);
+  const QueuePlan plan{every, tests, max_sweeps};
+  if (resident && resident_sweeps(ex, op, jacobi, x, other, b, bc, omega, log, plan,
+                                  residual ? residual_below : below, residual, q))
+    return q;
+  while (plan.more(q.sweeps, q.tests)) {
+    const int to_test = plan.to_test(q.sweeps);
     const int n = to_test >= fused_sweeps ? fused_sweeps : 1;
     const bool tested = n == to_test, after_test = q.sweeps > 0 && q.sweeps % every == 0;
     const QueuedTest t{log, tested ? q.tests : -1, after_test ? q.tests - 1 : -1,

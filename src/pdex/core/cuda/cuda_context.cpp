@@ -14,6 +14,8 @@ CudaContext::CudaContext(int device) {
   cudaDeviceProp prop{};
   PDEX_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   sm_count_ = prop.multiProcessorCount;
+  max_shared_ = prop.sharedMemPerBlockOptin;
+  cooperative_ = prop.cooperativeLaunch != 0;
   name_ = prop.name;
   const char* pdl = std::getenv("PDEX_CUDA_PDL");
   programmatic_ = prop.major >= 9 && !(pdl && std::strcmp(pdl, "0") == 0);

@@ -32,6 +32,10 @@ class CudaContext {
   unsigned next_ticket() const { return ++ticket_; }
   void wait_for(unsigned ticket) const;
   int multiprocessors() const { return sm_count_; }
+  // The most shared memory a block may ask for (beyond the default 48 KB, cudaFuncSetAttribute).
+  std::size_t max_shared_per_block() const { return max_shared_; }
+  // Whether kernels may meet at grid barriers (cooperative launches).
+  bool cooperative_launch() const { return cooperative_; }
   // Whether kernels may be placed while the one before drains (core/cuda/launch.cuh): on compute
   // capability 9.0 and later, unless PDEX_CUDA_PDL=0.
   bool programmatic_launch() const { return programmatic_; }
@@ -46,6 +50,8 @@ class CudaContext {
   mutable unsigned ticket_ = 0;
   void* pinned_ = nullptr;
   int sm_count_ = 0;
+  std::size_t max_shared_ = 0;
+  bool cooperative_ = false;
   bool programmatic_ = false;
   std::string name_;
 };

@@ -28,6 +28,25 @@ __device__ __forceinline__ void begin_dependent_grid() {
 #endif
 }
 
+namespace launch_detail {
+template <class... Params, class... Args>
+void launch_with(const CudaContext& ctx, const char* what, cudaLaunchAttribute attribute, void (*kernel)(Params...),
+                 dim3 grid, dim3 block, std::size_t shared, Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared;
+  config.stream = ctx.stream();
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  const cudaError_t err = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw_cuda_error(err, (std::string("launch of ") + what).c_str(), __FILE__, __LINE__);
+  }
+}
+}  // namespace launch_detail
+
 // kernel<<<grid, block, shared, ctx.stream()>>>(args...), with the overlap when ctx allows it; what names
 // the kernel in the error a failed launch raises.
 template <class... Params, class... Args>
@@ -36,18 +55,19 @@ void launch(const CudaContext& ctx, const char* what, void (*kernel)(Params...),
   cudaLaunchAttribute overlap{};
   overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   overlap.val.programmaticStreamSerializationAllowed = ctx.programmatic_launch() ? 1 : 0;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = shared;
-  config.stream = ctx.stream();
-  config.attrs = &overlap;
-  config.numAttrs = 1;
-  const cudaError_t err = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw_cuda_error(err, (std::string("launch of ") + what).c_str(), __FILE__, __LINE__);
-  }
+  launch_detail::launch_with(ctx, what, overlap, kernel, grid, block, shared, std::forward<Args>(args)...);
+}
+
+// launch() for a kernel whose blocks meet at grid barriers (cooperative_groups::this_grid().sync()):
+// every block placed at once, so `grid` must not exceed the blocks that fit on the device together. It
+// starts in stream order (no overlap with the kernel before).
+template <class... Params, class... Args>
+void launch_cooperative(const CudaContext& ctx, const char* what, void (*kernel)(Params...), dim3 grid, dim3 block,
+                        std::size_t shared, Args&&... args) {
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  launch_detail::launch_with(ctx, what, cooperative, kernel, grid, block, shared, std::forward<Args>(args)...);
 }
 
 }  // namespace pdex

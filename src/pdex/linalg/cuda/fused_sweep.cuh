@@ -50,27 +50,34 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
 
   __device__ static bool on_tile(int x, int y) { return x >= ring && x < w - ring && y >= ring && y < h - ring; }
 
-  // A red-black half-sweep of the cells of `colour` at least d cells in from the region's edge.
+  // A red-black half-sweep of the cells of `colour` at least d cells in from the region's edge; the largest
+  // change on the tile into `largest`, where given.
   template <int D>
-  __device__ void half_sweep(int colour) const {
+  __device__ void half_sweep(int colour, LargestChange<T>* largest = nullptr) const {
     constexpr int per_row = (w - 2 * D) / 2, cells = per_row * (h - 2 * D);
 #pragma unroll 1
     for (int k = int(threadIdx.x); k < cells; k += threads) {
       const int y = D + k / per_row;
       const int x = D + 2 * (k % per_row) + ((colour + D + y) & 1);
-      if (is_cell(x, y)) xs[y * w + x] += change(y * w + x, x, y);
+      if (!is_cell(x, y)) continue;
+      const T d = change(y * w + x, x, y);
+      xs[y * w + x] += d;
+      if (largest && on_tile(x, y)) largest->add(d);
     }
     __syncthreads();
   }
 
   // A Jacobi sweep of the cells at least D in from the region's edge, from xs into ys; then the two swap.
   template <int D>
-  __device__ void jacobi_sweep() {
+  __device__ void jacobi_sweep(LargestChange<T>* largest = nullptr) {
     constexpr int row = w - 2 * D, cells = row * (h - 2 * D);
 #pragma unroll 1
     for (int k = int(threadIdx.x); k < cells; k += threads) {
       const int y = D + k / row, x = D + k % row;
-      if (is_cell(x, y)) ys[y * w + x] = xs[y * w + x] + change(y * w + x, x, y);
+      if (!is_cell(x, y)) continue;
+      const T d = change(y * w + x, x, y);
+      ys[y * w + x] = xs[y * w + x] + d;
+      if (largest && on_tile(x, y)) largest->add(d);
     }
     __syncthreads();
     T* const t = xs;
@@ -134,20 +141,8 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
   // then the tile's cells of the second colour (every cell, in a Jacobi sweep), stored as
   // TileSweep::second_colour_and_store stores them.
   __device__ void last_sweep_and_store(LargestChange<T>& largest) const {
-    if constexpr (!Jacobi) {
-      constexpr int D = ring - 1, per_row = (w - 2 * D) / 2, cells = per_row * (h - 2 * D);
-#pragma unroll 1
-      for (int k = int(threadIdx.x); k < cells; k += threads) {
-        const int y = D + k / per_row;
-        const int x = D + 2 * (k % per_row) + ((sw.first + D + y) & 1);
-        if (!is_cell(x, y)) continue;
-        const T d = change(y * w + x, x, y);
-        xs[y * w + x] += d;
-        if (on_tile(x, y)) largest.add(d);
-      }
-      __syncthreads();
-    }
-    this->template store_tile<S::tx, S::ty, ring>([&](int x, int y) { return swept(x, y, largest); });
+    if constexpr (!Jacobi) half_sweep<ring - 1>(sw.first, &largest);
+    this->template store_tile<S::tx, S::ty, ring>(sw.out, [&](int x, int y) { return swept(x, y, largest); });
   }
 
   // The K sweeps; false, with nothing written, where a `queued` launch has nothing to do.

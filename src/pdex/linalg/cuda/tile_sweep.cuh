@@ -126,15 +126,23 @@ struct QueuePeek {
   unsigned long long word = 0;
 };
 
+// `L2`: read through L2 only, as a kernel must that reads what other blocks of its grid wrote
+// (resident_sweep.cuh).
+template <bool L2 = false, class W>
+__device__ inline W queue_word(const W* p) {
+  return L2 ? __ldcg(p) : __ldca(p);
+}
+
+template <bool L2 = false>
 __device__ inline QueuePeek peek_queue(QueuedTest q) {
   static_assert(SweepLog::words == 32 && SweepLog::sum_words <= 32);
   QueuePeek p;
   if (threadIdx.x < 32) {
-    p.stop = __ldca(&q.log->stop);
+    p.stop = queue_word<L2>(&q.log->stop);
     const SweepLog::Row& row = q.log->rows[q.previous >= 0 ? q.previous : 0];
-    if (q.previous >= 0 && !q.residual) p.word = __ldca(&row.largest[threadIdx.x]);
+    if (q.previous >= 0 && !q.residual) p.word = queue_word<L2>(&row.largest[threadIdx.x]);
     if (q.previous >= 0 && q.residual && threadIdx.x < SweepLog::sum_words)
-      p.word = static_cast<unsigned long long>(__double_as_longlong(__ldca(&row.residual2[threadIdx.x])));
+      p.word = static_cast<unsigned long long>(__double_as_longlong(queue_word<L2>(&row.residual2[threadIdx.x])));
   }
   return p;
 }
@@ -203,15 +211,21 @@ struct TileRegion {
     return Inside || (inside(i0 + x, sw.in.nx, px) && inside(j0 + y, sw.in.ny, py));
   }
 
+  // b - A x at region cell index r = y * w + x, whose grid offset is o (unused where Lean).
+  __device__ T residual(int r, int64_t o) const {
+    const T* s = xs + r;
+    if constexpr (Lean) return bs[r] - op.apply5_with(op.beta[0], s[0], s[-1], s[1], s[-w], s[w]);
+    else return bs[r] - op.apply5(0, o, s[0], s[-1], s[1], s[-w], s[w]);
+  }
+
   // The change the point update makes at region cell (x, y), index r = y * w + x.
   __device__ T change(int r, int x, int y) const {
-    const T* s = xs + r;
     if constexpr (Lean) {
-      return sw.omega * (bs[r] - op.apply5_with(op.beta[0], s[0], s[-1], s[1], s[-w], s[w])) * op.inner_inv[0];
+      return sw.omega * residual(r, 0) * op.inner_inv[0];
     } else {
       const int i = grid_x(x), j = grid_y(y);
       const int64_t o = sw.in.offset(i, j);
-      return sw.omega * (bs[r] - op.apply5(0, o, s[0], s[-1], s[1], s[-w], s[w])) * op.inv_diag(i, j, 0, o);
+      return sw.omega * residual(r, o) * op.inv_diag(i, j, 0, o);
     }
   }
 
@@ -249,20 +263,21 @@ struct TileRegion {
     __pipeline_wait_prior(0);
   }
 
-  // The Tx x Ty tile `Ring` cells in, each cell's value from swept(x, y), a pair of cells per thread;
+  // The Tx x Ty tile `Ring` cells in, each cell's value from swept(x, y), into `to` (sw.out, or a field of
+  // its layout), a pair of cells per thread;
   // inside the grid the pair is stored as one vector (an even column is aligned for it; two scalar stores
   // would each write half of every sector), a warp a row, the row pointer advanced by the pitch;
   // elsewhere with the ghost images of the cells beside a side.
   template <int Tx, int Ty, int Ring, class Swept>
-  __device__ void store_tile(Swept swept) const {
+  __device__ void store_tile(FieldView<T> to, Swept swept) const {
     constexpr int pairs = Tx / 2, rows_per_pass = threads / pairs;
     if constexpr (Inside) {
       static_assert(threads % pairs == 0 && Ty % rows_per_pass == 0);
       const int x = Ring + 2 * (int(threadIdx.x) % pairs), y0 = Ring + int(threadIdx.x) / pairs;
-      T* to = sw.out.comp(c) + sw.out.offset(i0 + x, j0 + y0);
+      T* p = to.comp(c) + to.offset(i0 + x, j0 + y0);
 #pragma unroll
-      for (int y = y0; y < Ty + Ring; y += rows_per_pass, to += rows_per_pass * sw.out.pitch)
-        store_pair(to, swept(x, y), swept(x + 1, y));
+      for (int y = y0; y < Ty + Ring; y += rows_per_pass, p += rows_per_pass * to.pitch)
+        store_pair(p, swept(x, y), swept(x + 1, y));
     } else {
       for (int k = int(threadIdx.x); k < pairs * Ty; k += threads) {
         const int y = Ring + k / pairs, x = Ring + 2 * (k % pairs);
@@ -271,8 +286,8 @@ struct TileRegion {
 #pragma unroll
         for (int q = 0; q < 2 && i + q < sw.in.nx; ++q) {
           const T v = swept(x + q, y);
-          sw.out.comp(c)[sw.out.offset(i + q, j)] = v;
-          if (near_boundary(sw.out, i + q, j)) push_ghosts(sw.out, sw.bc, c, i + q, j, v);
+          to.comp(c)[to.offset(i + q, j)] = v;
+          if (near_boundary(to, i + q, j)) push_ghosts(to, sw.bc, c, i + q, j, v);
         }
       }
     }
@@ -330,7 +345,7 @@ struct TileSweep : TileRegion<TileShape<T>::w, TileShape<T>::h, TileShape<T>::th
       first_colour(largest);
       __syncthreads();
     }
-    this->template store_tile<S::tx, S::ty, 2>([&](int x, int y) { return swept(x, y, largest); });
+    this->template store_tile<S::tx, S::ty, 2>(sw.out, [&](int x, int y) { return swept(x, y, largest); });
     return true;
   }
 };

@@ -1,0 +1,293 @@
+#pragma once
+// A relaxation solve's whole queue of sweeps and tests (queue_sweeps) in one launch on CUDA, on grids of
+// up to a tile a multiprocessor (512^2 cells on an H100, in tiles of 64 x 32). Each block keeps
+// its tile of x and b with a ring in shared memory for the whole queue. A round is up to two sweeps there
+// (fused_sweep.cuh's: the same point updates, the ghosts set from their images after each sweep); then
+// the block writes the cells of its tile that the rings around need to the other field, the blocks meet
+// at a grid barrier, and each reloads its ring. Below 1024^2 a launch a sweep, or three (fused_sweep.cuh),
+// costs its launch and its wave of tiles more than its bytes; here a sweep costs its arithmetic, the ring
+// and half a barrier (about a microsecond).
+//
+// Tests are made where the queued launches make them: a tested sweep ends a round and folds its largest
+// change into its row of the log; after the barrier every block reads the row and stops alike where the
+// test passes, writing its whole tile. A residual test sums |b - A x|^2 over the tiles after the next
+// ring is loaded, and decides after one more barrier. Rounds write to the other field and the field
+// read first alternately (round 0 to `other`, so that no block writes x while another still loads it),
+// so a round's ring is read from the field no block writes in that round; the field ends where the
+// rounds that ran leave it, which SweepQueue::launches_run tells the host, as for queued launches.
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "pdex/linalg/cuda/fused_sweep.cuh"
+
+namespace pdex {
+namespace tile_sweep_detail {
+
+// Tiles of tx x ty cells, `threads` a block; rounds of up to two sweeps, so a ring of four cells
+// (red-black) or two (Jacobi).
+template <class T, bool Jacobi, int TX, int TY, int Threads>
+struct ResidentShape {
+  static constexpr int sweeps = 2, ring = Jacobi ? 2 : 4;
+  static constexpr int tx = TX, ty = TY, w = tx + 2 * ring, h = ty + 2 * ring, threads = Threads;
+  static constexpr int arrays = Jacobi ? 3 : 2;  // x, b (and a Jacobi sweep's new values) a component
+  static constexpr std::size_t component_bytes = std::size_t(arrays) * w * h * sizeof(T);
+};
+
+// One component's tile for a round (FusedTile, whose sweeps it makes).
+template <class S, bool Jacobi, bool Inside, bool Lean, class T>
+struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
+  using Fused = FusedTile<S, Jacobi, Inside, Lean, T>;
+  using Fused::c, Fused::grid_x, Fused::grid_y, Fused::i0, Fused::j0, Fused::ring, Fused::sw, Fused::threads;
+  using Fused::w, Fused::xs;
+
+  // The ring's cells from `from`, where the blocks around wrote them, through L2 (this SM's L1 may hold
+  // their lines from two rounds before); then the ghosts from their images.
+  template <class View>
+  __device__ void load_ring(const View& from) const {
+    const T* x = from.comp(c);
+    constexpr int rows = 2 * ring * w, cells = rows + 2 * ring * S::ty;
+    for (int k = int(threadIdx.x); k < cells; k += threads) {
+      int rx, ry;
+      if (k < rows) {
+        ry = k / w, rx = k % w;
+        if (ry >= ring) ry += S::ty;
+      } else {
+        ry = ring + (k - rows) / (2 * ring), rx = (k - rows) % (2 * ring);
+        if (rx >= ring) rx += S::tx;
+      }
+      xs[ry * w + rx] = __ldcg(x + from.offset(grid_x(rx), grid_y(ry)));
+    }
+    __syncthreads();
+    this->refresh_ghosts();
+  }
+
+  // A round of n (1 or 2) sweeps, the last one's largest change on the tile into `largest`; a Jacobi
+  // sweep leaves the values in the other array (FusedTile::jacobi_sweep swaps them).
+  __device__ void round(int n, LargestChange<T>& largest) {
+    static_assert(S::sweeps == 2);
+    if (n == 2) this->template sweep<0>();
+    if constexpr (Jacobi) {
+      this->template jacobi_sweep<ring>(&largest);
+    } else {
+      this->template half_sweep<ring - 1>(sw.first, &largest);
+      this->template half_sweep<ring>(1 - sw.first, &largest);
+    }
+    this->refresh_ghosts();
+  }
+
+  // The tile's cells that rings around may read (all of them where `all`) into `to`: those within `ring`
+  // of its edge, or every cell where the grid's end cuts the tiles of a periodic axis (the tile at that
+  // end holds images of the first cells, and its ring reads cells from inside other tiles). The whole
+  // tile goes with its boundary images.
+  __device__ void store(FieldView<T> to, bool all) const {
+    if (all) {
+      this->template store_tile<S::tx, S::ty, ring>(to, [&](int x, int y) { return xs[y * w + x]; });
+      return;
+    }
+    T* const p = to.comp(c);
+    const int nx = sw.in.nx, ny = sw.in.ny;
+    const bool cut = (this->px && nx % S::tx) || (this->py && ny % S::ty);
+    for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads) {
+      const int x = k % S::tx, y = k / S::tx, i = i0 + ring + x, j = j0 + ring + y;
+      const bool near = cut || x < ring || y < ring || x >= S::tx - ring || y >= S::ty - ring;
+      if (near && i < nx && j < ny) p[to.offset(i, j)] = xs[(y + ring) * w + x + ring];
+    }
+  }
+
+  // |b - A x|^2 over the grid cells of the tile (not their periodic images beyond the grid's end).
+  __device__ double residual2() const {
+    double s = 0;
+    for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads) {
+      const int x = ring + k % S::tx, y = ring + k / S::tx, i = i0 + x, j = j0 + y;
+      if (i >= sw.in.nx || j >= sw.in.ny) continue;
+      const double r = double(this->residual(y * w + x, Lean ? 0 : sw.in.offset(i, j)));
+      s += r * r;
+    }
+    return s;
+  }
+};
+
+// What a resident queue does: queue_sweeps's plan and tests.
+struct ResidentQueue {
+  QueuePlan plan;
+  SweepLog* log;
+  double below;
+  bool residual;
+
+  // The next round from `sweeps` done: its sweeps (up to `most`), and whether a test ends it.
+  PDEX_HD int round(int sweeps, int most, bool& tested) const {
+    const int to_test = plan.to_test(sweeps), n = to_test < most ? to_test : most;
+    tested = n == to_test;
+    return n;
+  }
+};
+
+// A block's sum into its word of the test's row (the words are added in a fixed order by all who read).
+template <int Threads>
+__device__ void add_into_row(double s, double* row) {
+  __shared__ double warp_sums[Threads / 32];
+  s = warp_sum(s);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  for (int k = 1; k < Threads / 32; ++k) s += warp_sums[k];
+  if (s != 0) atomicAdd(row + (blockIdx.y * gridDim.x + blockIdx.x) % SweepLog::sum_words, s);
+}
+
+// Every block alike: whether test `test` (its row complete, behind a grid barrier) passed; block 0
+// records a pass in the log's stop word.
+__device__ inline bool test_passed(const ResidentQueue& q, int test) {
+  __shared__ bool stopped;
+  const QueuedTest t{q.log, -1, test, q.below, q.residual};
+  decide_queue(t, peek_queue<true>(t), stopped);
+  __syncthreads();
+  return stopped;
+}
+
+// A block's part of a resident queue: a Tile for each component, in the shared memory at `arrays`. Round
+// r writes to `other` (sw.out) where r is even, else to x (sw.in), and reads its ring from the field the
+// round before wrote. (One Sweep for all rounds, the fields chosen as views: a choice between two
+// kernel parameters by reference would copy both to local memory.)
+template <class S, bool Jacobi, bool Inside, bool Lean, class T>
+__device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arrays, int i0, int j0) {
+  using Tile = ResidentTile<S, Jacobi, Inside, Lean, T>;
+  const int ncomp = sw.in.ncomp;
+  const FieldView<T> x{const_cast<T*>(sw.in.data), sw.in.nx, sw.in.ny, sw.in.ghost, sw.in.ncomp, sw.in.pitch,
+                       sw.in.comp_stride, sw.in.xoff};
+  bool flip = false;  // a Jacobi round of one sweep leaves the values in the other array
+  auto tile = [&](int c) {
+    T* const a = arrays + c * S::arrays * S::w * S::h;
+    T* const xs = a + (flip ? 2 : 0) * S::w * S::h;
+    T* const ys = a + (flip ? 0 : 2) * S::w * S::h;
+    const bool px = sw.bc.side[left][c].kind == BcKind::periodic, py = sw.bc.side[bottom][c].kind == BcKind::periodic;
+    return Tile{{{sw, sw.op.component(c), xs, a + S::w * S::h, c, i0, j0, px, py}, ys}};
+  };
+  auto store = [&](FieldView<T> to, bool all) {
+    for (int c = 0; c < ncomp; ++c) tile(c).store(to, all);
+  };
+  for (int c = 0; c < ncomp; ++c) tile(c).load();
+  __syncthreads();
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  bool ring_loaded = true;
+  for (int sweeps = 0, tests = 0, r = 0;; ++r) {
+    const FieldView<T> to = r % 2 ? x : sw.out, from = r % 2 ? sw.out : x;
+    if (!ring_loaded)
+      for (int c = 0; c < ncomp; ++c) tile(c).load_ring(from);
+    bool tested;
+    const int n = q.round(sweeps, S::sweeps, tested);
+    LargestChange<T> largest;
+    for (int c = 0; c < ncomp; ++c) tile(c).round(n, largest);
+    if (Jacobi && n % 2) flip = !flip;
+    sweeps += n;
+    if (tested) fold_into_row<S::threads>(largest, q.log->rows[tests].largest);  // read by the host too
+    const bool last = !q.plan.more(sweeps, tests + (tested ? 1 : 0));
+    if (last && !(tested && q.residual)) return store(to, true);
+    store(to, false);
+    grid.sync();
+    ring_loaded = false;
+    if (!tested) continue;
+    if (q.residual) {
+      double s = 0;
+      for (int c = 0; c < ncomp; ++c) {
+        const Tile t = tile(c);
+        t.load_ring(to);
+        s += t.residual2();
+      }
+      ring_loaded = true;
+      add_into_row<S::threads>(s, q.log->rows[tests].residual2);
+      if (last) return store(to, true);
+      grid.sync();
+    }
+    if (test_passed(q, tests)) return store(to, true);
+    ++tests;
+  }
+}
+
+// A resident queue (ResidentShape S) from x (sw.in) and the other field (sw.out). A block whose region
+// lies inside the grid, without per-cell coefficients, takes the lean point update.
+template <class S, bool Jacobi, class T>
+__global__ void __launch_bounds__(S::threads) resident_sweep_kernel(Sweep<T> sw, ResidentQueue q) {
+  extern __shared__ __align__(16) unsigned char resident_arrays[];
+  T* const arrays = reinterpret_cast<T*>(resident_arrays);
+  const int i0 = int(blockIdx.x) * S::tx - S::ring, j0 = int(blockIdx.y) * S::ty - S::ring;
+  bool lean = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
+  for (int c = 0; c < sw.in.ncomp; ++c) lean = lean && !sw.op.d[c];
+  if (lean) run_resident<S, Jacobi, true, true>(sw, q, arrays, i0, j0);
+  else run_resident<S, Jacobi, false, false>(sw, q, arrays, i0, j0);
+}
+
+// The rounds of a resident queue as the kernel takes them (ResidentQueue::round).
+inline SweepQueue resident_rounds(const ResidentQueue& rq, int most) {
+  SweepQueue q;
+  while (rq.plan.more(q.sweeps, q.tests)) {
+    bool tested;
+    q.sweeps += rq.round(q.sweeps, most, tested);
+    ++q.launches;
+    if (tested) q.through_test[q.tests++] = q.launches;
+  }
+  return q;
+}
+
+// The queue in one cooperative launch of tiles of shape S, where all its blocks fit on the GPU at once;
+// false where not.
+template <class S, bool Jacobi, class T>
+bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
+  const CudaContext& ctx = *ex.context;
+  const std::size_t bytes = std::size_t(sw.in.ncomp) * S::component_bytes;
+  const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
+  if (!ctx.cooperative_launch() || bytes > ctx.max_shared_per_block()) return false;
+  auto kernel = resident_sweep_kernel<S, Jacobi, T>;
+  // Blocks a multiprocessor, by component count (fixed for a kernel on a device: asked once); the
+  // kernel's shared memory allowance, raised to the most asked for.
+  static int fit[max_solver_components + 1] = {};
+  static std::size_t allowed = 0;
+  int& per_sm = fit[sw.in.ncomp];
+  if (per_sm == 0) {
+    per_sm = -1;
+    const std::size_t most = std::max(allowed, bytes);
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(most)) == cudaSuccess) {
+      allowed = most;
+      PDEX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, S::threads, bytes));
+      if (per_sm == 0) per_sm = -1;
+    } else {
+      (void)cudaGetLastError();  // more than the static shared memory leaves: not resident
+    }
+  }
+  if (per_sm < 0 || std::int64_t(grid.x) * grid.y > std::int64_t(per_sm) * ctx.multiprocessors()) return false;
+  launch_cooperative(ctx, "resident_sweep_kernel", kernel, grid, dim3(S::threads), bytes, sw, rq);
+  q = resident_rounds(rq, S::sweeps);
+  return true;
+}
+
+// Tiles of 32 x 16 or 64 x 32 cells, the first whose blocks are no more than the GPU's multiprocessors
+// (one block each: 256^2 and 512^2 are 128 blocks of these); larger grids take the queued launches.
+// Measured on an H100 (docs/performance.md): a resident sweep at 256^2 and 512^2 took 1.3-1.7 times
+// less time than three a launch; at 1024^2, in tiles of 128 x 64, no less in f32 (the blocks along the
+// sides take the general point update, and all wait for the slowest at every barrier).
+template <bool Jacobi, class T>
+bool launch_resident_tiles(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
+  using Small = ResidentShape<T, Jacobi, 32, 16, 256>;
+  using Middle = ResidentShape<T, Jacobi, 64, 32, 512>;
+  const std::int64_t sms = ex.context->multiprocessors(), nx = sw.in.nx, ny = sw.in.ny;
+  auto blocks = [&](int tx, int ty) { return ((nx + tx - 1) / tx) * ((ny + ty - 1) / ty); };
+  if (blocks(Small::tx, Small::ty) <= sms) return launch_resident<Small, Jacobi>(ex, sw, rq, q);
+  return blocks(Middle::tx, Middle::ty) <= sms && launch_resident<Middle, Jacobi>(ex, sw, rq, q);
+}
+
+}  // namespace tile_sweep_detail
+
+template <class T>
+bool resident_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<T> x, FieldView<T> other,
+                     FieldView<const T> b, const FieldBoundary& bc, T omega, SweepLog* log, const QueuePlan& plan,
+                     double below, bool residual, SweepQueue& q) {
+  using namespace tile_sweep_detail;
+  if (!jacobi && !colours_close(x.nx, x.ny, x.ncomp, bc)) return false;
+  const Sweep<T> sw{op.refreshed(), as_const(x), b, other, bc, omega, jacobi ? -1 : 0};
+  const ResidentQueue rq{plan, log, below, residual};
+  return jacobi ? launch_resident_tiles<true>(ex, sw, rq, q) : launch_resident_tiles<false>(ex, sw, rq, q);
+}
+
+}  // namespace pdex
