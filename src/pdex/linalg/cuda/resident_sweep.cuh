@@ -1,6 +1,7 @@
 #pragma once
 // A relaxation solve's whole queue of sweeps and tests (queue_sweeps) in one launch on CUDA, on grids of
-// up to a tile a multiprocessor (512^2 cells on an H100, in tiles of 64 x 32). Each block keeps
+// up to a tile a multiprocessor (512^2 cells on an H100 in tiles of 64 x 32; red-black 1024^2 in tiles
+// of 128 x 64). Each block keeps
 // its tile of x and b with a ring in shared memory for the whole queue. A round is up to two sweeps there
 // (fused_sweep.cuh's: the same point updates, the ghosts set from their images after each sweep); then
 // the block writes the cells of its tile that the rings around need to the other field, the blocks meet
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "pdex/linalg/cuda/fused_sweep.cuh"
 
@@ -39,6 +41,7 @@ struct ResidentShape {
 // One component's tile for a round (FusedTile, whose sweeps it makes).
 template <class S, bool Jacobi, bool Inside, bool Lean, class T>
 struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
+  using Shape = S;
   using Fused = FusedTile<S, Jacobi, Inside, Lean, T>;
   using Fused::c, Fused::grid_x, Fused::grid_y, Fused::i0, Fused::j0, Fused::ring, Fused::sw, Fused::threads;
   using Fused::w, Fused::xs;
@@ -65,7 +68,7 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   }
 
   // A round of n (1 or 2) sweeps, the last one's largest change on the tile into `largest`; a Jacobi
-  // sweep leaves the values in the other array (FusedTile::jacobi_sweep swaps them).
+  // sweep leaves the values in the other array (FusedTile::jacobi_sweep swaps the tile's two).
   __device__ void round(int n, LargestChange<T>& largest) {
     static_assert(S::sweeps == 2);
     if (n == 2) this->template sweep<0>();
@@ -147,40 +150,52 @@ __device__ inline bool test_passed(const ResidentQueue& q, int test) {
   return stopped;
 }
 
-// A block's part of a resident queue: a Tile for each component, in the shared memory at `arrays`. Round
-// r writes to `other` (sw.out) where r is even, else to x (sw.in), and reads its ring from the field the
-// round before wrote. (One Sweep for all rounds, the fields chosen as views: a choice between two
-// kernel parameters by reference would copy both to local memory.)
-template <class S, bool Jacobi, bool Inside, bool Lean, class T>
+// The tiles of a block's NC components, kept for the whole queue (in registers: every index into them is
+// a constant once the loops over components unroll; a Jacobi sweep swaps a tile's two arrays).
+template <class Tile, int NC>
+struct Tiles {
+  Tile t[NC];
+};
+
+template <class Tile, int NC, class T, class S = typename Tile::Shape, int... C>
+__device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, int i0, int j0, std::integer_sequence<int, C...>) {
+  constexpr int n = S::w * S::h;
+  auto periodic = [&](int side, int c) { return sw.bc.side[side][c].kind == BcKind::periodic; };
+  return {{Tile{{{sw, sw.op.component(C), arrays + C * S::arrays * n, arrays + C * S::arrays * n + n, C, i0, j0,
+                  periodic(left, C), periodic(bottom, C)},
+                 arrays + C * S::arrays * n + 2 * n}}...}};
+}
+
+// A block's part of a resident queue, NC components in the shared memory at `arrays`. Round r writes to
+// `other` (sw.out) where r is even, else to x (sw.in), and reads its ring from the field the round before
+// wrote. (One Sweep for all rounds, the fields chosen as views: a choice between two kernel parameters
+// by reference would copy both to local memory.)
+template <class S, bool Jacobi, bool Inside, bool Lean, int NC, class T>
 __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arrays, int i0, int j0) {
   using Tile = ResidentTile<S, Jacobi, Inside, Lean, T>;
-  const int ncomp = sw.in.ncomp;
   const FieldView<T> x{const_cast<T*>(sw.in.data), sw.in.nx, sw.in.ny, sw.in.ghost, sw.in.ncomp, sw.in.pitch,
                        sw.in.comp_stride, sw.in.xoff};
-  bool flip = false;  // a Jacobi round of one sweep leaves the values in the other array
-  auto tile = [&](int c) {
-    T* const a = arrays + c * S::arrays * S::w * S::h;
-    T* const xs = a + (flip ? 2 : 0) * S::w * S::h;
-    T* const ys = a + (flip ? 0 : 2) * S::w * S::h;
-    const bool px = sw.bc.side[left][c].kind == BcKind::periodic, py = sw.bc.side[bottom][c].kind == BcKind::periodic;
-    return Tile{{{sw, sw.op.component(c), xs, a + S::w * S::h, c, i0, j0, px, py}, ys}};
-  };
+  Tiles<Tile, NC> tiles = make_tiles<Tile, NC>(sw, arrays, i0, j0, std::make_integer_sequence<int, NC>{});
   auto store = [&](FieldView<T> to, bool all) {
-    for (int c = 0; c < ncomp; ++c) tile(c).store(to, all);
+#pragma unroll
+    for (int c = 0; c < NC; ++c) tiles.t[c].store(to, all);
   };
-  for (int c = 0; c < ncomp; ++c) tile(c).load();
+#pragma unroll
+  for (int c = 0; c < NC; ++c) tiles.t[c].load();
   __syncthreads();
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   bool ring_loaded = true;
   for (int sweeps = 0, tests = 0, r = 0;; ++r) {
     const FieldView<T> to = r % 2 ? x : sw.out, from = r % 2 ? sw.out : x;
-    if (!ring_loaded)
-      for (int c = 0; c < ncomp; ++c) tile(c).load_ring(from);
+    if (!ring_loaded) {
+#pragma unroll
+      for (int c = 0; c < NC; ++c) tiles.t[c].load_ring(from);
+    }
     bool tested;
     const int n = q.round(sweeps, S::sweeps, tested);
     LargestChange<T> largest;
-    for (int c = 0; c < ncomp; ++c) tile(c).round(n, largest);
-    if (Jacobi && n % 2) flip = !flip;
+#pragma unroll
+    for (int c = 0; c < NC; ++c) tiles.t[c].round(n, largest);
     sweeps += n;
     if (tested) fold_into_row<S::threads>(largest, q.log->rows[tests].largest);  // read by the host too
     const bool last = !q.plan.more(sweeps, tests + (tested ? 1 : 0));
@@ -191,10 +206,10 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
     if (!tested) continue;
     if (q.residual) {
       double s = 0;
-      for (int c = 0; c < ncomp; ++c) {
-        const Tile t = tile(c);
-        t.load_ring(to);
-        s += t.residual2();
+#pragma unroll
+      for (int c = 0; c < NC; ++c) {
+        tiles.t[c].load_ring(to);
+        s += tiles.t[c].residual2();
       }
       ring_loaded = true;
       add_into_row<S::threads>(s, q.log->rows[tests].residual2);
@@ -215,8 +230,14 @@ __global__ void __launch_bounds__(S::threads) resident_sweep_kernel(Sweep<T> sw,
   const int i0 = int(blockIdx.x) * S::tx - S::ring, j0 = int(blockIdx.y) * S::ty - S::ring;
   bool lean = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
   for (int c = 0; c < sw.in.ncomp; ++c) lean = lean && !sw.op.d[c];
-  if (lean) run_resident<S, Jacobi, true, true>(sw, q, arrays, i0, j0);
-  else run_resident<S, Jacobi, false, false>(sw, q, arrays, i0, j0);
+  static_assert(max_solver_components == 2);
+  if (sw.in.ncomp == 1) {
+    if (lean) run_resident<S, Jacobi, true, true, 1>(sw, q, arrays, i0, j0);
+    else run_resident<S, Jacobi, false, false, 1>(sw, q, arrays, i0, j0);
+  } else {
+    if (lean) run_resident<S, Jacobi, true, true, 2>(sw, q, arrays, i0, j0);
+    else run_resident<S, Jacobi, false, false, 2>(sw, q, arrays, i0, j0);
+  }
 }
 
 // The rounds of a resident queue as the kernel takes them (ResidentQueue::round).
@@ -263,18 +284,21 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
 }
 
 // Tiles of 32 x 16 or 64 x 32 cells, the first whose blocks are no more than the GPU's multiprocessors
-// (one block each: 256^2 and 512^2 are 128 blocks of these); larger grids take the queued launches.
-// Measured on an H100 (docs/performance.md): a resident sweep at 256^2 and 512^2 took 1.3-1.7 times
-// less time than three a launch; at 1024^2, in tiles of 128 x 64, no less in f32 (the blocks along the
-// sides take the general point update, and all wait for the slowest at every barrier).
+// (one block each: 256^2 and 512^2 are 128 blocks of these), and for red-black sweeps also 128 x 64;
+// larger grids take the queued launches. Measured on an H100 (docs/performance.md): at 256^2 and 512^2
+// a resident sweep took 1.35-2 times less time than three a launch; at 1024^2 red-black 8.6 against
+// 8.9 µs in f32 and 9.5 against 11.5 in f64, Jacobi 7.6 against 7.3 and 8.7 against 8.4.
 template <bool Jacobi, class T>
 bool launch_resident_tiles(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
   using Small = ResidentShape<T, Jacobi, 32, 16, 256>;
   using Middle = ResidentShape<T, Jacobi, 64, 32, 512>;
+  using Large = ResidentShape<T, Jacobi, 128, 64, 1024>;
   const std::int64_t sms = ex.context->multiprocessors(), nx = sw.in.nx, ny = sw.in.ny;
   auto blocks = [&](int tx, int ty) { return ((nx + tx - 1) / tx) * ((ny + ty - 1) / ty); };
   if (blocks(Small::tx, Small::ty) <= sms) return launch_resident<Small, Jacobi>(ex, sw, rq, q);
-  return blocks(Middle::tx, Middle::ty) <= sms && launch_resident<Middle, Jacobi>(ex, sw, rq, q);
+  if (blocks(Middle::tx, Middle::ty) <= sms) return launch_resident<Middle, Jacobi>(ex, sw, rq, q);
+  if constexpr (Jacobi) return false;
+  else return blocks(Large::tx, Large::ty) <= sms && launch_resident<Large, Jacobi>(ex, sw, rq, q);
 }
 
 }  // namespace tile_sweep_detail
