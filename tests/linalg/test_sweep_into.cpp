@@ -211,13 +211,16 @@ TEST(FusedSweeps, EqualSingleQueuedSweeps) {
 // A queue run in one launch (resident_sweep.cuh) must be the queue of launches (queue_sweeps, resident
 // off): the same sweeps and tests, the same test passed, the same largest changes or residuals, and the
 // same field, interior and ghosts. The threshold is set between the launches' 4th and 3rd test values
-// (residual, or change), so that a test in the middle of the queue passes; `cap`: the sweeps allowed.
+// (residual, or change), so that a test in the middle of the queue passes; `cap`: the sweeps allowed;
+// `per_cell`: the second component has a per-cell coefficient (every block takes the general point
+// update), else neither has (the lean one, in the blocks along the sides too).
 struct ResidentCase {
   int nx, ny;
   bool jacobi;
   double omega;
   int every, cap;
   bool residual;
+  bool per_cell = true;
 };
 
 template <class T>
@@ -225,8 +228,10 @@ void check_resident(const Cuda& ex, const ResidentCase& k, const FieldBoundary& 
   SCOPED_TRACE(::testing::Message() << k.nx << "x" << k.ny << (k.jacobi ? " jacobi" : " red-black") << ", omega "
                                     << k.omega << ", every " << k.every << ", cap " << k.cap
                                     << (k.residual ? ", residual tests" : ", change tests")
+                                    << (k.per_cell ? "" : ", no per-cell coefficient")
                                     << (sizeof(T) == 4 ? ", f32" : ", f64"));
-  const RandomProblem<T> p(k.nx, k.ny, bc, MemorySpace::device);
+  RandomProblem<T> p(k.nx, k.ny, bc, MemorySpace::device);
+  if (!k.per_cell) p.op.d[1] = nullptr;
   Buffer<SweepLog> log(1, MemorySpace::device);
   auto run = [&](bool resident, double below, Field<T>& result, SweepLog& got) {
     Field<T> x = to_space(p.x0, MemorySpace::device);
@@ -269,6 +274,24 @@ TEST(ResidentQueues, EqualQueuedLaunches) {
     check_resident<double>(ex, k, FieldBoundary::all(BcKind::dirichlet, 0.75));
     check_resident<double>(ex, k, FieldBoundary::all(BcKind::neumann));
   }
+  // The lean point update in the blocks along the sides (SideInverses), every kind of side; a grid
+  // smaller than a tile, whose region wraps several times.
+  const ResidentCase lean[] = {{150, 70, false, 1.4, 3, 1000, false, false},
+                               {40, 40, true, 1.0, 6, 1000, false, false},
+                               {12, 10, false, 1.2, 2, 1000, true, false}};
+  for (const ResidentCase& k : lean) {
+    check_resident<double>(ex, k, mixed_conditions());
+    check_resident<float>(ex, k, FieldBoundary::all(BcKind::periodic));
+    check_resident<double>(ex, k, FieldBoundary::all(BcKind::dirichlet, 0.75));
+    check_resident<double>(ex, k, FieldBoundary::all(BcKind::neumann));
+  }
+  // 1024^2 runs resident in tiles of 128 x 64 (two f32 components fit in shared memory).
+  for (const bool jacobi : {false, true})
+    for (const bool per_cell : {false, true}) {
+      const ResidentCase large{1024, 1024, jacobi, jacobi ? 1.0 : 1.2, 6, 1000, false, per_cell};
+      check_resident<float>(ex, large, mixed_conditions());
+      check_resident<float>(ex, large, FieldBoundary::all(BcKind::dirichlet, 0.75));
+    }
 }
 #endif
 

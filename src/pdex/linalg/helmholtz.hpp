@@ -45,12 +45,17 @@ struct Helmholtz {
 
   // The coefficient of x(i, j) in (A x)(i, j), boundary images included: exact Jacobi and Gauss-Seidel.
   PDEX_HD T diag(int i, int j, int c, int64_t o) const {
+    return diag_at(i == 0, i == nx - 1, j == 0, j == ny - 1, c, coef(c, o));
+  }
+  // The diagonal of a cell in the first and/or last column (west, east) and row (south, north), whose
+  // coefficient is `coef`.
+  PDEX_HD T diag_at(bool west, bool east, bool south, bool north, int c, T coef) const {
     T cx = T(2), cy = T(2);
-    if (i == 0) cx -= self[left][c];
-    if (i == nx - 1) cx -= self[right][c];
-    if (j == 0) cy -= self[bottom][c];
-    if (j == ny - 1) cy -= self[top][c];
-    return alpha + coef(c, o) * (cx * h.idx2 + cy * h.idy2);
+    if (west) cx -= self[left][c];
+    if (east) cx -= self[right][c];
+    if (south) cy -= self[bottom][c];
+    if (north) cy -= self[top][c];
+    return alpha + coef * (cx * h.idx2 + cy * h.idy2);
   }
 
   // 1 / diag(i, j, c, o); needs inner_inv to match the coefficients (refreshed()).

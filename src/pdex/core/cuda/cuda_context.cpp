@@ -53,6 +53,19 @@ void CudaContext::wait_for(unsigned ticket) const {
   std::atomic_thread_fence(std::memory_order_acquire);
 }
 
+int CudaContext::resident_blocks(const void* kernel, int threads, std::size_t shared) const {
+  const auto key = std::make_pair(kernel, shared);
+  if (const auto known = resident_blocks_.find(key); known != resident_blocks_.end()) return known->second;
+  int blocks = 0;
+  // The allowance fails where the kernel's static shared memory leaves less than `shared`.
+  if (shared <= max_shared_ &&
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)) == cudaSuccess)
+    PDEX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared));
+  else
+    (void)cudaGetLastError();
+  return resident_blocks_[key] = blocks;
+}
+
 void CudaContext::synchronize() const { PDEX_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
 }  // namespace pdex

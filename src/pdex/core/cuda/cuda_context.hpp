@@ -4,7 +4,9 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <map>
 #include <string>
+#include <utility>
 
 namespace pdex {
 
@@ -36,6 +38,10 @@ class CudaContext {
   std::size_t max_shared_per_block() const { return max_shared_; }
   // Whether kernels may meet at grid barriers (cooperative launches).
   bool cooperative_launch() const { return cooperative_; }
+  // The blocks of `threads` threads and `shared` bytes of dynamic shared memory that a multiprocessor
+  // holds at once of `kernel` (a __global__ function), raising its shared memory allowance to `shared`;
+  // 0 where a block cannot have that much. Asked of the device once for each kernel and size.
+  int resident_blocks(const void* kernel, int threads, std::size_t shared) const;
   // Whether kernels may be placed while the one before drains (core/cuda/launch.cuh): on compute
   // capability 9.0 and later, unless PDEX_CUDA_PDL=0.
   bool programmatic_launch() const { return programmatic_; }
@@ -54,6 +60,7 @@ class CudaContext {
   bool cooperative_ = false;
   bool programmatic_ = false;
   std::string name_;
+  mutable std::map<std::pair<const void*, std::size_t>, int> resident_blocks_;
 };
 
 }  // namespace pdex

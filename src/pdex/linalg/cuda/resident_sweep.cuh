@@ -1,8 +1,7 @@
 #pragma once
 // A relaxation solve's whole queue of sweeps and tests (queue_sweeps) in one launch on CUDA, on grids of
-// up to a tile a multiprocessor (512^2 cells on an H100 in tiles of 64 x 32; red-black 1024^2 in tiles
-// of 128 x 64). Each block keeps
-// its tile of x and b with a ring in shared memory for the whole queue. A round is up to two sweeps there
+// up to a tile a multiprocessor (1024^2 cells on an H100, in tiles of 128 x 64). Each block keeps its
+// tile of x and b with a ring in shared memory for the whole queue. A round is up to two sweeps there
 // (fused_sweep.cuh's: the same point updates, the ghosts set from their images after each sweep); then
 // the block writes the cells of its tile that the rings around need to the other field, the blocks meet
 // at a grid barrier, and each reloads its ring. Below 1024^2 a launch a sweep, or three (fused_sweep.cuh),
@@ -38,29 +37,40 @@ struct ResidentShape {
   static constexpr std::size_t component_bytes = std::size_t(arrays) * w * h * sizeof(T);
 };
 
+// The cells of the band D cells wide along the edges of a W x H rectangle, numbered from 0: the rows
+// of the bottom and top bands, then the columns between them.
+template <int W, int H, int D>
+struct Band {
+  static constexpr int rows = 2 * D * W, cells = rows + 2 * D * (H - 2 * D);
+  // Cell k of the band at (x, y) in the rectangle.
+  __device__ static void cell(int k, int& x, int& y) {
+    if (k < rows) {
+      y = k / W, x = k % W;
+      if (y >= D) y += H - 2 * D;
+    } else {
+      y = D + (k - rows) / (2 * D), x = (k - rows) % (2 * D);
+      if (x >= D) x += W - 2 * D;
+    }
+  }
+};
+
 // One component's tile for a round (FusedTile, whose sweeps it makes).
 template <class S, bool Jacobi, bool Inside, bool Lean, class T>
 struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   using Shape = S;
   using Fused = FusedTile<S, Jacobi, Inside, Lean, T>;
-  using Fused::c, Fused::grid_x, Fused::grid_y, Fused::i0, Fused::j0, Fused::ring, Fused::sw, Fused::threads;
-  using Fused::w, Fused::xs;
+  using Fused::c, Fused::grid_x, Fused::grid_y, Fused::h, Fused::i0, Fused::j0, Fused::ring, Fused::sw;
+  using Fused::threads, Fused::w, Fused::xs;
 
   // The ring's cells from `from`, where the blocks around wrote them, through L2 (this SM's L1 may hold
   // their lines from two rounds before); then the ghosts from their images.
   template <class View>
   __device__ void load_ring(const View& from) const {
+    using Ring = Band<w, h, ring>;
     const T* x = from.comp(c);
-    constexpr int rows = 2 * ring * w, cells = rows + 2 * ring * S::ty;
-    for (int k = int(threadIdx.x); k < cells; k += threads) {
+    for (int k = int(threadIdx.x); k < Ring::cells; k += threads) {
       int rx, ry;
-      if (k < rows) {
-        ry = k / w, rx = k % w;
-        if (ry >= ring) ry += S::ty;
-      } else {
-        ry = ring + (k - rows) / (2 * ring), rx = (k - rows) % (2 * ring);
-        if (rx >= ring) rx += S::tx;
-      }
+      Ring::cell(k, rx, ry);
       xs[ry * w + rx] = __ldcg(x + from.offset(grid_x(rx), grid_y(ry)));
     }
     __syncthreads();
@@ -92,11 +102,19 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
     }
     T* const p = to.comp(c);
     const int nx = sw.in.nx, ny = sw.in.ny;
-    const bool cut = (this->px && nx % S::tx) || (this->py && ny % S::ty);
-    for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads) {
-      const int x = k % S::tx, y = k / S::tx, i = i0 + ring + x, j = j0 + ring + y;
-      const bool near = cut || x < ring || y < ring || x >= S::tx - ring || y >= S::ty - ring;
-      if (near && i < nx && j < ny) p[to.offset(i, j)] = xs[(y + ring) * w + x + ring];
+    auto put = [&](int x, int y) {
+      const int i = i0 + ring + x, j = j0 + ring + y;
+      if (i < nx && j < ny) p[to.offset(i, j)] = xs[(y + ring) * w + x + ring];
+    };
+    if ((this->px && nx % S::tx) || (this->py && ny % S::ty)) {  // cut
+      for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads) put(k % S::tx, k / S::tx);
+      return;
+    }
+    using Edge = Band<S::tx, S::ty, ring>;
+    for (int k = int(threadIdx.x); k < Edge::cells; k += threads) {
+      int x, y;
+      Edge::cell(k, x, y);
+      put(x, y);
     }
   }
 
@@ -158,11 +176,12 @@ struct Tiles {
 };
 
 template <class Tile, int NC, class T, class S = typename Tile::Shape, int... C>
-__device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, int i0, int j0, std::integer_sequence<int, C...>) {
+__device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, SideInverses<T, S::w, S::h>* sides, int i0,
+                                      int j0, std::integer_sequence<int, C...>) {
   constexpr int n = S::w * S::h;
   auto periodic = [&](int side, int c) { return sw.bc.side[side][c].kind == BcKind::periodic; };
   return {{Tile{{{sw, sw.op.component(C), arrays + C * S::arrays * n, arrays + C * S::arrays * n + n, C, i0, j0,
-                  periodic(left, C), periodic(bottom, C)},
+                  periodic(left, C), periodic(bottom, C), sides ? sides + C : nullptr},
                  arrays + C * S::arrays * n + 2 * n}}...}};
 }
 
@@ -175,13 +194,19 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
   using Tile = ResidentTile<S, Jacobi, Inside, Lean, T>;
   const FieldView<T> x{const_cast<T*>(sw.in.data), sw.in.nx, sw.in.ny, sw.in.ghost, sw.in.ncomp, sw.in.pitch,
                        sw.in.comp_stride, sw.in.xoff};
-  Tiles<Tile, NC> tiles = make_tiles<Tile, NC>(sw, arrays, i0, j0, std::make_integer_sequence<int, NC>{});
+  constexpr bool sides = Lean && !Inside;
+  __shared__ SideInverses<T, S::w, S::h> side_tables[sides ? NC : 1];
+  Tiles<Tile, NC> tiles =
+      make_tiles<Tile, NC>(sw, arrays, sides ? side_tables : nullptr, i0, j0, std::make_integer_sequence<int, NC>{});
   auto store = [&](FieldView<T> to, bool all) {
 #pragma unroll
     for (int c = 0; c < NC; ++c) tiles.t[c].store(to, all);
   };
 #pragma unroll
-  for (int c = 0; c < NC; ++c) tiles.t[c].load();
+  for (int c = 0; c < NC; ++c) {
+    tiles.t[c].load();
+    if constexpr (sides) tiles.t[c].fill_sides();
+  }
   __syncthreads();
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   bool ring_loaded = true;
@@ -221,23 +246,24 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
   }
 }
 
-// A resident queue (ResidentShape S) from x (sw.in) and the other field (sw.out). A block whose region
-// lies inside the grid, without per-cell coefficients, takes the lean point update.
-template <class S, bool Jacobi, class T>
+// A resident queue (ResidentShape S) of NC components from x (sw.in) and the other field (sw.out).
+// Without per-cell coefficients the point update is the lean one (TileRegion), in the blocks along the
+// grid's sides too (SideInverses): every round waits at the grid barrier for the slowest block (f32
+// red-black at 1024^2 on an H100, Dirichlet sides: 7.9 µs a sweep with the general update along the
+// sides, 5.1 with SideInverses; 4.4, with wrong values, where every block took the inner cells' update).
+// A kernel per component count: one kernel for both took 116 registers at 512 threads, one block a
+// multiprocessor, and spilled at 1024 threads.
+template <class S, bool Jacobi, int NC, class T>
 __global__ void __launch_bounds__(S::threads) resident_sweep_kernel(Sweep<T> sw, ResidentQueue q) {
   extern __shared__ __align__(16) unsigned char resident_arrays[];
   T* const arrays = reinterpret_cast<T*>(resident_arrays);
   const int i0 = int(blockIdx.x) * S::tx - S::ring, j0 = int(blockIdx.y) * S::ty - S::ring;
-  bool lean = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
-  for (int c = 0; c < sw.in.ncomp; ++c) lean = lean && !sw.op.d[c];
-  static_assert(max_solver_components == 2);
-  if (sw.in.ncomp == 1) {
-    if (lean) run_resident<S, Jacobi, true, true, 1>(sw, q, arrays, i0, j0);
-    else run_resident<S, Jacobi, false, false, 1>(sw, q, arrays, i0, j0);
-  } else {
-    if (lean) run_resident<S, Jacobi, true, true, 2>(sw, q, arrays, i0, j0);
-    else run_resident<S, Jacobi, false, false, 2>(sw, q, arrays, i0, j0);
-  }
+  const bool inside = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
+  bool lean = true;
+  for (int c = 0; c < NC; ++c) lean = lean && !sw.op.d[c];
+  if (lean && inside) run_resident<S, Jacobi, true, true, NC>(sw, q, arrays, i0, j0);
+  else if (lean) run_resident<S, Jacobi, false, true, NC>(sw, q, arrays, i0, j0);
+  else run_resident<S, Jacobi, false, false, NC>(sw, q, arrays, i0, j0);
 }
 
 // The rounds of a resident queue as the kernel takes them (ResidentQueue::round).
@@ -254,51 +280,35 @@ inline SweepQueue resident_rounds(const ResidentQueue& rq, int most) {
 
 // The queue in one cooperative launch of tiles of shape S, where all its blocks fit on the GPU at once;
 // false where not.
-template <class S, bool Jacobi, class T>
+template <class S, bool Jacobi, int NC, class T>
 bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
   const CudaContext& ctx = *ex.context;
-  const std::size_t bytes = std::size_t(sw.in.ncomp) * S::component_bytes;
+  const std::size_t bytes = NC * S::component_bytes;
   const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
-  if (!ctx.cooperative_launch() || bytes > ctx.max_shared_per_block()) return false;
-  auto kernel = resident_sweep_kernel<S, Jacobi, T>;
-  // Blocks a multiprocessor, by component count (fixed for a kernel on a device: asked once); the
-  // kernel's shared memory allowance, raised to the most asked for.
-  static int fit[max_solver_components + 1] = {};
-  static std::size_t allowed = 0;
-  int& per_sm = fit[sw.in.ncomp];
-  if (per_sm == 0) {
-    per_sm = -1;
-    const std::size_t most = std::max(allowed, bytes);
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(most)) == cudaSuccess) {
-      allowed = most;
-      PDEX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, S::threads, bytes));
-      if (per_sm == 0) per_sm = -1;
-    } else {
-      (void)cudaGetLastError();  // more than the static shared memory leaves: not resident
-    }
-  }
-  if (per_sm < 0 || std::int64_t(grid.x) * grid.y > std::int64_t(per_sm) * ctx.multiprocessors()) return false;
+  if (!ctx.cooperative_launch()) return false;
+  auto kernel = resident_sweep_kernel<S, Jacobi, NC, T>;
+  const int per_sm = ctx.resident_blocks(reinterpret_cast<const void*>(kernel), S::threads, bytes);
+  if (std::int64_t(grid.x) * grid.y > std::int64_t(per_sm) * ctx.multiprocessors()) return false;
   launch_cooperative(ctx, "resident_sweep_kernel", kernel, grid, dim3(S::threads), bytes, sw, rq);
   q = resident_rounds(rq, S::sweeps);
   return true;
 }
 
-// Tiles of 32 x 16 or 64 x 32 cells, the first whose blocks are no more than the GPU's multiprocessors
-// (one block each: 256^2 and 512^2 are 128 blocks of these), and for red-black sweeps also 128 x 64;
-// larger grids take the queued launches. Measured on an H100 (docs/performance.md): at 256^2 and 512^2
-// a resident sweep took 1.35-2 times less time than three a launch; at 1024^2 red-black 8.6 against
-// 8.9 µs in f32 and 9.5 against 11.5 in f64, Jacobi 7.6 against 7.3 and 8.7 against 8.4.
-template <bool Jacobi, class T>
+// Tiles of 32 x 16, 64 x 32 or 128 x 64 cells, the first whose blocks are no more than the GPU's
+// multiprocessors (one block each: 256^2, 512^2 and 1024^2 are 128 blocks of these); larger grids take
+// the queued launches. Measured on an H100 (docs/performance.md): at 256^2 and 512^2 a resident sweep
+// took 1.35-2 times less time than three a launch; at 1024^2 with Dirichlet sides f32 red-black 5.1
+// against 8.6 µs, Jacobi 4.0 against 7.2; f64 7.1 against 11.6 and 4.9 against 8.4.
+template <bool Jacobi, int NC, class T>
 bool launch_resident_tiles(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
   using Small = ResidentShape<T, Jacobi, 32, 16, 256>;
   using Middle = ResidentShape<T, Jacobi, 64, 32, 512>;
   using Large = ResidentShape<T, Jacobi, 128, 64, 1024>;
   const std::int64_t sms = ex.context->multiprocessors(), nx = sw.in.nx, ny = sw.in.ny;
   auto blocks = [&](int tx, int ty) { return ((nx + tx - 1) / tx) * ((ny + ty - 1) / ty); };
-  if (blocks(Small::tx, Small::ty) <= sms) return launch_resident<Small, Jacobi>(ex, sw, rq, q);
-  if (blocks(Middle::tx, Middle::ty) <= sms) return launch_resident<Middle, Jacobi>(ex, sw, rq, q);
-  if constexpr (Jacobi) return false;
-  else return blocks(Large::tx, Large::ty) <= sms && launch_resident<Large, Jacobi>(ex, sw, rq, q);
+  if (blocks(Small::tx, Small::ty) <= sms) return launch_resident<Small, Jacobi, NC>(ex, sw, rq, q);
+  if (blocks(Middle::tx, Middle::ty) <= sms) return launch_resident<Middle, Jacobi, NC>(ex, sw, rq, q);
+  return blocks(Large::tx, Large::ty) <= sms && launch_resident<Large, Jacobi, NC>(ex, sw, rq, q);
 }
 
 }  // namespace tile_sweep_detail
@@ -311,7 +321,10 @@ bool resident_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldV
   if (!jacobi && !colours_close(x.nx, x.ny, x.ncomp, bc)) return false;
   const Sweep<T> sw{op.refreshed(), as_const(x), b, other, bc, omega, jacobi ? -1 : 0};
   const ResidentQueue rq{plan, log, below, residual};
-  return jacobi ? launch_resident_tiles<true>(ex, sw, rq, q) : launch_resident_tiles<false>(ex, sw, rq, q);
+  static_assert(max_solver_components == 2);
+  if (x.ncomp == 1)
+    return jacobi ? launch_resident_tiles<true, 1>(ex, sw, rq, q) : launch_resident_tiles<false, 1>(ex, sw, rq, q);
+  return jacobi ? launch_resident_tiles<true, 2>(ex, sw, rq, q) : launch_resident_tiles<false, 2>(ex, sw, rq, q);
 }
 
 }  // namespace pdex

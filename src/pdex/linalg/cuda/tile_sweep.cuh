@@ -186,16 +186,28 @@ __device__ void fold_into_row(LargestChange<T> largest, unsigned long long* row)
   atomicMax(row + block % SweepLog::words, static_cast<unsigned long long>(__double_as_longlong(largest.value())));
 }
 
+// The inverse diagonals of a region that crosses the grid's sides, for an operator without per-cell
+// coefficients: Helmholtz::inv_diag's values by whether a cell lies in the grid's first or last column
+// and row, inv[column[x] + row[y]] at region cell (x, y): a table lookup in place of inv_diag's tests,
+// offset and division at every cell of the blocks along the sides, for which a resident queue's blocks
+// wait at each grid barrier (resident_sweep.cuh).
+template <class T, int W, int H>
+struct SideInverses {
+  static constexpr int ghost = 64;  // in column[x] or row[y]: the cell is a ghost
+  T inv[16];
+  unsigned char column[W], row[H];  // 4 * (first column + 2 * last column); first row + 2 * last row
+};
+
 // One component's region of a block in shared memory, W x H cells from grid cell (i0, j0) (at even
 // coordinates, so a region cell's colour is (x + y) % 2 in region coordinates (x, y), wrapped or not:
 // periodic lengths are even), around a tile `Ring` cells in from its edges; what a single sweep
 // (TileSweep) and fused sweeps (fused_sweep.cuh) share. `Inside`: the region lies inside the grid, so
-// no cell of it wraps or is a ghost, and no tile cell has boundary images. `Lean`: inside, and without a
-// per-cell coefficient, so a point update needs neither the cell's offset nor its diagonal tests (a sweep
-// in f32 is bound by instructions, and those were a third of them).
+// no cell of it wraps or is a ghost, and no tile cell has boundary images. `Lean`: without a per-cell
+// coefficient, so a point update needs neither the cell's offset nor its diagonal tests (a sweep in f32
+// is bound by instructions, and those were a third of them): inside the grid every cell's inverse
+// diagonal is inner_inv, elsewhere it comes from `sides` (SideInverses, filled by fill_sides).
 template <int W, int H, int Threads, bool Inside, bool Lean, class T>
 struct TileRegion {
-  static_assert(Inside || !Lean);
   static constexpr int w = W, h = H, threads = Threads;
   const Sweep<T>& sw;
   Helmholtz<T> op;  // component c's coefficients as component 0 (constant indices keep them in registers)
@@ -203,12 +215,33 @@ struct TileRegion {
   T* bs;
   int c, i0, j0;
   bool px, py;  // periodic axes of this component
+  SideInverses<T, W, H>* sides = nullptr;  // where Lean and not Inside
 
   __device__ int grid_x(int x) const { return Inside ? i0 + x : source(i0 + x, sw.in.nx, px); }
   __device__ int grid_y(int y) const { return Inside ? j0 + y : source(j0 + y, sw.in.ny, py); }
   // Region cell (x, y) is a cell of the grid (not a ghost), wrapped or not.
   __device__ bool is_cell(int x, int y) const {
+    if constexpr (Lean && !Inside) return sides->column[x] + sides->row[y] < SideInverses<T, W, H>::ghost;
     return Inside || (inside(i0 + x, sw.in.nx, px) && inside(j0 + y, sw.in.ny, py));
+  }
+
+  // The table of `sides` for this region (Lean, not Inside); a barrier must follow.
+  __device__ void fill_sides() const {
+    static_assert(Lean && !Inside);
+    const int nx = sw.in.nx, ny = sw.in.ny;
+    for (int k = int(threadIdx.x); k < 16 + W + H; k += threads) {
+      if (k < 16) {
+        const int cx = k / 4, cy = k % 4;
+        sides->inv[k] = cx == 0 && cy == 0 ? op.inner_inv[0]
+                                           : T(1) / op.diag_at(cx & 1, cx & 2, cy & 1, cy & 2, 0, op.beta[0]);
+      } else if (k < 16 + W) {
+        const int x = k - 16, i = grid_x(x), ghost = inside(i0 + x, nx, px) ? 0 : sides->ghost;
+        sides->column[x] = static_cast<unsigned char>(ghost + 4 * ((i == 0) + 2 * (i == nx - 1)));
+      } else {
+        const int y = k - 16 - W, j = grid_y(y), ghost = inside(j0 + y, ny, py) ? 0 : sides->ghost;
+        sides->row[y] = static_cast<unsigned char>(ghost + (j == 0) + 2 * (j == ny - 1));
+      }
+    }
   }
 
   // b - A x at region cell index r = y * w + x, whose grid offset is o (unused where Lean).
@@ -220,8 +253,10 @@ struct TileRegion {
 
   // The change the point update makes at region cell (x, y), index r = y * w + x.
   __device__ T change(int r, int x, int y) const {
-    if constexpr (Lean) {
+    if constexpr (Lean && Inside) {
       return sw.omega * residual(r, 0) * op.inner_inv[0];
+    } else if constexpr (Lean) {
+      return sw.omega * residual(r, 0) * sides->inv[sides->column[x] + sides->row[y]];
     } else {
       const int i = grid_x(x), j = grid_y(y);
       const int64_t o = sw.in.offset(i, j);
