@@ -94,16 +94,18 @@ __device__ V shuffle_down(V v, int off) {
   }
 }
 
-template <class V, class Op>
+// The values of a block of `Threads` threads combined by op, in thread 0 (warp 0 holds partial values).
+template <class V, class Op, int Threads = reduce_threads>
 __device__ V block_reduce(V v, Op op) {
-  __shared__ alignas(16) unsigned char raw[reduce_threads / 32 * sizeof(V)];
+  static_assert(Threads % 32 == 0 && Threads <= 1024);
+  __shared__ alignas(16) unsigned char raw[Threads / 32 * sizeof(V)];
   V* warp_vals = reinterpret_cast<V*>(raw);
   for (int off = 16; off > 0; off /= 2) v = op(v, shuffle_down(v, off));
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (lane == 0) warp_vals[warp] = v;
   __syncthreads();
   if (warp == 0) {
-    v = lane < reduce_threads / 32 ? warp_vals[lane] : Op::identity();
+    v = lane < Threads / 32 ? warp_vals[lane] : Op::identity();
     for (int off = 16; off > 0; off /= 2) v = op(v, shuffle_down(v, off));
   }
   return v;

@@ -78,7 +78,10 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   }
 
   // A round of n (1 or 2) sweeps, the last one's largest change on the tile into `largest`; a Jacobi
-  // sweep leaves the values in the other array (FusedTile::jacobi_sweep swaps the tile's two).
+  // sweep leaves the values in the other array (FusedTile::jacobi_sweep swaps the tile's two). The
+  // ghosts are left as the last sweep found them: what follows a round either loads the ring, which
+  // sets them from their images (load_ring), or stores the tile, whose boundary images are taken from
+  // the cells (store_tile).
   __device__ void round(int n, LargestChange<T>& largest) {
     static_assert(S::sweeps == 2);
     if (n == 2) this->template sweep<0>();
@@ -88,7 +91,6 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
       this->template half_sweep<ring - 1>(sw.first, &largest);
       this->template half_sweep<ring>(1 - sw.first, &largest);
     }
-    this->refresh_ghosts();
   }
 
   // The tile's cells that rings around may read (all of them where `all`) into `to`: those within `ring`
@@ -149,13 +151,8 @@ struct ResidentQueue {
 // A block's sum into its word of the test's row (the words are added in a fixed order by all who read).
 template <int Threads>
 __device__ void add_into_row(double s, double* row) {
-  __shared__ double warp_sums[Threads / 32];
-  s = warp_sum(s);
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = s;
-  __syncthreads();
-  if (threadIdx.x != 0) return;
-  for (int k = 1; k < Threads / 32; ++k) s += warp_sums[k];
-  if (s != 0) atomicAdd(row + (blockIdx.y * gridDim.x + blockIdx.x) % SweepLog::sum_words, s);
+  s = cuda_detail::block_reduce<double, Sum<double>, Threads>(s, Sum<double>{});
+  if (threadIdx.x == 0 && s != 0) atomicAdd(row + (blockIdx.y * gridDim.x + blockIdx.x) % SweepLog::sum_words, s);
 }
 
 // Every block alike: whether test `test` (its row complete, behind a grid barrier) passed; block 0

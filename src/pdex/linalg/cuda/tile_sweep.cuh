@@ -174,14 +174,8 @@ __device__ inline void decide_queue(QueuedTest q, QueuePeek p, bool& stopped) {
 template <int Threads, class T>
 __device__ void fold_into_row(LargestChange<T> largest, unsigned long long* row) {
   using Bits = typename LargestChange<T>::Bits;
-  __shared__ Bits warp_largest[Threads / 32];
-  Bits& m = largest.bits;
-  m = warp_max(m);
-  if (threadIdx.x % 32 == 0) warp_largest[threadIdx.x / 32] = m;
-  __syncthreads();
-  if (threadIdx.x != 0) return;
-  for (int w = 1; w < Threads / 32; ++w) m = warp_largest[w] > m ? warp_largest[w] : m;
-  if (m == 0) return;
+  largest.bits = cuda_detail::block_reduce<Bits, Max<Bits>, Threads>(largest.bits, Max<Bits>{});
+  if (threadIdx.x != 0 || largest.bits == 0) return;
   const unsigned block = blockIdx.y * gridDim.x + blockIdx.x;
   atomicMax(row + block % SweepLog::words, static_cast<unsigned long long>(__double_as_longlong(largest.value())));
 }
