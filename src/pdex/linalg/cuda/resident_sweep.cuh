@@ -63,7 +63,9 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   using Fused::threads, Fused::w, Fused::xs;
 
   // The ring's cells from `from`, where the blocks around wrote them, through L2 (this SM's L1 may hold
-  // their lines from two rounds before); then the ghosts from their images.
+  // their lines from two rounds before); then the ghosts from their images. (Setting the ghosts in the
+  // same pass, from `from` where the image is a ring cell, spared a barrier but took longer: 5.05
+  // against 4.95 µs a sweep, f32 red-black 1024^2.)
   template <class View>
   __device__ void load_ring(const View& from) const {
     using Ring = Band<w, h, ring>;
@@ -294,8 +296,8 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
 // Tiles of 32 x 16, 64 x 32 or 128 x 64 cells, the first whose blocks are no more than the GPU's
 // multiprocessors (one block each: 256^2, 512^2 and 1024^2 are 128 blocks of these); larger grids take
 // the queued launches. Measured on an H100 (docs/performance.md): at 256^2 and 512^2 a resident sweep
-// took 1.35-2 times less time than three a launch; at 1024^2 with Dirichlet sides f32 red-black 5.1
-// against 8.6 µs, Jacobi 4.0 against 7.2; f64 7.1 against 11.6 and 4.9 against 8.4.
+// took about half the time of three a launch; at 1024^2 (Dirichlet sides) f32 red-black 5.0 µs a sweep
+// against 8.6, Jacobi 3.9 against 7.2; f64 6.9 against 11.6 and 4.7 against 8.4.
 template <bool Jacobi, int NC, class T>
 bool launch_resident_tiles(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
   using Small = ResidentShape<T, Jacobi, 32, 16, 256>;
