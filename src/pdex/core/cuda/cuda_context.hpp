@@ -34,8 +34,6 @@ class CudaContext {
   unsigned next_ticket() const { return ++ticket_; }
   void wait_for(unsigned ticket) const;
   int multiprocessors() const { return sm_count_; }
-  // The most shared memory a block may ask for (beyond the default 48 KB, cudaFuncSetAttribute).
-  std::size_t max_shared_per_block() const { return max_shared_; }
   // Whether kernels may meet at grid barriers (cooperative launches).
   bool cooperative_launch() const { return cooperative_; }
   // The blocks of `threads` threads and `shared` bytes of dynamic shared memory that a multiprocessor
@@ -56,7 +54,7 @@ class CudaContext {
   mutable unsigned ticket_ = 0;
   void* pinned_ = nullptr;
   int sm_count_ = 0;
-  std::size_t max_shared_ = 0;
+  std::size_t max_shared_ = 0;  // the most shared memory a block may ask for (beyond the default 48 KB)
   bool cooperative_ = false;
   bool programmatic_ = false;
   std::string name_;
