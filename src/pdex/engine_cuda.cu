@@ -14,3 +14,18 @@
 #include "pdex/models/wave/wave_cuda.cuh"
 #include "pdex/models/curvature/curvature_cuda.cuh"
 #include "pdex/models/chemotaxis/chemotaxis_cuda.cuh"
+
+#include "pdex/core/cuda/cuda_check.hpp"
+#include "pdex/core/cuda/cuda_context.hpp"
+
+namespace pdex {
+namespace {
+// A kernel of this translation unit's module, whose attributes make CUDA load the module.
+__global__ void engine_module_kernel() {}
+}  // namespace
+
+void load_engine_kernels() {
+  cudaFuncAttributes a{};
+  PDEX_CUDA_CHECK(cudaFuncGetAttributes(&a, engine_module_kernel));
+}
+}  // namespace pdex

@@ -210,10 +210,12 @@ TEST(FusedSweeps, EqualSingleQueuedSweeps) {
 
 // A queue run in one launch (resident_sweep.cuh) must be the queue of launches (queue_sweeps, resident
 // off): the same sweeps and tests, the same test passed, the same largest changes or residuals, and the
-// same field, interior and ghosts. The threshold is set between the launches' 4th and 3rd test values
-// (residual, or change), so that a test in the middle of the queue passes; `cap`: the sweeps allowed;
-// `per_cell`: the second component has a per-cell coefficient (every block takes the general point
-// update), else neither has (the lean one, in the blocks along the sides too).
+// same field, interior and ghosts. The threshold is set between the launches' values (residual, or
+// change) of tests `passes` - 1 and `passes`, so that test `passes` passes (the queue holds 8 tests);
+// `cap`: the sweeps allowed; `per_cell`: the second component has a per-cell coefficient (every block
+// takes the general point update), else neither has (the lean one, in the blocks along the sides too).
+// Change tests after every sweep go two to a round, the field after the first kept until its test is
+// read: `passes` even is the first of a pair, odd the second, 7 the last (read by the host).
 struct ResidentCase {
   int nx, ny;
   bool jacobi;
@@ -221,6 +223,7 @@ struct ResidentCase {
   int every, cap;
   bool residual;
   bool per_cell = true;
+  int passes = 3;
 };
 
 template <class T>
@@ -228,7 +231,8 @@ void check_resident(const Cuda& ex, const ResidentCase& k, const FieldBoundary& 
   SCOPED_TRACE(::testing::Message() << k.nx << "x" << k.ny << (k.jacobi ? " jacobi" : " red-black") << ", omega "
                                     << k.omega << ", every " << k.every << ", cap " << k.cap
                                     << (k.residual ? ", residual tests" : ", change tests")
-                                    << (k.per_cell ? "" : ", no per-cell coefficient")
+                                    << (k.per_cell ? "" : ", no per-cell coefficient") << ", test " << k.passes
+                                    << " passes"
                                     << (sizeof(T) == 4 ? ", f32" : ", f64"));
   RandomProblem<T> p(k.nx, k.ny, bc, MemorySpace::device);
   if (!k.per_cell) p.op.d[1] = nullptr;
@@ -247,8 +251,9 @@ void check_resident(const Cuda& ex, const ResidentCase& k, const FieldBoundary& 
   Field<T> field[2];
   SweepLog got[2];
   run(false, k.residual ? 1e-300 : 0.0, field[0], got[0]);
-  const double below = std::sqrt(value(got[0], 3) * value(got[0], 2));
+  const double below = std::sqrt(value(got[0], k.passes) * value(got[0], k.passes - 1));
   const SweepQueue q[2] = {run(false, below, field[0], got[0]), run(true, below, field[1], got[1])};
+  if (k.every == 1 && !k.residual) EXPECT_EQ(q[1].launches, (q[1].sweeps + 1) / 2) << "rounds of two tested sweeps";
   EXPECT_EQ(q[1].sweeps, q[0].sweeps);
   EXPECT_EQ(q[1].tests, q[0].tests);
   EXPECT_EQ(got[1].stop, got[0].stop) << "1 + the test that passed";
@@ -285,12 +290,26 @@ TEST(ResidentQueues, EqualQueuedLaunches) {
     check_resident<double>(ex, k, FieldBoundary::all(BcKind::dirichlet, 0.75));
     check_resident<double>(ex, k, FieldBoundary::all(BcKind::neumann));
   }
-  // 1024^2 runs resident in tiles of 128 x 64 (two f32 components fit in shared memory).
+  // A change test after every sweep: pairs of tested sweeps a round, the first's field kept; each test
+  // of a pair passing, the last pair's too, and a cap that leaves a round of one.
+  for (const bool jacobi : {false, true}) {
+    for (const int passes : {2, 3, 6, 7}) {
+      const ResidentCase k{40, 40, jacobi, jacobi ? 0.8 : 1.2, 1, 1000, false, passes % 2 == 0, passes};
+      check_resident<double>(ex, k, mixed_conditions());
+      check_resident<float>(ex, k, FieldBoundary::all(BcKind::dirichlet, 0.75));
+    }
+    const ResidentCase capped{150, 70, jacobi, 1.0, 1, 5, false, false, 4};
+    check_resident<double>(ex, capped, FieldBoundary::all(BcKind::neumann));
+  }
+  // 1024^2 runs resident in tiles of 128 x 64 (two f32 components fit in shared memory, with the tiles
+  // kept through a pair of tested sweeps too).
   for (const bool jacobi : {false, true})
     for (const bool per_cell : {false, true}) {
       const ResidentCase large{1024, 1024, jacobi, jacobi ? 1.0 : 1.2, 6, 1000, false, per_cell};
       check_resident<float>(ex, large, mixed_conditions());
       check_resident<float>(ex, large, FieldBoundary::all(BcKind::dirichlet, 0.75));
+      const ResidentCase pairs{1024, 1024, jacobi, jacobi ? 1.0 : 1.2, 1, 1000, false, per_cell, per_cell ? 2 : 5};
+      check_resident<float>(ex, pairs, mixed_conditions());
     }
 }
 #endif

@@ -57,13 +57,22 @@ int CudaContext::resident_blocks(const void* kernel, int threads, std::size_t sh
   const auto key = std::make_pair(kernel, shared);
   if (const auto known = resident_blocks_.find(key); known != resident_blocks_.end()) return known->second;
   int blocks = 0;
-  // The allowance fails where the kernel's static shared memory leaves less than `shared`.
-  if (shared <= max_shared_ &&
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)) == cudaSuccess)
+  if (allow_shared(kernel, shared))
     PDEX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared));
-  else
-    (void)cudaGetLastError();
   return resident_blocks_[key] = blocks;
+}
+
+bool CudaContext::allow_shared(const void* kernel, std::size_t shared) const {
+  std::size_t& allowed = shared_allowance_[kernel];
+  if (shared <= allowed) return true;
+  // Fails where the kernel's static shared memory leaves less than `shared`.
+  if (shared > max_shared_ ||
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  allowed = shared;
+  return true;
 }
 
 void CudaContext::synchronize() const { PDEX_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
@@ -73,6 +82,8 @@ void CudaContext::synchronize() const { PDEX_CUDA_CHECK(cudaStreamSynchronize(st
 namespace pdex {
 CudaContext& default_cuda_context() {
   static CudaContext ctx(0);
+  static const bool loaded = (load_engine_kernels(), true);
+  (void)loaded;
   return ctx;
 }
 }  // namespace pdex

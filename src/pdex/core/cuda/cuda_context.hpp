@@ -37,8 +37,9 @@ class CudaContext {
   // Whether kernels may meet at grid barriers (cooperative launches).
   bool cooperative_launch() const { return cooperative_; }
   // The blocks of `threads` threads and `shared` bytes of dynamic shared memory that a multiprocessor
-  // holds at once of `kernel` (a __global__ function), raising its shared memory allowance to `shared`;
-  // 0 where a block cannot have that much. Asked of the device once for each kernel and size.
+  // holds at once of `kernel` (a __global__ function), raising its allowance of dynamic shared memory to
+  // `shared` where it is less; 0 where a block cannot have that much. Asked of the device once for each
+  // kernel and size.
   int resident_blocks(const void* kernel, int threads, std::size_t shared) const;
   // Whether kernels may be placed while the one before drains (core/cuda/launch.cuh): on compute
   // capability 9.0 and later, unless PDEX_CUDA_PDL=0.
@@ -59,11 +60,20 @@ class CudaContext {
   bool programmatic_ = false;
   std::string name_;
   mutable std::map<std::pair<const void*, std::size_t>, int> resident_blocks_;
+  // The allowance is the kernel's, not a launch's: set lower for a smaller size, it would fail the
+  // launches of a larger size asked for before.
+  mutable std::map<const void*, std::size_t> shared_allowance_;
+  bool allow_shared(const void* kernel, std::size_t shared) const;
 };
 
 }  // namespace pdex
 
 namespace pdex {
-// The process-wide context for device 0, created on first use.
+// The process-wide context for device 0, created on first use, with the engine's kernels loaded
+// (load_engine_kernels).
 CudaContext& default_cuda_context();
+// Loads the module of the engine's kernels (engine_cuda.cu). CUDA loads a module at the first use of one
+// of its kernels (lazy loading, the default since CUDA 12.2): for the engine's, about 0.1 s on an H100,
+// which fell inside whatever was timed first, such as a steady solve's seconds in summary.json.
+void load_engine_kernels();
 }  // namespace pdex

@@ -110,14 +110,14 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
     }
   }
 
-  // The sweeps before the last: m = 0 .. K - 2.
+  // The sweeps before the last: m = 0 .. K - 2; the largest change on the tile into `largest`, where given.
   template <int M>
-  __device__ void sweep() {
+  __device__ void sweep(LargestChange<T>* largest = nullptr) {
     if constexpr (Jacobi) {
-      jacobi_sweep<ring - S::sweeps + M + 1>();
+      jacobi_sweep<ring - S::sweeps + M + 1>(largest);
     } else {
-      half_sweep<2 * M + 1>(sw.first);
-      half_sweep<2 * M + 2>(1 - sw.first);
+      half_sweep<2 * M + 1>(sw.first, largest);
+      half_sweep<2 * M + 2>(1 - sw.first, largest);
     }
     refresh_ghosts();
   }

@@ -11,10 +11,14 @@
 // Tests are made where the queued launches make them: a tested sweep ends a round and folds its largest
 // change into its row of the log; after the barrier every block reads the row and stops alike where the
 // test passes, writing its whole tile. A residual test sums |b - A x|^2 over the tiles after the next
-// ring is loaded, and decides after one more barrier. Rounds write to the other field and the field
-// read first alternately (round 0 to `other`, so that no block writes x while another still loads it),
-// so a round's ring is read from the field no block writes in that round; the field ends where the
-// rounds that ran leave it, which SweepQueue::launches_run tells the host, as for queued launches.
+// ring is loaded, and decides after one more barrier. Change tests after every sweep (seed 004's
+// criterion) go two to a round: each sweep's largest change into its row, the tile as the first left it
+// kept in shared memory, and after the barrier every block stores that tile where the first test
+// passed, so that the queue stops after the same sweep as the launches do. Rounds write to the other
+// field and the field read first alternately (round 0 to `other`, so that no block writes x while
+// another still loads it), so a round's ring is read from the field no block writes in that round; the
+// field ends where the rounds that ran leave it, which SweepQueue::launches_run tells the host, as for
+// queued launches.
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -35,6 +39,9 @@ struct ResidentShape {
   static constexpr int tx = TX, ty = TY, w = tx + 2 * ring, h = ty + 2 * ring, threads = Threads;
   static constexpr int arrays = Jacobi ? 3 : 2;  // x, b (and a Jacobi sweep's new values) a component
   static constexpr std::size_t component_bytes = std::size_t(arrays) * w * h * sizeof(T);
+  // A red-black tile kept through the second sweep of a pair (ResidentTile::keep; a Jacobi tile stays in
+  // the array the second sweep does not write).
+  static constexpr std::size_t kept_bytes = Jacobi ? 0 : std::size_t(tx) * ty * sizeof(T);
 };
 
 // The cells of the band D cells wide along the edges of a W x H rectangle, numbered from 0: the rows
@@ -60,7 +67,8 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   using Shape = S;
   using Fused = FusedTile<S, Jacobi, Inside, Lean, T>;
   using Fused::c, Fused::grid_x, Fused::grid_y, Fused::h, Fused::i0, Fused::j0, Fused::ring, Fused::sw;
-  using Fused::threads, Fused::w, Fused::xs;
+  using Fused::threads, Fused::w, Fused::xs, Fused::ys;
+  T* kept;  // a red-black tile as the first sweep of a pair left it (Jacobi: in ys after the second)
 
   // The ring's cells from `from`, where the blocks around wrote them, through L2 (this SM's L1 may hold
   // their lines from two rounds before); then the ghosts from their images. (Setting the ghosts in the
@@ -79,14 +87,20 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
     this->refresh_ghosts();
   }
 
-  // A round of n (1 or 2) sweeps, the last one's largest change on the tile into `largest`; a Jacobi
-  // sweep leaves the values in the other array (FusedTile::jacobi_sweep swaps the tile's two). The
-  // ghosts are left as the last sweep found them: what follows a round either loads the ring, which
+  // A round of n (1 or 2) sweeps, the last one's largest change on the tile into `largest`; where
+  // `first` is given (a pair of tested sweeps), the first one's into it, and its tile kept (store_kept).
+  // A Jacobi sweep leaves the values in the other array (FusedTile::jacobi_sweep swaps the tile's two).
+  // The ghosts are left as the last sweep found them: what follows a round either loads the ring, which
   // sets them from their images (load_ring), or stores the tile, whose boundary images are taken from
   // the cells (store_tile).
-  __device__ void round(int n, LargestChange<T>& largest) {
+  __device__ void round(int n, LargestChange<T>& largest, LargestChange<T>* first) {
     static_assert(S::sweeps == 2);
-    if (n == 2) this->template sweep<0>();
+    if (n == 2 && first) {  // apart, so that the untested first sweep has no test for `first` a cell
+      this->template sweep<0>(first);
+      if constexpr (!Jacobi) keep();
+    } else if (n == 2) {
+      this->template sweep<0>();
+    }
     if constexpr (Jacobi) {
       this->template jacobi_sweep<ring>(&largest);
     } else {
@@ -122,6 +136,20 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
     }
   }
 
+  // The tile into `kept`; a barrier follows, before the next sweep changes it.
+  __device__ void keep() const {
+    for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads)
+      kept[k] = xs[(ring + k / S::tx) * w + ring + k % S::tx];
+    __syncthreads();
+  }
+
+  // The whole tile as the first sweep of the last round's pair left it into `to`.
+  __device__ void store_kept(FieldView<T> to) const {
+    this->template store_tile<S::tx, S::ty, ring>(to, [&](int x, int y) {
+      return Jacobi ? ys[y * w + x] : kept[(y - ring) * S::tx + x - ring];
+    });
+  }
+
   // |b - A x|^2 over the grid cells of the tile (not their periodic images beyond the grid's end).
   __device__ double residual2() const {
     double s = 0;
@@ -135,17 +163,29 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   }
 };
 
-// What a resident queue does: queue_sweeps's plan and tests.
+// What a resident queue does: queue_sweeps's plan and tests. `pairs`: change tests after every sweep
+// go two to a round, the field of the first kept in shared memory until every block knows whether it
+// passed (a round a tested sweep waited at two grid barriers a sweep: f32 red-black at 1024^2 took
+// 7.8-8.0 µs a sweep with a test after each, 5.0 with one after every sixth).
 struct ResidentQueue {
   QueuePlan plan;
   SweepLog* log;
   double below;
-  bool residual;
+  bool residual, pairs;
 
-  // The next round from `sweeps` done: its sweeps (up to `most`), and whether a test ends it.
-  PDEX_HD int round(int sweeps, int most, bool& tested) const {
-    const int to_test = plan.to_test(sweeps), n = to_test < most ? to_test : most;
-    tested = n == to_test;
+  // The next round from `sweeps` and `tested` tests done: its sweeps (up to `most`), and the tests in it
+  // (0 or 1, at its end; with pairs one after each of its sweeps).
+  PDEX_HD int round(int sweeps, int tested, int most, int& tests) const {
+    const int to_test = plan.to_test(sweeps);
+    int n = to_test < most ? to_test : most;
+    if (pairs) {
+      const int left = plan.max_sweeps - sweeps, tests_left = plan.tests - tested;
+      n = most < left ? most : left;
+      n = n < tests_left ? n : tests_left;
+      tests = n;
+      return n;
+    }
+    tests = n == to_test ? 1 : 0;
     return n;
   }
 };
@@ -157,14 +197,20 @@ __device__ void add_into_row(double s, double* row) {
   if (threadIdx.x == 0 && s != 0) atomicAdd(row + (blockIdx.y * gridDim.x + blockIdx.x) % SweepLog::sum_words, s);
 }
 
-// Every block alike: whether test `test` (its row complete, behind a grid barrier) passed; block 0
-// records a pass in the log's stop word.
-__device__ inline bool test_passed(const ResidentQueue& q, int test) {
-  __shared__ bool stopped;
-  const QueuedTest t{q.log, -1, test, q.below, q.residual};
-  decide_queue(t, peek_queue<true>(t), stopped);
+// Every block alike: the first of test `test` and, where `pair`, test + 1 (their rows complete, behind
+// a grid barrier) that passed, 0 or 1, else -1; block 0 records a pass in the log's stop word.
+__device__ inline int first_passed(const ResidentQueue& q, int test, bool pair) {
+  __shared__ bool stopped[2];
+  const QueuedTest a{q.log, -1, test, q.below, q.residual}, b{q.log, -1, test + 1, q.below, q.residual};
+  const QueuePeek first = peek_queue<true>(a);
+  QueuePeek second = pair ? peek_queue<true>(b) : QueuePeek{};
+  decide_queue(a, first, stopped[0]);
+  if (pair) {
+    if (threadIdx.x == 0 && stopped[0]) second.stop = 1;  // one record, the first pass
+    decide_queue(b, second, stopped[1]);
+  }
   __syncthreads();
-  return stopped;
+  return stopped[0] ? 0 : pair && stopped[1] ? 1 : -1;
 }
 
 // The tiles of a block's NC components, kept for the whole queue (in registers: every index into them is
@@ -178,10 +224,12 @@ template <class Tile, int NC, class T, class S = typename Tile::Shape, int... C>
 __device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, SideInverses<T, S::w, S::h>* sides, int i0,
                                       int j0, std::integer_sequence<int, C...>) {
   constexpr int n = S::w * S::h;
+  T* const kept = arrays + NC * S::arrays * n;  // after every component's arrays
   auto periodic = [&](int side, int c) { return sw.bc.side[side][c].kind == BcKind::periodic; };
   return {{Tile{{{sw, sw.op.component(C), arrays + C * S::arrays * n, arrays + C * S::arrays * n + n, C, i0, j0,
                   periodic(left, C), periodic(bottom, C), sides ? sides + C : nullptr},
-                 arrays + C * S::arrays * n + 2 * n}}...}};
+                 arrays + C * S::arrays * n + 2 * n},
+                kept + C * S::tx * S::ty}...}};
 }
 
 // A block's part of a resident queue, NC components in the shared memory at `arrays`. Round r writes to
@@ -201,6 +249,10 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
 #pragma unroll
     for (int c = 0; c < NC; ++c) tiles.t[c].store(to, all);
   };
+  auto store_kept = [&](FieldView<T> to) {
+#pragma unroll
+    for (int c = 0; c < NC; ++c) tiles.t[c].store_kept(to);
+  };
 #pragma unroll
   for (int c = 0; c < NC; ++c) {
     tiles.t[c].load();
@@ -215,18 +267,28 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
 #pragma unroll
       for (int c = 0; c < NC; ++c) tiles.t[c].load_ring(from);
     }
-    bool tested;
-    const int n = q.round(sweeps, S::sweeps, tested);
-    LargestChange<T> largest;
+    int tested;
+    const int n = q.round(sweeps, tests, S::sweeps, tested);
+    const bool pair = tested == 2;
+    LargestChange<T> largest, first;
 #pragma unroll
-    for (int c = 0; c < NC; ++c) tiles.t[c].round(n, largest);
+    for (int c = 0; c < NC; ++c) tiles.t[c].round(n, largest, pair ? &first : nullptr);
     sweeps += n;
-    if (tested) fold_into_row<S::threads>(largest, q.log->rows[tests].largest);  // read by the host too
-    const bool last = !q.plan.more(sweeps, tests + (tested ? 1 : 0));
-    if (last && !(tested && q.residual)) return store(to, true);
+    // Read by the host too.
+    if (pair) fold_into_row<S::threads>(first, q.log->rows[tests].largest);
+    if (tested) fold_into_row<S::threads>(largest, q.log->rows[tests + tested - 1].largest);
+    const bool last = !q.plan.more(sweeps, tests + tested);
+    if (last && !pair && !(tested && q.residual)) return store(to, true);
     store(to, false);
     grid.sync();
     ring_loaded = false;
+    if (pair) {  // the last round's second test is the host's to read
+      const int passed = first_passed(q, tests, !last);
+      if (passed == 0) return store_kept(to);
+      if (passed == 1 || last) return store(to, true);
+      tests += 2;
+      continue;
+    }
     if (!tested) continue;
     if (q.residual) {
       double s = 0;
@@ -240,7 +302,7 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
       if (last) return store(to, true);
       grid.sync();
     }
-    if (test_passed(q, tests)) return store(to, true);
+    if (first_passed(q, tests, false) == 0) return store(to, true);
     ++tests;
   }
 }
@@ -269,10 +331,10 @@ __global__ void __launch_bounds__(S::threads) resident_sweep_kernel(Sweep<T> sw,
 inline SweepQueue resident_rounds(const ResidentQueue& rq, int most) {
   SweepQueue q;
   while (rq.plan.more(q.sweeps, q.tests)) {
-    bool tested;
-    q.sweeps += rq.round(q.sweeps, most, tested);
+    int tested;
+    q.sweeps += rq.round(q.sweeps, q.tests, most, tested);
     ++q.launches;
-    if (tested) q.through_test[q.tests++] = q.launches;
+    for (int t = 0; t < tested; ++t) q.through_test[q.tests++] = q.launches;
   }
   return q;
 }
@@ -282,7 +344,7 @@ inline SweepQueue resident_rounds(const ResidentQueue& rq, int most) {
 template <class S, bool Jacobi, int NC, class T>
 bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
   const CudaContext& ctx = *ex.context;
-  const std::size_t bytes = NC * S::component_bytes;
+  const std::size_t bytes = NC * (S::component_bytes + (rq.pairs ? S::kept_bytes : 0));
   const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
   if (!ctx.cooperative_launch()) return false;
   auto kernel = resident_sweep_kernel<S, Jacobi, NC, T>;
@@ -319,7 +381,7 @@ bool resident_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldV
   using namespace tile_sweep_detail;
   if (!jacobi && !colours_close(x.nx, x.ny, x.ncomp, bc)) return false;
   const Sweep<T> sw{op.refreshed(), as_const(x), b, other, bc, omega, jacobi ? -1 : 0};
-  const ResidentQueue rq{plan, log, below, residual};
+  const ResidentQueue rq{plan, log, below, residual, plan.every == 1 && !residual};
   static_assert(max_solver_components == 2);
   if (x.ncomp == 1)
     return jacobi ? launch_resident_tiles<true, 1>(ex, sw, rq, q) : launch_resident_tiles<false, 1>(ex, sw, rq, q);
