@@ -15,6 +15,9 @@
 #include "core/executor_types.hpp"
 #include "grid/ghost_test_support.hpp"
 #include "pdex/linalg/relaxation.hpp"
+#ifdef PDEX_HAVE_CUDA
+#include "pdex/core/cuda/cuda_context.hpp"
+#endif
 
 namespace pdex::test {
 namespace {
@@ -311,6 +314,32 @@ TEST(ResidentQueues, EqualQueuedLaunches) {
       const ResidentCase pairs{1024, 1024, jacobi, jacobi ? 1.0 : 1.2, 1, 1000, false, per_cell, per_cell ? 2 : 5};
       check_resident<float>(ex, pairs, mixed_conditions());
     }
+}
+
+__global__ void last_shared_word(int* out) {
+  extern __shared__ int words[];
+  words[threadIdx.x] = int(threadIdx.x);
+  __syncthreads();
+  if (threadIdx.x == 0) *out = words[blockDim.x - 1];
+}
+
+// A kernel's allowance of dynamic shared memory is the kernel's, not a launch's: asking for a smaller size
+// after a larger one (CudaContext::resident_blocks) must leave the larger one launchable.
+TEST(ResidentQueues, SharedAllowanceOnlyRises) {
+  if (!backend_available(Backend::cuda))
+    GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  const CudaContext& ctx = *make_executor<Cuda>().context;
+  const void* kernel = reinterpret_cast<const void*>(last_shared_word);
+  const std::size_t large = 100 << 10, small = 60 << 10;
+  ASSERT_GT(ctx.resident_blocks(kernel, 256, large), 0);
+  ASSERT_GT(ctx.resident_blocks(kernel, 256, small), 0);
+  Buffer<int> out(1, MemorySpace::device);
+  last_shared_word<<<1, 256, large, ctx.stream()>>>(out.data());
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess) << "the larger launch after the smaller size was asked for";
+  int got = 0;
+  ASSERT_EQ(cudaMemcpyAsync(&got, out.data(), sizeof got, cudaMemcpyDeviceToHost, ctx.stream()), cudaSuccess);
+  ctx.synchronize();
+  EXPECT_EQ(got, 255);
 }
 #endif
 

@@ -165,8 +165,8 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
 
 // What a resident queue does: queue_sweeps's plan and tests. `pairs`: change tests after every sweep
 // go two to a round, the field of the first kept in shared memory until every block knows whether it
-// passed (a round a tested sweep waited at two grid barriers a sweep: f32 red-black at 1024^2 took
-// 7.8-8.0 µs a sweep with a test after each, 5.0 with one after every sixth).
+// passed (with a round a tested sweep, f32 red-black at 1024^2 took 7.8-8.0 µs a sweep with a test
+// after each, against 5.0 with one after every sixth; two a round, 6.7-7.1).
 struct ResidentQueue {
   QueuePlan plan;
   SweepLog* log;
@@ -232,11 +232,13 @@ __device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, SideInverse
                 kept + C * S::tx * S::ty}...}};
 }
 
-// A block's part of a resident queue, NC components in the shared memory at `arrays`. Round r writes to
+// A block's part of a resident queue, NC components in the shared memory at `arrays`; `Pairs`: q.pairs
+// (a kernel of its own, so that the queues without pairs keep the code they had: with a run-time flag
+// the Jacobi queues' sweeps took 5-9% longer at 1024^2). Round r writes to
 // `other` (sw.out) where r is even, else to x (sw.in), and reads its ring from the field the round before
 // wrote. (One Sweep for all rounds, the fields chosen as views: a choice between two kernel parameters
 // by reference would copy both to local memory.)
-template <class S, bool Jacobi, bool Inside, bool Lean, int NC, class T>
+template <class S, bool Jacobi, bool Inside, bool Lean, int NC, bool Pairs, class T>
 __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arrays, int i0, int j0) {
   using Tile = ResidentTile<S, Jacobi, Inside, Lean, T>;
   const FieldView<T> x{const_cast<T*>(sw.in.data), sw.in.nx, sw.in.ny, sw.in.ghost, sw.in.ncomp, sw.in.pitch,
@@ -269,7 +271,7 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
     }
     int tested;
     const int n = q.round(sweeps, tests, S::sweeps, tested);
-    const bool pair = tested == 2;
+    const bool pair = Pairs && tested == 2;
     LargestChange<T> largest, first;
 #pragma unroll
     for (int c = 0; c < NC; ++c) tiles.t[c].round(n, largest, pair ? &first : nullptr);
@@ -314,7 +316,7 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
 // sides, 5.1 with SideInverses; 4.4, with wrong values, where every block took the inner cells' update).
 // A kernel per component count: one kernel for both took 116 registers at 512 threads, one block a
 // multiprocessor, and spilled at 1024 threads.
-template <class S, bool Jacobi, int NC, class T>
+template <class S, bool Jacobi, int NC, bool Pairs, class T>
 __global__ void __launch_bounds__(S::threads) resident_sweep_kernel(Sweep<T> sw, ResidentQueue q) {
   extern __shared__ __align__(16) unsigned char resident_arrays[];
   T* const arrays = reinterpret_cast<T*>(resident_arrays);
@@ -322,9 +324,9 @@ __global__ void __launch_bounds__(S::threads) resident_sweep_kernel(Sweep<T> sw,
   const bool inside = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
   bool lean = true;
   for (int c = 0; c < NC; ++c) lean = lean && !sw.op.d[c];
-  if (lean && inside) run_resident<S, Jacobi, true, true, NC>(sw, q, arrays, i0, j0);
-  else if (lean) run_resident<S, Jacobi, false, true, NC>(sw, q, arrays, i0, j0);
-  else run_resident<S, Jacobi, false, false, NC>(sw, q, arrays, i0, j0);
+  if (lean && inside) run_resident<S, Jacobi, true, true, NC, Pairs>(sw, q, arrays, i0, j0);
+  else if (lean) run_resident<S, Jacobi, false, true, NC, Pairs>(sw, q, arrays, i0, j0);
+  else run_resident<S, Jacobi, false, false, NC, Pairs>(sw, q, arrays, i0, j0);
 }
 
 // The rounds of a resident queue as the kernel takes them (ResidentQueue::round).
@@ -347,7 +349,8 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
   const std::size_t bytes = NC * (S::component_bytes + (rq.pairs ? S::kept_bytes : 0));
   const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
   if (!ctx.cooperative_launch()) return false;
-  auto kernel = resident_sweep_kernel<S, Jacobi, NC, T>;
+  auto kernel =
+      rq.pairs ? resident_sweep_kernel<S, Jacobi, NC, true, T> : resident_sweep_kernel<S, Jacobi, NC, false, T>;
   const int per_sm = ctx.resident_blocks(reinterpret_cast<const void*>(kernel), S::threads, bytes);
   if (std::int64_t(grid.x) * grid.y > std::int64_t(per_sm) * ctx.multiprocessors()) return false;
   launch_cooperative(ctx, "resident_sweep_kernel", kernel, grid, dim3(S::threads), bytes, sw, rq);
