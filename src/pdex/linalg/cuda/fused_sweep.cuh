@@ -50,15 +50,30 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
 
   __device__ static bool on_tile(int x, int y) { return x >= ring && x < w - ring && y >= ring && y < h - ring; }
 
+  // The cells of `colour` D or more cells in from the region's edges, in the order of a half-sweep:
+  // consecutive k alternate between two rows, so that a warp's cells, every other word of one row and the
+  // words between them of the next (w is even), fall on different banks of shared memory. (A row a warp,
+  // each shared load and store of the half-sweeps met two-way bank conflicts, and the sweeps took longer:
+  // f32 red-black at 1024^2 on an H100, resident, 5.0 against 4.5 µs a sweep.)
+  template <int D>
+  static constexpr int colour_cells = (w - 2 * D) / 2 * (h - 2 * D);
+  template <int D>
+  __device__ static void colour_cell(int k, int colour, int& x, int& y) {
+    static_assert(w % 2 == 0 && h % 2 == 0);
+    constexpr int two_rows = w - 2 * D;
+    const int q = k % two_rows;
+    y = D + 2 * (k / two_rows) + (q & 1);
+    x = D + 2 * (q >> 1) + ((colour + D + y) & 1);
+  }
+
   // A red-black half-sweep of the cells of `colour` at least d cells in from the region's edge; the largest
   // change on the tile into `largest`, where given.
   template <int D>
   __device__ void half_sweep(int colour, LargestChange<T>* largest = nullptr) const {
-    constexpr int per_row = (w - 2 * D) / 2, cells = per_row * (h - 2 * D);
 #pragma unroll 1
-    for (int k = int(threadIdx.x); k < cells; k += threads) {
-      const int y = D + k / per_row;
-      const int x = D + 2 * (k % per_row) + ((colour + D + y) & 1);
+    for (int k = int(threadIdx.x); k < colour_cells<D>; k += threads) {
+      int x, y;
+      colour_cell<D>(k, colour, x, y);
       if (!is_cell(x, y)) continue;
       const T d = change(y * w + x, x, y);
       xs[y * w + x] += d;
