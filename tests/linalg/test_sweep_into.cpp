@@ -173,8 +173,8 @@ void check_fused(const Cuda& ex, int nx, int ny, const FieldBoundary& bc, bool j
                                     << omega << (sizeof(T) == 4 ? ", f32" : ", f64"));
   const RandomProblem<T> p(nx, ny, bc, MemorySpace::device);
   Buffer<SweepLog> log(2, MemorySpace::device);
-  clear_sweep_log(ex, log.data());
-  clear_sweep_log(ex, log.data() + 1);
+  clear_sweep_log(ex, log.data(), 1);
+  clear_sweep_log(ex, log.data() + 1, 1);
 
   // Single sweeps through a and c (ping-pong), the last tested; one fused launch from `in` into `out`.
   Field<T> a = to_space(p.x0, MemorySpace::device), c = to_space(p.x0, MemorySpace::device);
@@ -314,6 +314,41 @@ TEST(ResidentQueues, EqualQueuedLaunches) {
       const ResidentCase pairs{1024, 1024, jacobi, jacobi ? 1.0 : 1.2, 1, 1000, false, per_cell, per_cell ? 2 : 5};
       check_resident<float>(ex, pairs, mixed_conditions());
     }
+}
+
+// A resident queue takes every test the log holds (SweepLog::max_tests), a queue of launches no more than
+// SweepLog::launched_tests; a test after every sweep and none passing: the resident queue's field and its
+// last test's change must be those of the launched queues that make the same sweeps one after another.
+TEST(ResidentQueues, TakeEveryTestTheLogHolds) {
+  if (!backend_available(Backend::cuda))
+    GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  const Cuda ex = make_executor<Cuda>();
+  const FieldBoundary bc = mixed_conditions();
+  const RandomProblem<double> p(40, 40, bc, MemorySpace::device);
+  Buffer<SweepLog> log(1, MemorySpace::device);
+  SweepLog got;
+  auto queue = [&](bool resident, Field<double>& x, Field<double>& other) {
+    const SweepQueue q = queue_sweeps(ex, p.op, true, x.view(), other.view(), p.b.cview(), bc, 0.8, log.data(), 1,
+                                      SweepLog::max_tests, 100000, 0.0, 0.0, resident);
+    read_sweep_log(ex, log.data(), q.tests, got);
+    EXPECT_EQ(got.stop, 0u) << "no test passes";
+    if (q.launches % 2) std::swap(x, other);
+    return q;
+  };
+  Field<double> x[2] = {to_space(p.x0, MemorySpace::device), to_space(p.x0, MemorySpace::device)};
+  Field<double> other[2] = {p.x0.like(MemorySpace::device), p.x0.like(MemorySpace::device)};
+  const SweepQueue resident = queue(true, x[1], other[1]);
+  ASSERT_EQ(resident.tests, SweepLog::max_tests);
+  EXPECT_EQ(resident.sweeps, SweepLog::max_tests);
+  const double last = got.change(SweepLog::max_tests - 1);
+  ASSERT_GT(last, 0.0);
+  for (int sweeps = 0; sweeps < resident.sweeps;) {
+    const SweepQueue q = queue(false, x[0], other[0]);
+    ASSERT_EQ(q.tests, SweepLog::launched_tests);
+    sweeps += q.sweeps;
+  }
+  EXPECT_NEAR(got.change(SweepLog::launched_tests - 1), last, 1e-12 * last);
+  expect_same_field(x[0], x[1], 1e-12, "resident");
 }
 
 __global__ void last_shared_word(int* out) {

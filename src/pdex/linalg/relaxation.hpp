@@ -152,8 +152,12 @@ inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
 // writes nothing and records the pass in `stop`, so that every sweep queued after it does nothing either.
 // A solve without a change test queues residual tests instead (queued_residual): |b - A x|^2 summed into
 // the row's `sum_words` words, which the sweep after it adds up in a fixed order and tests the same way.
+// A queue of launches takes up to `launched_tests` tests: each launch queued after a passed test still
+// costs its launch. A queue in one launch (resident_sweeps) stops where a test passes, so it takes up to
+// `max_tests`: fewer host round trips (a solve with a change test after every sweep, seed 004's, read the
+// log after every 32 sweeps).
 struct SweepLog {
-  static constexpr int max_tests = 32, words = 32, sum_words = 16;
+  static constexpr int max_tests = 256, launched_tests = 32, words = 32, sum_words = 16;
   struct Row {
     unsigned long long largest[words];
     double residual2[sum_words];
@@ -212,8 +216,9 @@ void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, int sweep
 template <class T>
 void queued_residual(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> x, FieldView<const T> b,
                      const QueuedTest& test);
-// Clears the log behind everything queued; reads its stop word and first `tests` rows into `to`, waiting.
-void clear_sweep_log(const Cuda& ex, SweepLog* log);
+// Clears the log's stop word and first `tests` rows behind everything queued; reads them into `to`,
+// waiting.
+void clear_sweep_log(const Cuda& ex, SweepLog* log, int tests);
 void read_sweep_log(const Cuda& ex, const SweepLog* log, int tests, SweepLog& to);
 
 // What a queue of sweeps (queue_sweeps) put on the GPU: `sweeps` sweeps and `tests` tests in `launches`
@@ -246,12 +251,12 @@ SweepQueue queue_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, Fie
                         FieldView<const T> b, const FieldBoundary& bc, T omega, SweepLog* log, int every, int tests,
                         int max_sweeps, double below, double residual_below = 0, bool resident = true) {
   SweepQueue q;
-  clear_sweep_log(ex, log);
+  clear_sweep_log(ex, log, tests);
   const bool residual = residual_below > 0;
-  const QueuePlan plan{every, tests, max_sweeps};
-  if (resident && resident_sweeps(ex, op, jacobi, x, other, b, bc, omega, log, plan,
+  if (resident && resident_sweeps(ex, op, jacobi, x, other, b, bc, omega, log, QueuePlan{every, tests, max_sweeps},
                                   residual ? residual_below : below, residual, q))
     return q;
+  const QueuePlan plan{every, std::min(tests, SweepLog::launched_tests), max_sweeps};
   while (plan.more(q.sweeps, q.tests)) {
     const int to_test = plan.to_test(q.sweeps);
     const int n = to_test >= fused_sweeps ? fused_sweeps : 1;

@@ -9,12 +9,16 @@
 
 namespace pdex {
 
-void clear_sweep_log(const Cuda& ex, SweepLog* log) {
-  PDEX_CUDA_CHECK(cudaMemsetAsync(log, 0, sizeof(SweepLog), ex.context->stream()));
+namespace {
+std::size_t log_bytes(int tests) { return offsetof(SweepLog, rows) + std::size_t(tests) * sizeof(SweepLog::Row); }
+}  // namespace
+
+void clear_sweep_log(const Cuda& ex, SweepLog* log, int tests) {
+  PDEX_CUDA_CHECK(cudaMemsetAsync(log, 0, log_bytes(tests), ex.context->stream()));
 }
 
 void read_sweep_log(const Cuda& ex, const SweepLog* log, int tests, SweepLog& to) {
-  const std::size_t bytes = offsetof(SweepLog, rows) + std::size_t(tests) * sizeof(SweepLog::Row);
+  const std::size_t bytes = log_bytes(tests);
   PDEX_CUDA_CHECK(cudaMemcpyAsync(&to, log, bytes, cudaMemcpyDeviceToHost, ex.context->stream()));
   PDEX_CUDA_CHECK(cudaStreamSynchronize(ex.context->stream()));
 }

@@ -431,9 +431,10 @@ T sweep_now(const Cuda& ex, const Sweep<T>& sw, bool measure) {
     launch_sweep(ex, sw, QueuedTest{});
     return T(0);
   }
-  static_assert(sizeof(SweepLog) <= CudaContext::max_reduce_blocks * CudaContext::max_reduce_value_bytes);
-  SweepLog* log = static_cast<SweepLog*>(ex.context->reduce_scratch());
-  clear_sweep_log(ex, log);
+  static_assert(offsetof(SweepLog, rows) + sizeof(SweepLog::Row) <=
+                CudaContext::max_reduce_blocks * CudaContext::max_reduce_value_bytes);
+  SweepLog* log = static_cast<SweepLog*>(ex.context->reduce_scratch());  // a log of one row
+  clear_sweep_log(ex, log, 1);
   launch_sweep(ex, sw, QueuedTest{log, 0, -1, 0.0});
   SweepLog got;
   read_sweep_log(ex, log, 1, got);
