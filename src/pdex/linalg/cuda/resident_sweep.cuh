@@ -176,15 +176,13 @@ struct ResidentQueue {
   // The next round from `sweeps` and `tested` tests done: its sweeps (up to `most`), and the tests in it
   // (0 or 1, at its end; with pairs one after each of its sweeps).
   PDEX_HD int round(int sweeps, int tested, int most, int& tests) const {
-    const int to_test = plan.to_test(sweeps);
-    int n = to_test < most ? to_test : most;
     if (pairs) {
       const int left = plan.max_sweeps - sweeps, tests_left = plan.tests - tested;
-      n = most < left ? most : left;
-      n = n < tests_left ? n : tests_left;
-      tests = n;
-      return n;
+      const int n = most < left ? most : left;
+      tests = n < tests_left ? n : tests_left;
+      return tests;
     }
+    const int to_test = plan.to_test(sweeps), n = to_test < most ? to_test : most;
     tests = n == to_test ? 1 : 0;
     return n;
   }
