@@ -154,8 +154,8 @@ inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
 // the row's `sum_words` words, which the sweep after it adds up in a fixed order and tests the same way.
 // A queue of launches takes up to `launched_tests` tests: each launch queued after a passed test still
 // costs its launch. A queue in one launch (resident_sweeps) stops where a test passes, so it takes up to
-// `max_tests`: fewer host round trips (a solve with a change test after every sweep, seed 004's, read the
-// log after every 32 sweeps).
+// `max_tests`, so fewer host round trips: with 32, a solve with a change test after every sweep (seed
+// 004's) read the log every 32 sweeps, about 28 µs a read on an H100, a fifth of its time.
 struct SweepLog {
   static constexpr int max_tests = 256, launched_tests = 32, words = 32, sum_words = 16;
   struct Row {
