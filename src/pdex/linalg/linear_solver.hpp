@@ -186,7 +186,8 @@ class LinearSolver {
   // relax() with the sweeps queued on the GPU, `tests` tests a queue, and the tests on the device
   // (SweepLog, queue_sweeps): the same sweeps and tests, and no host wait but one a queue, where the
   // host reads the log. The launches queued after a passed test do nothing. A queue that passes no test
-  // doubles the next (up to SweepLog::max_tests); a solve starts with as many as the last took. With a
+  // doubles the next (up to SweepLog::max_tests; queue_sweeps puts no more than SweepLog::launched_tests
+  // into a queue of launches); a solve starts with as many as the last took. With a
   // change test the host tests the residual after a passed one; without, the residual tests are queued
   // on the device too (after every change test, which then always passes).
   SolveStats relax_queued(FieldView<T> x) {
