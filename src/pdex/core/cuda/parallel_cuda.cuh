@@ -95,6 +95,9 @@ __device__ V shuffle_down(V v, int off) {
 }
 
 // The values of a block of `Threads` threads combined by op, in thread 0 (warp 0 holds partial values).
+// Ends with a barrier, so that a second call, which writes the same shared words, waits for warp 0's
+// reads of the first (a pair of tested sweeps folds two maxima back to back; without the barrier
+// compute-sanitizer's racecheck found the second call's writes racing the first call's reads).
 template <class V, class Op, int Threads = reduce_threads>
 __device__ V block_reduce(V v, Op op) {
   static_assert(Threads % 32 == 0 && Threads <= 1024);
@@ -108,6 +111,7 @@ __device__ V block_reduce(V v, Op op) {
     v = lane < Threads / 32 ? warp_vals[lane] : Op::identity();
     for (int off = 16; off > 0; off /= 2) v = op(v, shuffle_down(v, off));
   }
+  __syncthreads();
   return v;
 }
 
