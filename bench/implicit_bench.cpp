@@ -250,7 +250,8 @@ void sweep_suite(const std::vector<std::string>& backends, const std::vector<std
                  const std::vector<int>& sizes, int repeats, nlohmann::json& out) {
   std::printf("\nrelaxation sweeps, Poisson (Dirichlet), median of %d samples (change test: after every sweep; solve: "
               "after every %d, as a solve by default; on the GPU both queued, %d tests a queue in one launch, %d a queue "
-              "of launches); bound: x, b read and x written at the measured bandwidth\n",
+              "of launches, two sweeps a launch where each is tested); bound: x, b read and x written at the measured "
+              "bandwidth\n",
               repeats, SolverSettings{}.check_every, SweepLog::max_tests, SweepLog::launched_tests);
   std::printf("%-8s %-5s %6s %-22s %10s %9s %8s %9s\n", "backend", "prec", "n", "sweep", "us", "GB/s", "of bound",
               "of copy@n");

@@ -211,6 +211,85 @@ TEST(FusedSweeps, EqualSingleQueuedSweeps) {
   for (BcKind kind : {BcKind::neumann, BcKind::dirichlet}) check_fused<double>(ex, 131, 67, FieldBoundary::all(kind, 0.5), true, 1.0);
 }
 
+// The test of a queue of `tests` that passed, as the host reads it (LinearSolver::relax_queued): the one
+// the log's stop word names, or the last where its value is below `below`; -1 where none.
+int passed_test(const SweepLog& got, int tests, double below, bool residual) {
+  if (got.stop) return int(got.stop) - 1;
+  return (residual ? got.residual2(tests - 1) : got.change(tests - 1)) < below ? tests - 1 : -1;
+}
+
+// Change tests after every sweep in a queue of launches go two to a launch (queued_tested_sweeps): the
+// queue must be the single tested launches it replaces: the same test passed, the same largest changes,
+// the same field, interior and ghosts. The threshold lies between the changes of tests `passes` - 1 and
+// `passes` (-1: none passes) of 8; even `passes` is the first test of a pair, whose sweep the launch
+// after makes again (for test 6, the queue's last launch, which sweeps nothing else). A cap of 5 sweeps
+// leaves a launch of one tested sweep after two pairs.
+template <class T>
+void check_tested_pairs(const Cuda& ex, int nx, int ny, bool jacobi, double omega, int cap, int passes,
+                        const FieldBoundary& bc) {
+  SCOPED_TRACE(::testing::Message() << nx << "x" << ny << (jacobi ? " jacobi" : " red-black") << ", omega " << omega
+                                    << ", cap " << cap << ", test " << passes << " passes"
+                                    << (sizeof(T) == 4 ? ", f32" : ", f64"));
+  const RandomProblem<T> p(nx, ny, bc, MemorySpace::device);
+  Buffer<SweepLog> log(1, MemorySpace::device);
+  constexpr int tests = 8;
+  const int sweeps = std::min(tests, cap);
+  auto start = [&] { return to_space(p.x0, MemorySpace::device); };
+  auto nan_ghosts = [&] { return to_space(numbered_field<T>(p.g, 2, 1), MemorySpace::device); };
+  auto singles = [&](double below, Field<T>& result, SweepLog& got) {
+    Field<T> a = start(), c = nan_ghosts();
+    clear_sweep_log(ex, log.data(), tests);
+    for (int k = 0; k < sweeps; ++k)
+      queued_sweep(ex, p.op, jacobi, 1, (k % 2 ? c : a).cview(), p.b.cview(), (k % 2 ? a : c).view(), bc, T(omega),
+                   QueuedTest{log.data(), k, k - 1, below});
+    read_sweep_log(ex, log.data(), sweeps, got);
+    const int passed = passed_test(got, sweeps, below, false);
+    result = std::move((passed < 0 ? sweeps : passed + 1) % 2 ? c : a);
+    return passed;
+  };
+  auto pairs = [&](double below, Field<T>& result, SweepLog& got) {
+    Field<T> x = start(), other = nan_ghosts();
+    const SweepQueue q = queue_sweeps(ex, p.op, jacobi, x.view(), other.view(), p.b.cview(), bc, T(omega),
+                                      log.data(), 1, tests, cap, below, 0.0, false);
+    EXPECT_EQ(q.launches, (sweeps + 1) / 2) << "two tested sweeps a launch";
+    EXPECT_EQ(q.tests, sweeps);
+    read_sweep_log(ex, log.data(), q.tests, got);
+    const int passed = passed_test(got, q.tests, below, false);
+    result = std::move(q.launches_run(passed) % 2 ? other : x);
+    return passed;
+  };
+  Field<T> field[2];
+  SweepLog got[2];
+  singles(0.0, field[0], got[0]);
+  const double below = passes < 0 ? 0.0 : std::sqrt(got[0].change(passes) * got[0].change(passes - 1));
+  const int passed = singles(below, field[0], got[0]);
+  ASSERT_EQ(passed, passes) << "the threshold's test";
+  EXPECT_EQ(pairs(below, field[1], got[1]), passed);
+  const double tol = sizeof(T) == 4 ? 4e-6 : 1e-12;
+  for (int t = 0; t < (passed < 0 ? sweeps : passed + 1); ++t)
+    EXPECT_NEAR(got[1].change(t), got[0].change(t), tol * got[0].change(t)) << "test " << t;
+  expect_same_field(field[0], field[1], tol, "pairs");
+}
+
+TEST(QueuedPairs, EqualSingleTestedLaunches) {
+  if (!backend_available(Backend::cuda))
+    GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  const Cuda ex = make_executor<Cuda>();
+  // Grids smaller than a tile, tiles cut by the grid's end, inner tiles (280 x 138); two components.
+  const int sizes[][2] = {{12, 10}, {150, 70}, {280, 138}};
+  for (const auto& [nx, ny] : sizes)
+    for (const bool jacobi : {false, true}) {
+      const double omega = jacobi ? 0.8 : 1.2;
+      for (const int passes : {-1, 2, 3, 6, 7}) {
+        check_tested_pairs<double>(ex, nx, ny, jacobi, omega, 1000, passes, mixed_conditions());
+        check_tested_pairs<float>(ex, nx, ny, jacobi, omega, 1000, passes, FieldBoundary::all(BcKind::dirichlet, 0.75));
+      }
+      for (const int passes : {2, 3, 4})
+        check_tested_pairs<double>(ex, nx, ny, jacobi, omega, 5, passes, FieldBoundary::all(BcKind::neumann));
+      check_tested_pairs<double>(ex, nx, ny, jacobi, 1.0, 1000, 3, FieldBoundary::all(BcKind::periodic));
+    }
+}
+
 // A queue run in one launch (resident_sweep.cuh) must be the queue of launches (queue_sweeps, resident
 // off): the same sweeps and tests, the same test passed, the same largest changes or residuals, and the
 // same field, interior and ghosts. The threshold is set between the launches' values (residual, or
@@ -247,7 +326,7 @@ void check_resident(const Cuda& ex, const ResidentCase& k, const FieldBoundary& 
                                       log.data(), k.every, 8, k.cap, k.residual ? 0.0 : below,
                                       k.residual ? below : 0.0, resident);
     read_sweep_log(ex, log.data(), q.tests, got);
-    result = std::move(q.launches_run(int(got.stop) - 1) % 2 ? other : x);
+    result = std::move(q.launches_run(passed_test(got, q.tests, below, k.residual)) % 2 ? other : x);
     return q;
   };
   auto value = [&](const SweepLog& g, int t) { return k.residual ? g.residual2(t) : g.change(t); };
@@ -259,9 +338,10 @@ void check_resident(const Cuda& ex, const ResidentCase& k, const FieldBoundary& 
   if (k.every == 1 && !k.residual) EXPECT_EQ(q[1].launches, (q[1].sweeps + 1) / 2) << "rounds of two tested sweeps";
   EXPECT_EQ(q[1].sweeps, q[0].sweeps);
   EXPECT_EQ(q[1].tests, q[0].tests);
-  EXPECT_EQ(got[1].stop, got[0].stop) << "1 + the test that passed";
+  const int passed = passed_test(got[0], q[0].tests, below, k.residual);
+  EXPECT_EQ(passed_test(got[1], q[1].tests, below, k.residual), passed);
   const double tol = sizeof(T) == 4 ? 4e-6 : 1e-12;
-  for (int t = 0; t < (got[0].stop ? int(got[0].stop) : q[0].tests); ++t)
+  for (int t = 0; t < (passed < 0 ? q[0].tests : passed + 1); ++t)
     EXPECT_NEAR(value(got[1], t), value(got[0], t), (k.residual ? 1e3 : 1) * tol * value(got[0], t)) << "test " << t;
   expect_same_field(field[0], field[1], tol, "resident");
 }

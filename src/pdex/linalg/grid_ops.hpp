@@ -19,8 +19,14 @@ struct PairSum {
 };
 
 template <class T>
-FieldView<const T> as_const(const FieldView<T>& v) {
+PDEX_HD FieldView<const T> as_const(const FieldView<T>& v) {
   return {v.data, v.nx, v.ny, v.ghost, v.ncomp, v.pitch, v.comp_stride, v.xoff};
+}
+// A view that writes the field `v` reads: for kernels that write, in some launches or rounds, the field
+// they are given to read.
+template <class T>
+PDEX_HD FieldView<T> as_writable(const FieldView<const T>& v) {
+  return {const_cast<T*>(v.data), v.nx, v.ny, v.ghost, v.ncomp, v.pitch, v.comp_stride, v.xoff};
 }
 
 // The interior and the ghost layers: where a field is set as a whole.

@@ -33,6 +33,12 @@ template void queued_sweep<float>(const Cuda&, const Helmholtz<float>&, bool, in
 template void queued_sweep<double>(const Cuda&, const Helmholtz<double>&, bool, int, FieldView<const double>,
                                    FieldView<const double>, FieldView<double>, const FieldBoundary&, double,
                                    const QueuedTest&);
+template void queued_tested_sweeps<float>(const Cuda&, const Helmholtz<float>&, bool, FieldView<const float>,
+                                          FieldView<const float>, FieldView<float>, const FieldBoundary&, float,
+                                          const QueuedTest&);
+template void queued_tested_sweeps<double>(const Cuda&, const Helmholtz<double>&, bool, FieldView<const double>,
+                                           FieldView<const double>, FieldView<double>, const FieldBoundary&, double,
+                                           const QueuedTest&);
 template bool resident_sweeps<float>(const Cuda&, const Helmholtz<float>&, bool, FieldView<float>, FieldView<float>,
                                      FieldView<const float>, const FieldBoundary&, float, SweepLog*, const QueuePlan&,
                                      double, bool, SweepQueue&);

@@ -8,6 +8,11 @@
 // each leaving the ring's outer cells stale (one ring a red-black half-sweep or a Jacobi sweep), and writes
 // the tile once: K sweeps for the bytes of one, plus the ring's copies, which mostly hit L2.
 //
+// Change tests after every sweep (seed 004's criterion) go two to a launch (tested_pair_kernel): both
+// sweeps' largest changes into their rows, the field after the second written. The pair's input is left
+// as it was, so where the first test passes, the launch after it makes the first sweep again from there
+// into the pair's output, and the queue ends with the field of single tested launches.
+//
 // Every cell's update is the one a launch a sweep makes (tile_sweep.cuh's point update, the same operands
 // in the same order), so the results are those of K single sweeps. A ring cell is the cell it stands for
 // (tile_sweep.cuh): across a periodic side the wrapped cell, relaxed as its own block does; across a
@@ -37,6 +42,47 @@ struct FusedShape {
 template <class T>
 __device__ inline T ghost_of(const SideBc& s, T u) {
   return s.kind == BcKind::dirichlet ? T(-1) * u + T(2 * s.value) : u;
+}
+
+// What a launch of tested sweeps does (tested_pair_kernel), every block alike: its sweeps; the first
+// sweep of the pair before it again, whose first test passed; or nothing.
+enum class PairStep : unsigned char { sweep, redo, none };
+
+// The queue's state as warp 0 of a launch of tested sweeps reads it (peek_queue's way): the stop word
+// and a word a lane of each row the launch before tested.
+struct PairPeek {
+  unsigned stop = 0;
+  unsigned long long first = 0, second = 0;
+};
+
+__device__ inline PairPeek peek_pair(QueuedTest q) {
+  PairPeek p;
+  if (threadIdx.x < 32) {
+    p.stop = queue_word(&q.log->stop);
+    if (q.previous >= 0) p.first = queue_word(&q.log->rows[q.previous].largest[threadIdx.x]);
+    if (q.previous >= 0 && q.previous_tests == 2)
+      p.second = queue_word(&q.log->rows[q.previous + 1].largest[threadIdx.x]);
+  }
+  return p;
+}
+
+// Warp 0 decides the launch's step after the launch before (a barrier must follow): nothing where a
+// test before that launch's passed (the stop word names it) or its last test passes now; the first
+// sweep of its pair again where the pair's first test passes; else its own sweeps, if any. Block 0
+// records a pass; a block that reads that record decides the same from the rows.
+__device__ inline void decide_pair(QueuedTest q, PairPeek p, PairStep& step) {
+  if (threadIdx.x >= 32) return;
+  auto largest = [](unsigned long long w) { return __longlong_as_double(static_cast<long long>(warp_max(w))); };
+  const double first = largest(p.first), second = largest(p.second);
+  if (threadIdx.x != 0) return;
+  const bool earlier = p.stop != 0 && int(p.stop) <= q.previous;  // 1 + a test before q.previous
+  const bool passed_first = !earlier && q.previous >= 0 && first < q.below;  // not +inf or NaN
+  const bool passed_second = !earlier && !passed_first && q.previous >= 0 && q.previous_tests == 2 && second < q.below;
+  if (earlier || passed_second) step = PairStep::none;
+  else if (passed_first) step = q.previous_tests == 2 ? PairStep::redo : PairStep::none;
+  else step = q.tests > 0 ? PairStep::sweep : PairStep::none;
+  if ((passed_first || passed_second) && blockIdx.x == 0 && blockIdx.y == 0)
+    q.log->stop = unsigned(q.previous) + (passed_first ? 1u : 2u);
 }
 
 // One component's K sweeps of a block's region (FusedShape S); `Inside` and `Lean` as in TileRegion.
@@ -160,6 +206,35 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
     this->template store_tile<S::tx, S::ty, ring>(sw.out, [&](int x, int y) { return swept(x, y, largest); });
   }
 
+  // The tile as the sweeps so far left it into `to`.
+  __device__ void store_swept(FieldView<T> to) const {
+    this->template store_tile<S::tx, S::ty, ring>(to, [&](int x, int y) { return xs[y * w + x]; });
+  }
+
+  // A launch of test.tests (1 or 2) tested sweeps (S::sweeps == 2), the step decided where `decide`
+  // (component 0); the first sweep's largest change on the tile into `first`, the second's into `second`.
+  __device__ PairStep run_tested(LargestChange<T>& first, LargestChange<T>& second, QueuedTest test, bool decide) {
+    static_assert(S::sweeps == 2);
+    __shared__ PairStep step;
+    const PairPeek peek = decide ? peek_pair(test) : PairPeek{};
+    load();
+    if (decide) decide_pair(test, peek, step);
+    __syncthreads();
+    if (decide && step != PairStep::sweep) return step;
+    sweep<0>(&first);
+    if (test.tests == 2) last_sweep_and_store(second);
+    else store_swept(sw.out);
+    return PairStep::sweep;
+  }
+
+  // The first sweep alone, untested (PairStep::redo).
+  __device__ void sweep_once() {
+    load();
+    __syncthreads();
+    sweep<0>();
+    store_swept(sw.out);
+  }
+
   // The K sweeps; false, with nothing written, where a `queued` launch has nothing to do.
   __device__ bool run(LargestChange<T>& largest, QueuedTest test, bool queued) {
     __shared__ bool stopped;
@@ -171,6 +246,38 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
     sweeps_before_last(std::make_integer_sequence<int, S::sweeps - 1>{});
     last_sweep_and_store(largest);
     return true;
+  }
+};
+
+// f(tile) with component c's FusedTile (shape S) of the block's region at (i0, j0): the lean point
+// update inside the grid without a per-cell coefficient, the general one elsewhere (TileRegion).
+template <class S, bool Jacobi, class T, class F>
+__device__ auto with_fused_tile(const Sweep<T>& sw, T* xs, T* bs, T* ys, int c, int i0, int j0, bool inside_grid,
+                                F&& f) {
+  const Helmholtz<T> op = sw.op.component(c);
+  const bool px = sw.bc.side[left][c].kind == BcKind::periodic;
+  const bool py = sw.bc.side[bottom][c].kind == BcKind::periodic;
+  if (inside_grid && !op.d[0]) return f(FusedTile<S, Jacobi, true, true, T>{{sw, op, xs, bs, c, i0, j0, px, py}, ys});
+  if (inside_grid) return f(FusedTile<S, Jacobi, true, false, T>{{sw, op, xs, bs, c, i0, j0, px, py}, ys});
+  return f(FusedTile<S, Jacobi, false, false, T>{{sw, op, xs, bs, c, i0, j0, px, py}, ys});
+}
+
+// A block's region of tiles of shape S in shared memory; `reversed`: the blocks in reverse order.
+template <class S, class T>
+struct FusedBlock {
+  T* xs;
+  T* bs;
+  T* ys;
+  int i0, j0;
+  bool inside_grid;
+
+  __device__ FusedBlock(const Sweep<T>& sw, bool reversed, T* x, T* b, T* y)
+      : xs(x), bs(b), ys(y), i0(block_x(reversed) * S::tx - S::ring), j0(block_y(reversed) * S::ty - S::ring),
+        inside_grid(i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny) {}
+
+  template <bool Jacobi, class F>
+  __device__ auto with_tile(const Sweep<T>& sw, int c, F&& f) const {
+    return with_fused_tile<S, Jacobi>(sw, xs, bs, ys, c, i0, j0, inside_grid, f);
   }
 };
 
@@ -204,12 +311,57 @@ __global__ void __launch_bounds__(FusedShape<T, K, Jacobi>::threads, FusedShape<
   if (test.test >= 0) fold_into_row<S::threads>(largest, test.log->rows[test.test].largest);
 }
 
+// The first sweep of the pair before again (PairStep::redo), every component: from the pair's input,
+// which it only read and which is this launch's output, into the pair's output, this launch's input.
+template <class S, bool Jacobi, class T>
+__device__ void redo_first_sweep(const Sweep<T>& pair, const FusedBlock<S, T>& block) {
+  const Sweep<T> sw{pair.op, as_const(pair.out), pair.b, as_writable(pair.in), pair.bc, pair.omega, pair.first};
+  for (int c = 0; c < sw.in.ncomp; ++c) {
+    if (c > 0) __syncthreads();  // the last component's tile is written
+    block.template with_tile<Jacobi>(sw, c, [](auto tile) { tile.sweep_once(); });
+  }
+}
+
+// A launch of test.tests tested sweeps (0 to 2) of every component, a change test after each
+// (queued_tested_sweeps), or the redo of the pair before; every block alike.
+template <bool Jacobi, class T>
+__global__ void __launch_bounds__(FusedShape<T, 2, Jacobi>::threads, FusedShape<T, 2, Jacobi>::min_blocks)
+    tested_pair_kernel(Sweep<T> sw, bool reversed_blocks, QueuedTest test) {
+  begin_dependent_grid();
+  using S = FusedShape<T, 2, Jacobi>;
+  __shared__ __align__(16) T xs[S::w * S::h];
+  __shared__ __align__(16) T bs[S::w * S::h];
+  __shared__ __align__(16) T ys[Jacobi ? S::w * S::h : 1];
+  const FusedBlock<S, T> block(sw, reversed_blocks, xs, bs, ys);
+  PairStep step = PairStep::sweep;
+  if (test.tests == 0) {  // the queue's last launch, with no tile to load while the log is read
+    __shared__ PairStep alone;
+    decide_pair(test, peek_pair(test), alone);
+    __syncthreads();
+    step = alone;
+  }
+  LargestChange<T> first, second;
+  for (int c = 0; c < sw.in.ncomp && step == PairStep::sweep; ++c) {
+    if (c > 0) __syncthreads();  // the last component's tile is written
+    step = block.template with_tile<Jacobi>(
+        sw, c, [&](auto tile) { return tile.run_tested(first, second, test, c == 0); });
+  }
+  if (step == PairStep::redo) return redo_first_sweep<S, Jacobi>(sw, block);
+  if (step == PairStep::none) return;
+  fold_into_row<S::threads>(first, test.log->rows[test.test].largest);
+  if (test.tests == 2) fold_into_row<S::threads>(second, test.log->rows[test.test + 1].largest);
+}
+
+template <class S, class T, class Kernel>
+void launch_tiles(const Cuda& ex, const char* name, Kernel kernel, const Sweep<T>& sw, const QueuedTest& test) {
+  const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
+  launch(*ex.context, name, kernel, grid, dim3(S::threads), 0, sw, reverse_block_order(sw.in.data, sw.out.data),
+         test);
+}
+
 template <int K, bool Jacobi, class T>
 void launch_fused(const Cuda& ex, const Sweep<T>& sw, const QueuedTest& test) {
-  using S = FusedShape<T, K, Jacobi>;
-  const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
-  launch(*ex.context, "fused_sweep_kernel", fused_sweep_kernel<K, Jacobi, T>, grid, dim3(S::threads), 0, sw,
-         reverse_block_order(sw.in.data, sw.out.data), test);
+  launch_tiles<FusedShape<T, K, Jacobi>>(ex, "fused_sweep_kernel", fused_sweep_kernel<K, Jacobi, T>, sw, test);
 }
 
 }  // namespace tile_sweep_detail
@@ -223,6 +375,19 @@ void rb_sweep_pair_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const 
     return;
   }
   launch_fused<2, false>(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, QueuedTest{});
+}
+
+template <class T>
+void queued_tested_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<const T> in,
+                          FieldView<const T> b, FieldView<T> out, const FieldBoundary& bc, T omega,
+                          const QueuedTest& test) {
+  using namespace tile_sweep_detail;
+  if (!jacobi && !colours_close(in.nx, in.ny, in.ncomp, bc))
+    throw Error("internal: a queued red-black sweep needs colours that close");
+  const Sweep<T> sw{op.refreshed(), in, b, out, bc, omega, jacobi ? -1 : 0};
+  if (jacobi)
+    launch_tiles<FusedShape<T, 2, true>>(ex, "tested_pair_kernel", tested_pair_kernel<true, T>, sw, test);
+  else launch_tiles<FusedShape<T, 2, false>>(ex, "tested_pair_kernel", tested_pair_kernel<false, T>, sw, test);
 }
 
 template <class T>
