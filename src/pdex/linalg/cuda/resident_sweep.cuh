@@ -70,21 +70,36 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   using Fused::threads, Fused::w, Fused::xs, Fused::ys;
   T* kept;  // a red-black tile as the first sweep of a pair left it (Jacobi: in ys after the second)
 
-  // The ring's cells from `from`, where the blocks around wrote them, through L2 (this SM's L1 may hold
-  // their lines from two rounds before); then the ghosts from their images. (Setting the ghosts in the
-  // same pass, from `from` where the image is a ring cell, spared a barrier but took longer: 5.05
-  // against 4.95 µs a sweep, f32 red-black 1024^2.)
-  template <class View>
-  __device__ void load_ring(const View& from) const {
-    using Ring = Band<w, h, ring>;
+  // The ring's cells, where the blocks around wrote them: a thread's (at most two) in registers, all
+  // loads in flight before any is stored (load_rings), through L2 (this SM's L1 may hold their lines
+  // from two rounds before).
+  using Ring = Band<w, h, ring>;
+  static constexpr int ring_loads = (Ring::cells + threads - 1) / threads;
+  struct RingValues {
+    T v[ring_loads];
+  };
+  __device__ RingValues fetch_ring(const FieldView<T>& from) const {
     const T* x = from.comp(c);
-    for (int k = int(threadIdx.x); k < Ring::cells; k += threads) {
+    RingValues r;
+#pragma unroll
+    for (int n = 0; n < ring_loads; ++n) {
+      const int k = int(threadIdx.x) + n * threads;
+      if (k >= Ring::cells) break;
       int rx, ry;
       Ring::cell(k, rx, ry);
-      xs[ry * w + rx] = __ldcg(x + from.offset(grid_x(rx), grid_y(ry)));
+      r.v[n] = __ldcg(x + from.offset(grid_x(rx), grid_y(ry)));
     }
-    __syncthreads();
-    this->refresh_ghosts();
+    return r;
+  }
+  __device__ void put_ring(const RingValues& r) const {
+#pragma unroll
+    for (int n = 0; n < ring_loads; ++n) {
+      const int k = int(threadIdx.x) + n * threads;
+      if (k >= Ring::cells) break;
+      int rx, ry;
+      Ring::cell(k, rx, ry);
+      xs[ry * w + rx] = r.v[n];
+    }
   }
 
   // A round of n (1 or 2) sweeps, the last one's largest change on the tile into `largest`; where
@@ -114,10 +129,7 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   // end holds images of the first cells, and its ring reads cells from inside other tiles). The whole
   // tile goes with its boundary images.
   __device__ void store(FieldView<T> to, bool all) const {
-    if (all) {
-      this->template store_tile<S::tx, S::ty, ring>(to, [&](int x, int y) { return xs[y * w + x]; });
-      return;
-    }
+    if (all) return this->store_swept(to);
     T* const p = to.comp(c);
     const int nx = sw.in.nx, ny = sw.in.ny;
     auto put = [&](int x, int y) {
@@ -197,11 +209,15 @@ __device__ void add_into_row(double s, double* row) {
 
 // Every block alike: the first of test `test` and, where `pair`, test + 1 (their rows complete, behind
 // a grid barrier) that passed, 0 or 1, else -1; block 0 records a pass in the log's stop word.
-__device__ inline int first_passed(const ResidentQueue& q, int test, bool pair) {
+// `meanwhile()` runs while the rows are read (the next round's ring loads: a block that stops has
+// loaded its ring for nothing, and writes only values that the rings around no longer use).
+template <class Meanwhile>
+__device__ int first_passed(const ResidentQueue& q, int test, bool pair, Meanwhile meanwhile) {
   __shared__ bool stopped[2];
   const QueuedTest a{q.log, -1, test, q.below, q.residual}, b{q.log, -1, test + 1, q.below, q.residual};
   const QueuePeek first = peek_queue<true>(a);
   QueuePeek second = pair ? peek_queue<true>(b) : QueuePeek{};
+  meanwhile();
   decide_queue(a, first, stopped[0]);
   if (pair) {
     if (threadIdx.x == 0 && stopped[0]) second.stop = 1;  // one record, the first pass
@@ -217,6 +233,22 @@ template <class Tile, int NC>
 struct Tiles {
   Tile t[NC];
 };
+
+// Every component's ring from `from` (ResidentTile::fetch_ring: all of a thread's loads in flight at
+// once), then the ghosts from their images. (Setting the ghosts in the same pass, from `from` where the
+// image is a ring cell, spared a barrier but took longer: 5.05 against 4.95 µs a sweep, f32 red-black
+// 1024^2.)
+template <class Tile, int NC, class T>
+__device__ void load_rings(Tiles<Tile, NC>& tiles, const FieldView<T>& from) {
+  typename Tile::RingValues v[NC];
+#pragma unroll
+  for (int c = 0; c < NC; ++c) v[c] = tiles.t[c].fetch_ring(from);
+#pragma unroll
+  for (int c = 0; c < NC; ++c) tiles.t[c].put_ring(v[c]);
+  __syncthreads();
+#pragma unroll
+  for (int c = 0; c < NC; ++c) tiles.t[c].refresh_ghosts();
+}
 
 template <class Tile, int NC, class T, class S = typename Tile::Shape, int... C>
 __device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, SideInverses<T, S::w, S::h>* sides, int i0,
@@ -239,8 +271,7 @@ __device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, SideInverse
 template <class S, bool Jacobi, bool Inside, bool Lean, int NC, bool Pairs, class T>
 __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arrays, int i0, int j0) {
   using Tile = ResidentTile<S, Jacobi, Inside, Lean, T>;
-  const FieldView<T> x{const_cast<T*>(sw.in.data), sw.in.nx, sw.in.ny, sw.in.ghost, sw.in.ncomp, sw.in.pitch,
-                       sw.in.comp_stride, sw.in.xoff};
+  const FieldView<T> x = as_writable(sw.in);
   constexpr bool sides = Lean && !Inside;
   __shared__ SideInverses<T, S::w, S::h> side_tables[sides ? NC : 1];
   Tiles<Tile, NC> tiles =
@@ -263,10 +294,7 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
   bool ring_loaded = true;
   for (int sweeps = 0, tests = 0, r = 0;; ++r) {
     const FieldView<T> to = r % 2 ? x : sw.out, from = r % 2 ? sw.out : x;
-    if (!ring_loaded) {
-#pragma unroll
-      for (int c = 0; c < NC; ++c) tiles.t[c].load_ring(from);
-    }
+    if (!ring_loaded) load_rings(tiles, from);
     int tested;
     const int n = q.round(sweeps, tests, S::sweeps, tested);
     const bool pair = Pairs && tested == 2;
@@ -282,27 +310,28 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
     store(to, false);
     grid.sync();
     ring_loaded = false;
+    auto next_ring = [&] { load_rings(tiles, to); };
     if (pair) {  // the last round's second test is the host's to read
-      const int passed = first_passed(q, tests, !last);
+      const int passed = last ? first_passed(q, tests, false, [] {}) : first_passed(q, tests, true, next_ring);
       if (passed == 0) return store_kept(to);
       if (passed == 1 || last) return store(to, true);
+      ring_loaded = true;
       tests += 2;
       continue;
     }
     if (!tested) continue;
     if (q.residual) {
+      next_ring();
       double s = 0;
 #pragma unroll
-      for (int c = 0; c < NC; ++c) {
-        tiles.t[c].load_ring(to);
-        s += tiles.t[c].residual2();
-      }
-      ring_loaded = true;
+      for (int c = 0; c < NC; ++c) s += tiles.t[c].residual2();
       add_into_row<S::threads>(s, q.log->rows[tests].residual2);
       if (last) return store(to, true);
       grid.sync();
     }
-    if (first_passed(q, tests, false) == 0) return store(to, true);
+    const int passed = q.residual ? first_passed(q, tests, false, [] {}) : first_passed(q, tests, false, next_ring);
+    if (passed == 0) return store(to, true);
+    ring_loaded = true;
     ++tests;
   }
 }
