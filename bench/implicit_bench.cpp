@@ -250,9 +250,9 @@ void sweep_suite(const std::vector<std::string>& backends, const std::vector<std
                  const std::vector<int>& sizes, int repeats, nlohmann::json& out) {
   std::printf("\nrelaxation sweeps, Poisson (Dirichlet), median of %d samples (change test: after every sweep; solve: "
               "after every %d, as a solve by default; on the GPU both queued, %d tests a queue in one launch, %d a queue "
-              "of launches, two sweeps a launch where each is tested); bound: x, b read and x written at the measured "
+              "of launches, %d sweeps a launch where each is tested); bound: x, b read and x written at the measured "
               "bandwidth\n",
-              repeats, SolverSettings{}.check_every, SweepLog::max_tests, SweepLog::launched_tests);
+              repeats, SolverSettings{}.check_every, SweepLog::max_tests, SweepLog::launched_tests, fused_sweeps);
   std::printf("%-8s %-5s %6s %-22s %10s %9s %8s %9s\n", "backend", "prec", "n", "sweep", "us", "GB/s", "of bound",
               "of copy@n");
   for (const auto& bn : backends) {

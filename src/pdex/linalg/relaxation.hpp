@@ -185,8 +185,8 @@ struct QueuedTest {
   int previous = -1;  // the test of the launch just before, which this one folds first; -1: none
   double below = 0;   // that test passes when its value is below this
   bool residual = false;  // that test is a residual test (|b - A x|^2), not a change test
-  // A launch of tested sweeps (queued_tested_sweeps): its sweeps, each tested, in rows test, test + 1
-  // (0: none, the last launch of a queue, which only finishes the pair before); and those of the launch
+  // A launch of tested sweeps (queued_tested_sweeps): its sweeps, each tested, in rows test, test + 1 ...
+  // (0: none, the last launch of a queue, which only finishes the launch before); and those of the launch
   // just before, from row `previous`.
   int tests = 1, previous_tests = 1;
 };
@@ -215,11 +215,11 @@ struct QueuePlan {
 template <class T>
 void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, int sweeps, FieldView<const T> in,
                   FieldView<const T> b, FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test);
-// Change tests after every sweep in a queue of launches (cuda/fused_sweep.cuh's tested_pair_kernel):
-// test.tests (0, 1 or 2) sweeps from `in` into `out`, each tested. Where the first test of a pair passes,
-// the launch after it (queued with the same `in` and `out` as one more launch would take; test.tests 0
-// where the queue ends there) makes the pair's first sweep again, from the pair's input into its output,
-// so that the queue leaves the field that single tested launches leave.
+// Change tests after every sweep in a queue of launches (cuda/fused_sweep.cuh's tested_sweeps_kernel):
+// test.tests (0 to fused_sweeps) sweeps from `in` into `out`, each tested. Where a test of a launch but
+// its last passes, the launch after it (queued with the same `in` and `out` as one more launch would take;
+// test.tests 0 where the queue ends there) makes the sweeps up to that test again, from the launch's input
+// into its output, so that the queue leaves the field that single tested launches leave.
 template <class T>
 void queued_tested_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<const T> in,
                           FieldView<const T> b, FieldView<T> out, const FieldBoundary& bc, T omega,
@@ -257,7 +257,7 @@ bool resident_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldV
 // cap), until `tests` tests are queued or the cap is reached (QueuePlan). On small grids, where
 // `resident`, the whole queue is one launch (resident_sweeps); else the runs of
 // sweeps up to a test go fused_sweeps to a launch while that many are left, then one at a time, and
-// change tests after every sweep two to a launch (queued_tested_sweeps). A change
+// change tests after every sweep fused_sweeps to a launch too (queued_tested_sweeps). A change
 // test passes below `below`; with `residual_below` > 0 a residual test follows each change test (the
 // field's |b - A x|^2, which passes below residual_below) and decides in its place.
 template <class T>
@@ -271,18 +271,18 @@ SweepQueue queue_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, Fie
                                   residual ? residual_below : below, residual, q))
     return q;
   const QueuePlan plan{every, std::min(tests, SweepLog::launched_tests), max_sweeps};
-  const bool pairs = every == 1 && !residual;
+  const bool tested_runs = every == 1 && !residual;
   auto from = [&] { return as_const(q.launches % 2 ? other : x); };
   auto to = [&] { return q.launches % 2 ? x : other; };
   int last_tests = 0;  // of the launch before
   while (plan.more(q.sweeps, q.tests)) {
     const int to_test = plan.to_test(q.sweeps);
-    const int n = pairs ? std::min({2, plan.max_sweeps - q.sweeps, plan.tests - q.tests})
+    const int n = tested_runs ? std::min({fused_sweeps, plan.max_sweeps - q.sweeps, plan.tests - q.tests})
                         : to_test >= fused_sweeps ? fused_sweeps : 1;
-    const int tested = pairs ? n : n == to_test;
+    const int tested = tested_runs ? n : n == to_test;
     const QueuedTest t{log, tested ? q.tests : -1, last_tests ? q.tests - last_tests : -1,
                        residual ? residual_below : below, residual, tested, last_tests};
-    if (pairs) queued_tested_sweeps(ex, op, jacobi, from(), b, to(), bc, omega, t);
+    if (tested_runs) queued_tested_sweeps(ex, op, jacobi, from(), b, to(), bc, omega, t);
     else queued_sweep(ex, op, jacobi, n, from(), b, to(), bc, omega, t);
     if (tested && residual) queued_residual(ex, op, as_const(to()), b, QueuedTest{log, q.tests});
     q.sweeps += n;
@@ -290,9 +290,9 @@ SweepQueue queue_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, Fie
     for (int k = 0; k < tested; ++k) q.through_test[q.tests++] = q.launches;
     last_tests = tested;
   }
-  if (last_tests == 2)  // the last pair's first test is read by a launch of no sweeps
+  if (tested_runs && last_tests > 1)  // the last launch's tests but its last are read by a launch of no sweeps
     queued_tested_sweeps(ex, op, jacobi, from(), b, to(), bc, omega,
-                         QueuedTest{log, -1, q.tests - 2, below, false, 0, 2});
+                         QueuedTest{log, -1, q.tests - last_tests, below, false, 0, last_tests});
   return q;
 }
 #endif

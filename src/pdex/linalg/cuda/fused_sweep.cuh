@@ -8,10 +8,11 @@
 // each leaving the ring's outer cells stale (one ring a red-black half-sweep or a Jacobi sweep), and writes
 // the tile once: K sweeps for the bytes of one, plus the ring's copies, which mostly hit L2.
 //
-// Change tests after every sweep (seed 004's criterion) go two to a launch (tested_pair_kernel): both
-// sweeps' largest changes into their rows, the field after the second written. The pair's input is left
-// as it was, so where the first test passes, the launch after it makes the first sweep again from there
-// into the pair's output, and the queue ends with the field of single tested launches.
+// Change tests after every sweep (seed 004's criterion) go three to a launch too (tested_sweeps_kernel;
+// two a launch, with a ring of four cells, took 21 µs a red-black sweep at 2048^2 f32 on an H100,
+// against 17 for three untested): each sweep's largest change into its row, the field after the last written. The launch's input is left as
+// it was, so where a test but the last passes, the launch after it makes the sweeps up to that test
+// again from there into the launch's output, and the queue ends with the field of single tested launches.
 //
 // Every cell's update is the one a launch a sweep makes (tile_sweep.cuh's point update, the same operands
 // in the same order), so the results are those of K single sweeps. A ring cell is the cell it stands for
@@ -44,46 +45,66 @@ __device__ inline T ghost_of(const SideBc& s, T u) {
   return s.kind == BcKind::dirichlet ? T(-1) * u + T(2 * s.value) : u;
 }
 
-// What a launch of tested sweeps does (tested_pair_kernel), every block alike: its sweeps; the first
-// sweep of the pair before it again, whose first test passed; or nothing.
-enum class PairStep : unsigned char { sweep, redo, none };
-
-// The queue's state as warp 0 of a launch of tested sweeps reads it (peek_queue's way): the stop word
-// and a word a lane of each row the launch before tested.
-struct PairPeek {
-  unsigned stop = 0;
-  unsigned long long first = 0, second = 0;
+// What a launch of tested sweeps does (tested_sweeps_kernel), every block alike: its sweeps; the first
+// `again` sweeps of the launch before it again, where one of that launch's tests but the last passed; or
+// nothing.
+struct TestedStep {
+  enum Kind : unsigned char { sweep, redo, none } kind = sweep;
+  unsigned char again = 0;
 };
 
-__device__ inline PairPeek peek_pair(QueuedTest q) {
-  PairPeek p;
-  if (threadIdx.x < 32) {
-    p.stop = queue_word(&q.log->stop);
-    if (q.previous >= 0) p.first = queue_word(&q.log->rows[q.previous].largest[threadIdx.x]);
-    if (q.previous >= 0 && q.previous_tests == 2)
-      p.second = queue_word(&q.log->rows[q.previous + 1].largest[threadIdx.x]);
-  }
-  return p;
+// The queue's state as warp 0 of a launch of tested sweeps reads it (peek_queue's way), in shared memory:
+// the stop word and the rows the launch before tested (K at most).
+template <int K>
+struct TestedPeek {
+  unsigned long long rows[K][32];
+  unsigned stop;
+};
+
+// Warp 0 starts copying the queue's state into `p`, by asynchronous copies that hold no registers while
+// the tile loads (with the rows in registers, the f32 kernels spilled more); the wait for the tile's
+// copies (TileRegion::load) completes them.
+template <int K>
+__device__ void peek_tested(QueuedTest q, TestedPeek<K>& p) {
+  if (threadIdx.x >= 32) return;
+  if (threadIdx.x == 0) copy_async<sizeof(unsigned)>(&p.stop, &q.log->stop);
+#pragma unroll
+  for (int m = 0; m < K; ++m)
+    if (q.previous >= 0 && m < q.previous_tests)
+      copy_async<sizeof(unsigned long long)>(&p.rows[m][threadIdx.x], &q.log->rows[q.previous + m].largest[threadIdx.x]);
 }
 
 // Warp 0 decides the launch's step after the launch before (a barrier must follow): nothing where a
-// test before that launch's passed (the stop word names it) or its last test passes now; the first
-// sweep of its pair again where the pair's first test passes; else its own sweeps, if any. Block 0
+// test before that launch's passed (the stop word names it) or its last test passes now; its sweeps up
+// to the first test that passes again, where that is not its last; else its own sweeps, if any. Block 0
 // records a pass; a block that reads that record decides the same from the rows.
-__device__ inline void decide_pair(QueuedTest q, PairPeek p, PairStep& step) {
+template <int K>
+__device__ void decide_tested(QueuedTest q, const TestedPeek<K>& p, TestedStep& step) {
   if (threadIdx.x >= 32) return;
-  auto largest = [](unsigned long long w) { return __longlong_as_double(static_cast<long long>(warp_max(w))); };
-  const double first = largest(p.first), second = largest(p.second);
+  double largest[K];
+#pragma unroll
+  for (int m = 0; m < K; ++m) {
+    const unsigned long long word = m < q.previous_tests ? p.rows[m][threadIdx.x] : 0;
+    largest[m] = __longlong_as_double(static_cast<long long>(warp_max(word)));
+  }
   if (threadIdx.x != 0) return;
   const bool earlier = p.stop != 0 && int(p.stop) <= q.previous;  // 1 + a test before q.previous
-  const bool passed_first = !earlier && q.previous >= 0 && first < q.below;  // not +inf or NaN
-  const bool passed_second = !earlier && !passed_first && q.previous >= 0 && q.previous_tests == 2 && second < q.below;
-  if (earlier || passed_second) step = PairStep::none;
-  else if (passed_first) step = q.previous_tests == 2 ? PairStep::redo : PairStep::none;
-  else step = q.tests > 0 ? PairStep::sweep : PairStep::none;
-  if ((passed_first || passed_second) && blockIdx.x == 0 && blockIdx.y == 0)
-    q.log->stop = unsigned(q.previous) + (passed_first ? 1u : 2u);
+  int passed = -1;
+#pragma unroll
+  for (int m = K - 1; m >= 0; --m)  // the first that passes; not +inf or NaN
+    if (!earlier && q.previous >= 0 && m < q.previous_tests && largest[m] < q.below) passed = m;
+  if (earlier || (passed >= 0 && passed == q.previous_tests - 1)) step = {TestedStep::none, 0};
+  else if (passed >= 0) step = {TestedStep::redo, static_cast<unsigned char>(passed + 1)};
+  else step = {q.tests > 0 ? TestedStep::sweep : TestedStep::none, 0};
+  if (passed >= 0 && blockIdx.x == 0 && blockIdx.y == 0) q.log->stop = unsigned(q.previous + passed + 1);
 }
+
+// A launch's largest changes on a tile, one a tested sweep: the last sweep's apart, since which sweep is
+// last is known at run time only (an array indexed by it would go to local memory).
+template <class T, int K>
+struct TestedChanges {
+  LargestChange<T> before[K - 1], last;
+};
 
 // One component's K sweeps of a block's region (FusedShape S); `Inside` and `Lean` as in TileRegion.
 template <class S, bool Jacobi, bool Inside, bool Lean, class T>
@@ -93,8 +114,6 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
   using Region::c, Region::i0, Region::j0, Region::px, Region::py;
   static constexpr int ring = S::ring;
   T* ys;  // a Jacobi sweep's new values
-
-  __device__ static bool on_tile(int x, int y) { return x >= ring && x < w - ring && y >= ring && y < h - ring; }
 
   // The cells of `colour` D or more cells in from the region's edges, in the order of a half-sweep:
   // consecutive k alternate between two rows, so that a warp's cells, every other word of one row and the
@@ -112,8 +131,11 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
     x = D + 2 * (q >> 1) + ((colour + D + y) & 1);
   }
 
-  // A red-black half-sweep of the cells of `colour` at least d cells in from the region's edge; the largest
-  // change on the tile into `largest`, where given.
+  // A red-black half-sweep of the cells of `colour` at least D cells in from the region's edge; the largest
+  // change into `largest`, where given. Every cell a sweep updates in the region is a grid cell with the
+  // value its own block's sweep gives it (the ring's cells are valid as far in as the sweep reaches), so
+  // the largest change over them is the tile's, or one of a tile around; every block measures its tile,
+  // so the grid's largest is the same, without a test a cell of whether it lies on the tile.
   template <int D>
   __device__ void half_sweep(int colour, LargestChange<T>* largest = nullptr) const {
 #pragma unroll 1
@@ -123,12 +145,13 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
       if (!is_cell(x, y)) continue;
       const T d = change(y * w + x, x, y);
       xs[y * w + x] += d;
-      if (largest && on_tile(x, y)) largest->add(d);
+      if (largest) largest->add(d);
     }
     __syncthreads();
   }
 
   // A Jacobi sweep of the cells at least D in from the region's edge, from xs into ys; then the two swap.
+  // The largest change into `largest`, where given (as half_sweep's).
   template <int D>
   __device__ void jacobi_sweep(LargestChange<T>* largest = nullptr) {
     constexpr int row = w - 2 * D, cells = row * (h - 2 * D);
@@ -138,7 +161,7 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
       if (!is_cell(x, y)) continue;
       const T d = change(y * w + x, x, y);
       ys[y * w + x] = xs[y * w + x] + d;
-      if (largest && on_tile(x, y)) largest->add(d);
+      if (largest) largest->add(d);
     }
     __syncthreads();
     T* const t = xs;
@@ -182,9 +205,14 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
     }
     refresh_ghosts();
   }
+  // Sweeps m = 0 .. n - 1 of the K - 1 before the last (n a constant but in a launch of tested sweeps);
+  // each one's largest change on the tile into largest[m], where given.
   template <int... M>
-  __device__ void sweeps_before_last(std::integer_sequence<int, M...>) {
-    (sweep<M>(), ...);
+  __device__ void sweeps_before(int n, LargestChange<T>* largest, std::integer_sequence<int, M...>) {
+    ((M < n ? sweep<M>(largest ? largest + M : nullptr) : void()), ...);
+  }
+  __device__ void sweeps_before(int n, LargestChange<T>* largest = nullptr) {
+    sweeps_before(n, largest, std::make_integer_sequence<int, S::sweeps - 1>{});
   }
 
   // Tile cell (x, y) after the last sweep (TileSweep::swept).
@@ -211,28 +239,29 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
     this->template store_tile<S::tx, S::ty, ring>(to, [&](int x, int y) { return xs[y * w + x]; });
   }
 
-  // A launch of test.tests (1 or 2) tested sweeps (S::sweeps == 2), the step decided where `decide`
-  // (component 0); the first sweep's largest change on the tile into `first`, the second's into `second`.
-  __device__ PairStep run_tested(LargestChange<T>& first, LargestChange<T>& second, QueuedTest test, bool decide) {
-    static_assert(S::sweeps == 2);
-    __shared__ PairStep step;
-    const PairPeek peek = decide ? peek_pair(test) : PairPeek{};
+  // A launch of test.tests (1 to K) tested sweeps, the step decided where `decide` (component 0); each
+  // sweep's largest change on the tile into `changes`.
+  __device__ TestedStep run_tested(TestedChanges<T, S::sweeps>& changes, QueuedTest test, bool decide) {
+    __shared__ TestedStep step;
+    __shared__ TestedPeek<S::sweeps> peek;
+    if (decide) peek_tested(test, peek);
     load();
-    if (decide) decide_pair(test, peek, step);
+    if (decide) decide_tested(test, peek, step);
     __syncthreads();
-    if (decide && step != PairStep::sweep) return step;
-    sweep<0>(&first);
-    if (test.tests == 2) last_sweep_and_store(second);
-    else store_swept(sw.out);
-    return PairStep::sweep;
+    if (decide && step.kind != TestedStep::sweep) return step;
+    sweeps_before(test.tests - 1, changes.before);
+    last_sweep_and_store(changes.last);
+    return TestedStep{};
   }
 
-  // The first sweep alone, untested (PairStep::redo).
-  __device__ void sweep_once() {
-    load();
+  // The first n sweeps (n < K) of the launch before again, untested (TestedStep::redo): from its input,
+  // which it only read and which is this launch's output, into its output, this launch's input. (The
+  // fields swapped here, not in a Sweep of their own, which would go to local memory.)
+  __device__ void sweep_again(int n) {
+    load(as_const(sw.out));
     __syncthreads();
-    sweep<0>();
-    store_swept(sw.out);
+    sweeps_before(n);
+    store_swept(as_writable(sw.in));
   }
 
   // The K sweeps; false, with nothing written, where a `queued` launch has nothing to do.
@@ -243,7 +272,7 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
     if (queued) decide_queue(test, peek, stopped);
     __syncthreads();
     if (queued && stopped) return false;
-    sweeps_before_last(std::make_integer_sequence<int, S::sweeps - 1>{});
+    sweeps_before(S::sweeps - 1);
     last_sweep_and_store(largest);
     return true;
   }
@@ -311,45 +340,49 @@ __global__ void __launch_bounds__(FusedShape<T, K, Jacobi>::threads, FusedShape<
   if (test.test >= 0) fold_into_row<S::threads>(largest, test.log->rows[test.test].largest);
 }
 
-// The first sweep of the pair before again (PairStep::redo), every component: from the pair's input,
-// which it only read and which is this launch's output, into the pair's output, this launch's input.
+// The first n sweeps of the launch before again (TestedStep::redo), every component (FusedTile::sweep_again).
 template <class S, bool Jacobi, class T>
-__device__ void redo_first_sweep(const Sweep<T>& pair, const FusedBlock<S, T>& block) {
-  const Sweep<T> sw{pair.op, as_const(pair.out), pair.b, as_writable(pair.in), pair.bc, pair.omega, pair.first};
+__device__ void sweep_again(const Sweep<T>& sw, const FusedBlock<S, T>& block, int n) {
   for (int c = 0; c < sw.in.ncomp; ++c) {
     if (c > 0) __syncthreads();  // the last component's tile is written
-    block.template with_tile<Jacobi>(sw, c, [](auto tile) { tile.sweep_once(); });
+    block.template with_tile<Jacobi>(sw, c, [n](auto tile) { tile.sweep_again(n); });
   }
 }
 
-// A launch of test.tests tested sweeps (0 to 2) of every component, a change test after each
-// (queued_tested_sweeps), or the redo of the pair before; every block alike.
+// A launch of test.tests tested sweeps (0 to K) of every component, a change test after each
+// (queued_tested_sweeps), or sweeps of the launch before again; every block alike.
 template <bool Jacobi, class T>
-__global__ void __launch_bounds__(FusedShape<T, 2, Jacobi>::threads, FusedShape<T, 2, Jacobi>::min_blocks)
-    tested_pair_kernel(Sweep<T> sw, bool reversed_blocks, QueuedTest test) {
+__global__ void __launch_bounds__(FusedShape<T, fused_sweeps, Jacobi>::threads,
+                                  FusedShape<T, fused_sweeps, Jacobi>::min_blocks)
+    tested_sweeps_kernel(Sweep<T> sw, bool reversed_blocks, QueuedTest test) {
   begin_dependent_grid();
-  using S = FusedShape<T, 2, Jacobi>;
+  using S = FusedShape<T, fused_sweeps, Jacobi>;
   __shared__ __align__(16) T xs[S::w * S::h];
   __shared__ __align__(16) T bs[S::w * S::h];
   __shared__ __align__(16) T ys[Jacobi ? S::w * S::h : 1];
   const FusedBlock<S, T> block(sw, reversed_blocks, xs, bs, ys);
-  PairStep step = PairStep::sweep;
+  TestedStep step;
   if (test.tests == 0) {  // the queue's last launch, with no tile to load while the log is read
-    __shared__ PairStep alone;
-    decide_pair(test, peek_pair(test), alone);
+    __shared__ TestedStep alone;
+    __shared__ TestedPeek<S::sweeps> peek;
+    peek_tested(test, peek);
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    decide_tested(test, peek, alone);
     __syncthreads();
     step = alone;
   }
-  LargestChange<T> first, second;
-  for (int c = 0; c < sw.in.ncomp && step == PairStep::sweep; ++c) {
+  TestedChanges<T, S::sweeps> changes;
+  for (int c = 0; c < sw.in.ncomp && step.kind == TestedStep::sweep; ++c) {
     if (c > 0) __syncthreads();  // the last component's tile is written
-    step = block.template with_tile<Jacobi>(
-        sw, c, [&](auto tile) { return tile.run_tested(first, second, test, c == 0); });
+    step = block.template with_tile<Jacobi>(sw, c, [&](auto tile) { return tile.run_tested(changes, test, c == 0); });
   }
-  if (step == PairStep::redo) return redo_first_sweep<S, Jacobi>(sw, block);
-  if (step == PairStep::none) return;
-  fold_into_row<S::threads>(first, test.log->rows[test.test].largest);
-  if (test.tests == 2) fold_into_row<S::threads>(second, test.log->rows[test.test + 1].largest);
+  if (step.kind == TestedStep::redo) return sweep_again<S, Jacobi>(sw, block, step.again);
+  if (step.kind == TestedStep::none) return;
+#pragma unroll
+  for (int m = 0; m < S::sweeps - 1; ++m)
+    if (m < test.tests - 1) fold_into_row<S::threads>(changes.before[m], test.log->rows[test.test + m].largest);
+  fold_into_row<S::threads>(changes.last, test.log->rows[test.test + test.tests - 1].largest);
 }
 
 template <class S, class T, class Kernel>
@@ -386,8 +419,10 @@ void queued_tested_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, F
     throw Error("internal: a queued red-black sweep needs colours that close");
   const Sweep<T> sw{op.refreshed(), in, b, out, bc, omega, jacobi ? -1 : 0};
   if (jacobi)
-    launch_tiles<FusedShape<T, 2, true>>(ex, "tested_pair_kernel", tested_pair_kernel<true, T>, sw, test);
-  else launch_tiles<FusedShape<T, 2, false>>(ex, "tested_pair_kernel", tested_pair_kernel<false, T>, sw, test);
+    launch_tiles<FusedShape<T, fused_sweeps, true>>(ex, "tested_sweeps_kernel", tested_sweeps_kernel<true, T>, sw, test);
+  else
+    launch_tiles<FusedShape<T, fused_sweeps, false>>(ex, "tested_sweeps_kernel", tested_sweeps_kernel<false, T>, sw,
+                                                     test);
 }
 
 template <class T>

@@ -1,8 +1,9 @@
 #pragma once
 // A relaxation solve's whole queue of sweeps and tests (queue_sweeps) in one launch on CUDA, on grids of
 // up to a tile a multiprocessor (1024^2 cells on an H100, in tiles of 128 x 64). Each block keeps its
-// tile of x and b with a ring in shared memory for the whole queue. A round is up to two sweeps there
-// (fused_sweep.cuh's: the same point updates, the ghosts set from their images after each sweep); then
+// tile of x and b with a ring in shared memory for the whole queue. A round is up to three sweeps there,
+// or two where three's ring and kept tiles do not fit in shared memory (fused_sweep.cuh's: the same point
+// updates, the ghosts set from their images after each sweep); then
 // the block writes the cells of its tile that the rings around need to the other field, the blocks meet
 // at a grid barrier, and each reloads its ring. Below 1024^2 a launch a sweep, or three (fused_sweep.cuh),
 // costs its launch and its wave of tiles more than its bytes; here a sweep costs its arithmetic, the ring
@@ -12,9 +13,9 @@
 // change into its row of the log; after the barrier every block reads the row and stops alike where the
 // test passes, writing its whole tile. A residual test sums |b - A x|^2 over the tiles after the next
 // ring is loaded, and decides after one more barrier. Change tests after every sweep (seed 004's
-// criterion) go two to a round: each sweep's largest change into its row, the tile as the first left it
-// kept in shared memory, and after the barrier every block stores that tile where the first test
-// passed, so that the queue stops after the same sweep as the launches do. Rounds write to the other
+// criterion) go a round's sweeps to a round: each sweep's largest change into its row, the tile as each
+// but the last left it kept in shared memory, and after the barrier every block stores the tile of the
+// first test that passed, so that the queue stops after the same sweep as the launches do. Rounds write to the other
 // field and the field read first alternately (round 0 to `other`, so that no block writes x while
 // another still loads it), so a round's ring is read from the field no block writes in that round; the
 // field ends where the rounds that ran leave it, which SweepQueue::launches_run tells the host, as for
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "pdex/linalg/cuda/fused_sweep.cuh"
@@ -31,18 +33,35 @@
 namespace pdex {
 namespace tile_sweep_detail {
 
-// Tiles of tx x ty cells, `threads` a block; rounds of up to two sweeps, so a ring of four cells
-// (red-black) or two (Jacobi).
-template <class T, bool Jacobi, int TX, int TY, int Threads>
+// Tiles of tx x ty cells, `threads` a block; rounds of up to K sweeps, so a ring of 2K cells (red-black)
+// or K rounded up to even (Jacobi; FusedShape's rings).
+template <class T, bool Jacobi, int TX, int TY, int Threads, int K>
 struct ResidentShape {
-  static constexpr int sweeps = 2, ring = Jacobi ? 2 : 4;
+  static constexpr int sweeps = K, ring = Jacobi ? (K + 1) / 2 * 2 : 2 * K;
   static constexpr int tx = TX, ty = TY, w = tx + 2 * ring, h = ty + 2 * ring, threads = Threads;
   static constexpr int arrays = Jacobi ? 3 : 2;  // x, b (and a Jacobi sweep's new values) a component
   static constexpr std::size_t component_bytes = std::size_t(arrays) * w * h * sizeof(T);
-  // A red-black tile kept through the second sweep of a pair (ResidentTile::keep; a Jacobi tile stays in
-  // the array the second sweep does not write).
-  static constexpr std::size_t kept_bytes = Jacobi ? 0 : std::size_t(tx) * ty * sizeof(T);
+  // The tiles kept through the later sweeps of a round of tested sweeps (ResidentTile::keep), one for
+  // each sweep but the last; a Jacobi round's last but one stays in the array its last does not write.
+  static constexpr int kept = Jacobi ? K - 2 : K - 1;
+  static constexpr std::size_t kept_bytes = std::size_t(kept) * tx * ty * sizeof(T);
+  static constexpr std::size_t bytes(int components, bool tested) {
+    return components * (component_bytes + (tested ? kept_bytes : 0));
+  }
 };
+
+// The sweeps a round of a resident queue of NC components takes in tiles of TX x TY, `Threads` a block,
+// with tested runs (ResidentQueue::runs) or not: three where their arrays, rings and kept tiles fit in a
+// block's shared memory (227 KB on an H100), else two. Three a round cross a third fewer grid barriers
+// a sweep for a wider ring (H100, f32: a red-black sweep of a solve at 256^2 2.0 -> 1.7 µs, at 1024^2
+// 4.0 -> 3.8). In blocks of 1024 threads (64 registers a thread) three spilled more: the f32 tested runs
+// at 1024^2 took 5.8 µs a red-black sweep against 5.4 with two; f64 there stays at two, not measured.
+template <class T, bool Jacobi, int TX, int TY, int Threads, int NC, bool Runs>
+constexpr int round_sweeps() {
+  constexpr std::size_t shared = 227 * 1024 - 4 * 1024;  // less the kernel's own shared variables
+  if (Threads > 512 && (Runs || sizeof(T) != sizeof(float))) return 2;
+  return ResidentShape<T, Jacobi, TX, TY, Threads, 3>::bytes(NC, Runs) <= shared ? 3 : 2;
+}
 
 // The cells of the band D cells wide along the edges of a W x H rectangle, numbered from 0: the rows
 // of the bottom and top bands, then the columns between them.
@@ -68,7 +87,7 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   using Fused = FusedTile<S, Jacobi, Inside, Lean, T>;
   using Fused::c, Fused::grid_x, Fused::grid_y, Fused::h, Fused::i0, Fused::j0, Fused::ring, Fused::sw;
   using Fused::threads, Fused::w, Fused::xs, Fused::ys;
-  T* kept;  // a red-black tile as the first sweep of a pair left it (Jacobi: in ys after the second)
+  T* kept;  // S::kept tiles (keep)
 
   // The ring's cells, where the blocks around wrote them: a thread's (at most two) in registers, all
   // loads in flight before any is stored (load_rings), through L2 (this SM's L1 may hold their lines
@@ -78,50 +97,45 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   struct RingValues {
     T v[ring_loads];
   };
+  // The thread's n-th ring cell at (x, y) in the region; false where it has no n-th.
+  __device__ static bool ring_cell(int n, int& x, int& y) {
+    const int k = int(threadIdx.x) + n * threads;
+    if (k >= Ring::cells) return false;
+    Ring::cell(k, x, y);
+    return true;
+  }
   __device__ RingValues fetch_ring(const FieldView<T>& from) const {
-    const T* x = from.comp(c);
+    const T* p = from.comp(c);
     RingValues r;
 #pragma unroll
-    for (int n = 0; n < ring_loads; ++n) {
-      const int k = int(threadIdx.x) + n * threads;
-      if (k >= Ring::cells) break;
-      int rx, ry;
-      Ring::cell(k, rx, ry);
-      r.v[n] = __ldcg(x + from.offset(grid_x(rx), grid_y(ry)));
-    }
+    for (int n = 0, x, y; n < ring_loads && ring_cell(n, x, y); ++n)
+      r.v[n] = __ldcg(p + from.offset(grid_x(x), grid_y(y)));
     return r;
   }
   __device__ void put_ring(const RingValues& r) const {
 #pragma unroll
-    for (int n = 0; n < ring_loads; ++n) {
-      const int k = int(threadIdx.x) + n * threads;
-      if (k >= Ring::cells) break;
-      int rx, ry;
-      Ring::cell(k, rx, ry);
-      xs[ry * w + rx] = r.v[n];
-    }
+    for (int n = 0, x, y; n < ring_loads && ring_cell(n, x, y); ++n) xs[y * w + x] = r.v[n];
   }
 
-  // A round of n (1 or 2) sweeps, the last one's largest change on the tile into `largest`; where
-  // `first` is given (a pair of tested sweeps), the first one's into it, and its tile kept (store_kept).
+  // A round of n (1 to K) sweeps, the last one's largest change on the tile into `largest`; where
+  // `before` is given (tested sweeps), each earlier one's into before[m], and its tile kept (store_kept).
   // A Jacobi sweep leaves the values in the other array (FusedTile::jacobi_sweep swaps the tile's two).
   // The ghosts are left as the last sweep found them: what follows a round either loads the ring, which
   // sets them from their images (load_ring), or stores the tile, whose boundary images are taken from
   // the cells (store_tile).
-  __device__ void round(int n, LargestChange<T>& largest, LargestChange<T>* first) {
-    static_assert(S::sweeps == 2);
-    if (n == 2 && first) {  // apart, so that the untested first sweep has no test for `first` a cell
-      this->template sweep<0>(first);
-      if constexpr (!Jacobi) keep();
-    } else if (n == 2) {
-      this->template sweep<0>();
-    }
+  __device__ void round(int n, LargestChange<T>& largest, LargestChange<T>* before) {
+    if (before) tested_before(n - 1, before, std::make_integer_sequence<int, S::sweeps - 1>{});
+    else this->sweeps_before(n - 1);  // apart, so that untested sweeps have no test for `before` a cell
     if constexpr (Jacobi) {
       this->template jacobi_sweep<ring>(&largest);
     } else {
       this->template half_sweep<ring - 1>(sw.first, &largest);
       this->template half_sweep<ring>(1 - sw.first, &largest);
     }
+  }
+  template <int... M>
+  __device__ void tested_before(int before_last, LargestChange<T>* before, std::integer_sequence<int, M...>) {
+    ((M < before_last ? (this->template sweep<M>(before + M), keep(M, before_last)) : void()), ...);
   }
 
   // The tile's cells that rings around may read (all of them where `all`) into `to`: those within `ring`
@@ -148,17 +162,21 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
     }
   }
 
-  // The tile into `kept`; a barrier follows, before the next sweep changes it.
-  __device__ void keep() const {
-    for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads)
-      kept[k] = xs[(ring + k / S::tx) * w + ring + k % S::tx];
+  // The tile after sweep m of the `before_last` before a round's last into kept tile m (none for a
+  // Jacobi round's last but one); a barrier follows, before the next sweep changes it.
+  __device__ void keep(int m, int before_last) const {
+    if (Jacobi && m == before_last - 1) return;
+    T* const to = kept + m * S::tx * S::ty;
+    for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads) to[k] = xs[(ring + k / S::tx) * w + ring + k % S::tx];
     __syncthreads();
   }
 
-  // The whole tile as the first sweep of the last round's pair left it into `to`.
-  __device__ void store_kept(FieldView<T> to) const {
+  // The whole tile as sweep m of the last round's n left it (m < n - 1) into `to`.
+  __device__ void store_kept(FieldView<T> to, int m, int n) const {
+    const T* const from = kept + m * S::tx * S::ty;
+    const bool in_ys = Jacobi && m == n - 2;
     this->template store_tile<S::tx, S::ty, ring>(to, [&](int x, int y) {
-      return Jacobi ? ys[y * w + x] : kept[(y - ring) * S::tx + x - ring];
+      return in_ys ? ys[y * w + x] : from[(y - ring) * S::tx + x - ring];
     });
   }
 
@@ -175,20 +193,20 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   }
 };
 
-// What a resident queue does: queue_sweeps's plan and tests. `pairs`: change tests after every sweep
-// go two to a round, the field of the first kept in shared memory until every block knows whether it
-// passed (with a round a tested sweep, f32 red-black at 1024^2 took 7.8-8.0 µs a sweep with a test
-// after each, against 5.0 with one after every sixth; two a round, 6.7-7.1).
+// What a resident queue does: queue_sweeps's plan and tests. `runs`: change tests after every sweep go
+// a round's sweeps to a round, the fields of all but the last kept in shared memory until every block
+// knows whether their tests passed (with a round a tested sweep, f32 red-black at 1024^2 took 7.8-8.0 µs
+// a sweep with a test after each, against 5.0 with one after every sixth; two a round, 6.7-7.1).
 struct ResidentQueue {
   QueuePlan plan;
   SweepLog* log;
   double below;
-  bool residual, pairs;
+  bool residual, runs;
 
   // The next round from `sweeps` and `tested` tests done: its sweeps (up to `most`), and the tests in it
-  // (0 or 1, at its end; with pairs one after each of its sweeps).
+  // (0 or 1, at its end; with runs one after each of its sweeps).
   PDEX_HD int round(int sweeps, int tested, int most, int& tests) const {
-    if (pairs) {
+    if (runs) {
       const int left = plan.max_sweeps - sweeps, tests_left = plan.tests - tested;
       const int n = most < left ? most : left;
       tests = n < tests_left ? n : tests_left;
@@ -207,24 +225,30 @@ __device__ void add_into_row(double s, double* row) {
   if (threadIdx.x == 0 && s != 0) atomicAdd(row + (blockIdx.y * gridDim.x + blockIdx.x) % SweepLog::sum_words, s);
 }
 
-// Every block alike: the first of test `test` and, where `pair`, test + 1 (their rows complete, behind
-// a grid barrier) that passed, 0 or 1, else -1; block 0 records a pass in the log's stop word.
-// `meanwhile()` runs while the rows are read (the next round's ring loads: a block that stops has
+// Every block alike: the first of tests `test` .. test + count - 1 (their rows complete, behind a grid
+// barrier; count <= K) that passed, 0 to count - 1, else -1; block 0 records a pass in the log's stop
+// word. `meanwhile()` runs while the rows are read (the next round's ring loads: a block that stops has
 // loaded its ring for nothing, and writes only values that the rings around no longer use).
-template <class Meanwhile>
-__device__ int first_passed(const ResidentQueue& q, int test, bool pair, Meanwhile meanwhile) {
-  __shared__ bool stopped[2];
-  const QueuedTest a{q.log, -1, test, q.below, q.residual}, b{q.log, -1, test + 1, q.below, q.residual};
-  const QueuePeek first = peek_queue<true>(a);
-  QueuePeek second = pair ? peek_queue<true>(b) : QueuePeek{};
+template <int K, class Meanwhile>
+__device__ int first_passed(const ResidentQueue& q, int test, int count, Meanwhile meanwhile) {
+  __shared__ bool stopped[K];
+  auto queued = [&](int m) { return QueuedTest{q.log, -1, test + m, q.below, q.residual}; };
+  QueuePeek peek[K];
+#pragma unroll
+  for (int m = 0; m < K; ++m)
+    if (m < count) peek[m] = peek_queue<true>(queued(m));
   meanwhile();
-  decide_queue(a, first, stopped[0]);
-  if (pair) {
-    if (threadIdx.x == 0 && stopped[0]) second.stop = 1;  // one record, the first pass
-    decide_queue(b, second, stopped[1]);
+#pragma unroll
+  for (int m = 0; m < K; ++m) {
+    if (m >= count) break;
+    if (m > 0 && threadIdx.x == 0 && stopped[m - 1]) peek[m].stop = 1;  // one record, the first pass
+    decide_queue(queued(m), peek[m], stopped[m]);
   }
   __syncthreads();
-  return stopped[0] ? 0 : pair && stopped[1] ? 1 : -1;
+#pragma unroll
+  for (int m = 0; m < K; ++m)
+    if (m < count && stopped[m]) return m;
+  return -1;
 }
 
 // The tiles of a block's NC components, kept for the whole queue (in registers: every index into them is
@@ -259,17 +283,18 @@ __device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, SideInverse
   return {{Tile{{{sw, sw.op.component(C), arrays + C * S::arrays * n, arrays + C * S::arrays * n + n, C, i0, j0,
                   periodic(left, C), periodic(bottom, C), sides ? sides + C : nullptr},
                  arrays + C * S::arrays * n + 2 * n},
-                kept + C * S::tx * S::ty}...}};
+                kept + C * S::kept * S::tx * S::ty}...}};
 }
 
-// A block's part of a resident queue, NC components in the shared memory at `arrays`; `Pairs`: q.pairs
-// (a kernel of its own, so that the queues without pairs keep the code they had: with a run-time flag
-// the Jacobi queues' sweeps took 5-9% longer at 1024^2). Round r writes to
+// A block's part of a resident queue, NC components in the shared memory at `arrays`; `Runs`: q.runs
+// (a kernel of its own, so that the queues without tested runs keep the code they had: with a run-time
+// flag the Jacobi queues' sweeps took 5-9% longer at 1024^2). Round r writes to
 // `other` (sw.out) where r is even, else to x (sw.in), and reads its ring from the field the round before
 // wrote. (One Sweep for all rounds, the fields chosen as views: a choice between two kernel parameters
 // by reference would copy both to local memory.)
-template <class S, bool Jacobi, bool Inside, bool Lean, int NC, bool Pairs, class T>
+template <class S, bool Jacobi, bool Inside, bool Lean, int NC, bool Runs, class T>
 __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arrays, int i0, int j0) {
+  constexpr int K = S::sweeps;
   using Tile = ResidentTile<S, Jacobi, Inside, Lean, T>;
   const FieldView<T> x = as_writable(sw.in);
   constexpr bool sides = Lean && !Inside;
@@ -280,9 +305,9 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
 #pragma unroll
     for (int c = 0; c < NC; ++c) tiles.t[c].store(to, all);
   };
-  auto store_kept = [&](FieldView<T> to) {
+  auto store_kept = [&](FieldView<T> to, int m, int n) {
 #pragma unroll
-    for (int c = 0; c < NC; ++c) tiles.t[c].store_kept(to);
+    for (int c = 0; c < NC; ++c) tiles.t[c].store_kept(to, m, n);
   };
 #pragma unroll
   for (int c = 0; c < NC; ++c) {
@@ -296,27 +321,30 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
     const FieldView<T> to = r % 2 ? x : sw.out, from = r % 2 ? sw.out : x;
     if (!ring_loaded) load_rings(tiles, from);
     int tested;
-    const int n = q.round(sweeps, tests, S::sweeps, tested);
-    const bool pair = Pairs && tested == 2;
-    LargestChange<T> largest, first;
+    const int n = q.round(sweeps, tests, K, tested);
+    const bool run = Runs && tested > 1;  // a test after each of the round's sweeps
+    LargestChange<T> largest, before[K - 1];
 #pragma unroll
-    for (int c = 0; c < NC; ++c) tiles.t[c].round(n, largest, pair ? &first : nullptr);
+    for (int c = 0; c < NC; ++c) tiles.t[c].round(n, largest, run ? before : nullptr);
     sweeps += n;
     // Read by the host too.
-    if (pair) fold_into_row<S::threads>(first, q.log->rows[tests].largest);
+#pragma unroll
+    for (int m = 0; m < K - 1; ++m)
+      if (run && m < n - 1) fold_into_row<S::threads>(before[m], q.log->rows[tests + m].largest);
     if (tested) fold_into_row<S::threads>(largest, q.log->rows[tests + tested - 1].largest);
     const bool last = !q.plan.more(sweeps, tests + tested);
-    if (last && !pair && !(tested && q.residual)) return store(to, true);
+    if (last && !run && !(tested && q.residual)) return store(to, true);
     store(to, false);
     grid.sync();
     ring_loaded = false;
     auto next_ring = [&] { load_rings(tiles, to); };
-    if (pair) {  // the last round's second test is the host's to read
-      const int passed = last ? first_passed(q, tests, false, [] {}) : first_passed(q, tests, true, next_ring);
-      if (passed == 0) return store_kept(to);
-      if (passed == 1 || last) return store(to, true);
+    if (run) {  // the last round's last test is the host's to read
+      const int passed =
+          last ? first_passed<K>(q, tests, tested - 1, [] {}) : first_passed<K>(q, tests, tested, next_ring);
+      if (passed >= 0 && passed < n - 1) return store_kept(to, passed, n);
+      if (passed >= 0 || last) return store(to, true);
       ring_loaded = true;
-      tests += 2;
+      tests += tested;
       continue;
     }
     if (!tested) continue;
@@ -329,7 +357,8 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
       if (last) return store(to, true);
       grid.sync();
     }
-    const int passed = q.residual ? first_passed(q, tests, false, [] {}) : first_passed(q, tests, false, next_ring);
+    const int passed =
+        q.residual ? first_passed<1>(q, tests, 1, [] {}) : first_passed<1>(q, tests, 1, next_ring);
     if (passed == 0) return store(to, true);
     ring_loaded = true;
     ++tests;
@@ -342,18 +371,19 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
 // red-black at 1024^2 on an H100, Dirichlet sides: 7.9 µs a sweep with the general update along the
 // sides, 5.1 with SideInverses; 4.4, with wrong values, where every block took the inner cells' update).
 // A kernel per component count: one kernel for both took 116 registers at 512 threads, one block a
-// multiprocessor, and spilled at 1024 threads.
-template <class S, bool Jacobi, int NC, bool Pairs, class T>
-__global__ void __launch_bounds__(S::threads) resident_sweep_kernel(Sweep<T> sw, ResidentQueue q) {
+// multiprocessor, and spilled at 1024 threads. One block a multiprocessor, said: without, ptxas gave the
+// f32 red-black kernel of 512 threads and three sweeps a round 64 registers and 232 bytes of spills.
+template <class S, bool Jacobi, int NC, bool Runs, class T>
+__global__ void __launch_bounds__(S::threads, 1) resident_sweep_kernel(Sweep<T> sw, ResidentQueue q) {
   extern __shared__ __align__(16) unsigned char resident_arrays[];
   T* const arrays = reinterpret_cast<T*>(resident_arrays);
   const int i0 = int(blockIdx.x) * S::tx - S::ring, j0 = int(blockIdx.y) * S::ty - S::ring;
   const bool inside = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
   bool lean = true;
   for (int c = 0; c < NC; ++c) lean = lean && !sw.op.d[c];
-  if (lean && inside) run_resident<S, Jacobi, true, true, NC, Pairs>(sw, q, arrays, i0, j0);
-  else if (lean) run_resident<S, Jacobi, false, true, NC, Pairs>(sw, q, arrays, i0, j0);
-  else run_resident<S, Jacobi, false, false, NC, Pairs>(sw, q, arrays, i0, j0);
+  if (lean && inside) run_resident<S, Jacobi, true, true, NC, Runs>(sw, q, arrays, i0, j0);
+  else if (lean) run_resident<S, Jacobi, false, true, NC, Runs>(sw, q, arrays, i0, j0);
+  else run_resident<S, Jacobi, false, false, NC, Runs>(sw, q, arrays, i0, j0);
 }
 
 // The rounds of a resident queue as the kernel takes them (ResidentQueue::round).
@@ -370,14 +400,13 @@ inline SweepQueue resident_rounds(const ResidentQueue& rq, int most) {
 
 // The queue in one cooperative launch of tiles of shape S, where all its blocks fit on the GPU at once;
 // false where not.
-template <class S, bool Jacobi, int NC, class T>
+template <class S, bool Jacobi, int NC, bool Runs, class T>
 bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
   const CudaContext& ctx = *ex.context;
-  const std::size_t bytes = NC * (S::component_bytes + (rq.pairs ? S::kept_bytes : 0));
+  const std::size_t bytes = S::bytes(NC, Runs);
   const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
   if (!ctx.cooperative_launch()) return false;
-  auto kernel =
-      rq.pairs ? resident_sweep_kernel<S, Jacobi, NC, true, T> : resident_sweep_kernel<S, Jacobi, NC, false, T>;
+  auto kernel = resident_sweep_kernel<S, Jacobi, NC, Runs, T>;
   const int per_sm = ctx.resident_blocks(reinterpret_cast<const void*>(kernel), S::threads, bytes);
   if (std::int64_t(grid.x) * grid.y > std::int64_t(per_sm) * ctx.multiprocessors()) return false;
   launch_cooperative(ctx, "resident_sweep_kernel", kernel, grid, dim3(S::threads), bytes, sw, rq);
@@ -390,16 +419,16 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
 // the queued launches. Measured on an H100 (docs/performance.md): at 256^2 and 512^2 a resident sweep
 // took about half the time of three a launch; at 1024^2 (Dirichlet sides) f32 red-black 5.0 µs a sweep
 // against 8.6, Jacobi 3.9 against 7.2; f64 6.9 against 11.6 and 4.7 against 8.4.
-template <bool Jacobi, int NC, class T>
+template <bool Jacobi, int NC, bool Runs, class T>
 bool launch_resident_tiles(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
-  using Small = ResidentShape<T, Jacobi, 32, 16, 256>;
-  using Middle = ResidentShape<T, Jacobi, 64, 32, 512>;
-  using Large = ResidentShape<T, Jacobi, 128, 64, 1024>;
+  using Small = ResidentShape<T, Jacobi, 32, 16, 256, round_sweeps<T, Jacobi, 32, 16, 256, NC, Runs>()>;
+  using Middle = ResidentShape<T, Jacobi, 64, 32, 512, round_sweeps<T, Jacobi, 64, 32, 512, NC, Runs>()>;
+  using Large = ResidentShape<T, Jacobi, 128, 64, 1024, round_sweeps<T, Jacobi, 128, 64, 1024, NC, Runs>()>;
   const std::int64_t sms = ex.context->multiprocessors(), nx = sw.in.nx, ny = sw.in.ny;
   auto blocks = [&](int tx, int ty) { return ((nx + tx - 1) / tx) * ((ny + ty - 1) / ty); };
-  if (blocks(Small::tx, Small::ty) <= sms) return launch_resident<Small, Jacobi, NC>(ex, sw, rq, q);
-  if (blocks(Middle::tx, Middle::ty) <= sms) return launch_resident<Middle, Jacobi, NC>(ex, sw, rq, q);
-  return blocks(Large::tx, Large::ty) <= sms && launch_resident<Large, Jacobi, NC>(ex, sw, rq, q);
+  if (blocks(Small::tx, Small::ty) <= sms) return launch_resident<Small, Jacobi, NC, Runs>(ex, sw, rq, q);
+  if (blocks(Middle::tx, Middle::ty) <= sms) return launch_resident<Middle, Jacobi, NC, Runs>(ex, sw, rq, q);
+  return blocks(Large::tx, Large::ty) <= sms && launch_resident<Large, Jacobi, NC, Runs>(ex, sw, rq, q);
 }
 
 }  // namespace tile_sweep_detail
@@ -413,9 +442,15 @@ bool resident_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldV
   const Sweep<T> sw{op.refreshed(), as_const(x), b, other, bc, omega, jacobi ? -1 : 0};
   const ResidentQueue rq{plan, log, below, residual, plan.every == 1 && !residual};
   static_assert(max_solver_components == 2);
-  if (x.ncomp == 1)
-    return jacobi ? launch_resident_tiles<true, 1>(ex, sw, rq, q) : launch_resident_tiles<false, 1>(ex, sw, rq, q);
-  return jacobi ? launch_resident_tiles<true, 2>(ex, sw, rq, q) : launch_resident_tiles<false, 2>(ex, sw, rq, q);
+  auto launch = [&](auto jacobi_c, auto components) {  // std::bool_constant, std::integral_constant
+    constexpr bool J = decltype(jacobi_c)::value;
+    constexpr int NC = decltype(components)::value;
+    return rq.runs ? launch_resident_tiles<J, NC, true>(ex, sw, rq, q) : launch_resident_tiles<J, NC, false>(ex, sw, rq, q);
+  };
+  using One = std::integral_constant<int, 1>;
+  using Two = std::integral_constant<int, 2>;
+  if (x.ncomp == 1) return jacobi ? launch(std::true_type{}, One{}) : launch(std::false_type{}, One{});
+  return jacobi ? launch(std::true_type{}, Two{}) : launch(std::false_type{}, Two{});
 }
 
 }  // namespace pdex

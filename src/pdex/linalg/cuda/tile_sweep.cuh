@@ -258,17 +258,19 @@ struct TileRegion {
     }
   }
 
-  // x and b of the region into shared memory, every copy in flight before the block waits for them;
-  // inside the grid two values per copy (the region starts at an even column, on an 8- or 16-byte
-  // boundary), a warp a row, elsewhere one, each from the cell its region cell stands for.
-  __device__ void load() const {
-    const T* x = sw.in.comp(c);
+  // x (from sw.in, or `from`, a field of its layout) and b of the region into shared memory, every copy in
+  // flight before the block waits for them; inside the grid two values per copy (the region starts at an
+  // even column, on an 8- or 16-byte boundary), a warp a row, elsewhere one, each from the cell its region
+  // cell stands for.
+  __device__ void load() const { load(sw.in); }
+  __device__ void load(const FieldView<const T>& from) const {
+    const T* x = from.comp(c);
     const T* b = sw.b.comp(c);
     if constexpr (Inside) {
       // A warp a row: lane l copies pairs l, l + 32, ...
       constexpr int warps = threads / 32;
       const int lane = int(threadIdx.x) % 32, y0 = int(threadIdx.x) / 32;
-      const T* xg = x + sw.in.offset(i0 + 2 * lane, j0 + y0);
+      const T* xg = x + from.offset(i0 + 2 * lane, j0 + y0);
       const T* bg = b + sw.b.offset(i0 + 2 * lane, j0 + y0);
       T* xd = xs + y0 * w + 2 * lane;
       T* bd = bs + y0 * w + 2 * lane;
@@ -279,12 +281,12 @@ struct TileRegion {
           copy_async<2 * sizeof(T)>(xd + 64 * q, xg + 64 * q);
           copy_async<2 * sizeof(T)>(bd + 64 * q, bg + 64 * q);
         }
-        xg += warps * sw.in.pitch, bg += warps * sw.b.pitch, xd += warps * w, bd += warps * w;
+        xg += warps * from.pitch, bg += warps * sw.b.pitch, xd += warps * w, bd += warps * w;
       }
     } else {
       for (int k = int(threadIdx.x); k < w * h; k += threads) {
         const int y = k / w, m = k - y * w, i = grid_x(m), j = grid_y(y);
-        copy_async<sizeof(T)>(xs + k, x + sw.in.offset(i, j));
+        copy_async<sizeof(T)>(xs + k, x + from.offset(i, j));
         copy_async<sizeof(T)>(bs + k, b + sw.b.offset(i, j));
       }
     }
@@ -345,8 +347,7 @@ struct TileSweep : TileRegion<TileShape<T>::w, TileShape<T>::h, TileShape<T>::th
       if (!this->is_cell(x, y)) continue;  // ghosts keep
       const T d = change(y * w + x, x, y);
       xs[y * w + x] += d;
-      const bool on_tile = x >= 2 && x < w - 2 && y >= 2 && y < h - 2;
-      if (Measure && on_tile) largest.add(d);
+      if (Measure) largest.add(d);  // on the tile or its inner ring (FusedTile::half_sweep's reason)
     }
   }
 
