@@ -220,13 +220,13 @@ int passed_test(const SweepLog& got, int tests, double below, bool residual) {
   return (residual ? got.residual2(tests - 1) : got.change(tests - 1)) < below ? tests - 1 : -1;
 }
 
-// Change tests after every sweep in a queue of launches go fused_sweeps (three) to a launch
-// (queued_tested_sweeps): the queue must be the single tested launches it replaces: the same test passed,
-// the same largest changes, the same field, interior and ghosts. The threshold lies between the changes of
-// tests `passes` - 1 and `passes` (-1: none passes) of 8, in launches of tests 0-2, 3-5 and 6-7 (a cap
-// of 6 or 7 sweeps: 0-2, 3-5 and 6). Where a test but the last of a launch passes, the launch after makes
-// the sweeps up to it again: for tests 1, 3 and 4 the next launch of sweeps, for test 6 (and 4 under a
-// cap of 6) the queue's last launch, which sweeps nothing else.
+// Change tests after every sweep in a queue of launches go tested_sweeps to a launch (queued_tested_sweeps;
+// three, two for f64 Jacobi): the queue must be the single tested launches it replaces: the same test
+// passed, the same largest changes, the same field, interior and ghosts. The threshold lies between the
+// changes of tests `passes` - 1 and `passes` (-1: none passes) of 8, in launches of tests 0-2, 3-5 and
+// 6-7 (a cap of 6 or 7 sweeps: 0-2, 3-5 and 6; f64 Jacobi in pairs). Where a test but the last of a
+// launch passes, the launch after makes the sweeps up to it again: for tests 1, 3 and 4 the next launch
+// of sweeps, for test 6 (and 4 under a cap of 6) the queue's last launch, which sweeps nothing else.
 template <class T>
 void check_tested_runs(const Cuda& ex, int nx, int ny, bool jacobi, double omega, int cap, int passes,
                         const FieldBoundary& bc) {
@@ -254,7 +254,8 @@ void check_tested_runs(const Cuda& ex, int nx, int ny, bool jacobi, double omega
     Field<T> x = start(), other = nan_ghosts();
     const SweepQueue q = queue_sweeps(ex, p.op, jacobi, x.view(), other.view(), p.b.cview(), bc, T(omega),
                                       log.data(), 1, tests, cap, below, 0.0, false);
-    EXPECT_EQ(q.launches, (sweeps + fused_sweeps - 1) / fused_sweeps) << "three tested sweeps a launch";
+    const int k = tested_sweeps<T>(jacobi);
+    EXPECT_EQ(q.launches, (sweeps + k - 1) / k) << k << " tested sweeps a launch";
     EXPECT_EQ(q.tests, sweeps);
     read_sweep_log(ex, log.data(), q.tests, got);
     const int passed = passed_test(got, q.tests, below, false);
@@ -378,9 +379,9 @@ TEST(ResidentQueues, EqualQueuedLaunches) {
     check_resident<double>(ex, k, FieldBoundary::all(BcKind::neumann));
   }
   // A change test after every sweep: a test after each sweep of a round, the fields of all but the last
-  // kept; rounds of three (tests 0-2, 3-5, 6-7) on these grids, where a round's tiles, ring and kept
-  // tiles fit in shared memory; each test of a round passing, the last round's too, and caps that leave a
-  // round of one or two.
+  // kept; rounds of three in f32 (tests 0-2, 3-5, 6-7) on these grids, where a round's tiles, ring and
+  // kept tiles fit in shared memory, of two in f64; each test of a round passing, the last round's too,
+  // and caps that leave a round of one or two.
   for (const bool jacobi : {false, true}) {
     for (const int passes : {1, 2, 3, 4, 6, 7}) {
       const ResidentCase k{40, 40, jacobi, jacobi ? 0.8 : 1.2, 1, 1000, false, passes % 2 == 0, passes};
@@ -390,6 +391,7 @@ TEST(ResidentQueues, EqualQueuedLaunches) {
     for (const auto& [cap, passes] : {std::pair{5, 3}, {5, 4}, {7, 4}, {7, 6}}) {
       const ResidentCase capped{150, 70, jacobi, 1.0, 1, cap, false, false, passes};
       check_resident<double>(ex, capped, FieldBoundary::all(BcKind::neumann));
+      check_resident<float>(ex, capped, FieldBoundary::all(BcKind::neumann));
     }
   }
   // 1024^2 runs resident in tiles of 128 x 64: two f32 components fit in shared memory with the tiles kept

@@ -8,7 +8,8 @@
 // each leaving the ring's outer cells stale (one ring a red-black half-sweep or a Jacobi sweep), and writes
 // the tile once: K sweeps for the bytes of one, plus the ring's copies, which mostly hit L2.
 //
-// Change tests after every sweep (seed 004's criterion) go three to a launch too (tested_sweeps_kernel;
+// Change tests after every sweep (seed 004's criterion) go three to a launch too (two for f64 Jacobi:
+// tested_sweeps in relaxation.hpp; tested_sweeps_kernel;
 // two a launch, with a ring of four cells, took 21 µs a red-black sweep at 2048^2 f32 on an H100,
 // against 17 for three untested): each sweep's largest change into its row, the field after the last written. The launch's input is left as
 // it was, so where a test but the last passes, the launch after it makes the sweeps up to that test
@@ -352,11 +353,11 @@ __device__ void sweep_again(const Sweep<T>& sw, const FusedBlock<S, T>& block, i
 // A launch of test.tests tested sweeps (0 to K) of every component, a change test after each
 // (queued_tested_sweeps), or sweeps of the launch before again; every block alike.
 template <bool Jacobi, class T>
-__global__ void __launch_bounds__(FusedShape<T, fused_sweeps, Jacobi>::threads,
-                                  FusedShape<T, fused_sweeps, Jacobi>::min_blocks)
+__global__ void __launch_bounds__(FusedShape<T, tested_sweeps<T>(Jacobi), Jacobi>::threads,
+                                  FusedShape<T, tested_sweeps<T>(Jacobi), Jacobi>::min_blocks)
     tested_sweeps_kernel(Sweep<T> sw, bool reversed_blocks, QueuedTest test) {
   begin_dependent_grid();
-  using S = FusedShape<T, fused_sweeps, Jacobi>;
+  using S = FusedShape<T, tested_sweeps<T>(Jacobi), Jacobi>;
   __shared__ __align__(16) T xs[S::w * S::h];
   __shared__ __align__(16) T bs[S::w * S::h];
   __shared__ __align__(16) T ys[Jacobi ? S::w * S::h : 1];
@@ -418,11 +419,10 @@ void queued_tested_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, F
   if (!jacobi && !colours_close(in.nx, in.ny, in.ncomp, bc))
     throw Error("internal: a queued red-black sweep needs colours that close");
   const Sweep<T> sw{op.refreshed(), in, b, out, bc, omega, jacobi ? -1 : 0};
-  if (jacobi)
-    launch_tiles<FusedShape<T, fused_sweeps, true>>(ex, "tested_sweeps_kernel", tested_sweeps_kernel<true, T>, sw, test);
-  else
-    launch_tiles<FusedShape<T, fused_sweeps, false>>(ex, "tested_sweeps_kernel", tested_sweeps_kernel<false, T>, sw,
-                                                     test);
+  using J = FusedShape<T, tested_sweeps<T>(true), true>;
+  using RB = FusedShape<T, tested_sweeps<T>(false), false>;
+  if (jacobi) launch_tiles<J>(ex, "tested_sweeps_kernel", tested_sweeps_kernel<true, T>, sw, test);
+  else launch_tiles<RB>(ex, "tested_sweeps_kernel", tested_sweeps_kernel<false, T>, sw, test);
 }
 
 template <class T>

@@ -56,10 +56,12 @@ struct ResidentShape {
 // a sweep for a wider ring (H100, f32: a red-black sweep of a solve at 256^2 2.0 -> 1.7 µs, at 1024^2
 // 4.0 -> 3.8). In blocks of 1024 threads (64 registers a thread) three spilled more: the f32 tested runs
 // at 1024^2 took 5.8 µs a red-black sweep against 5.4 with two; f64 there stays at two, not measured.
+// f64 tested runs stay at two too: with three, 0-6% slower at 256^2 and 512^2 (seed 004's solves 1-4%).
 template <class T, bool Jacobi, int TX, int TY, int Threads, int NC, bool Runs>
 constexpr int round_sweeps() {
   constexpr std::size_t shared = 227 * 1024 - 4 * 1024;  // less the kernel's own shared variables
-  if (Threads > 512 && (Runs || sizeof(T) != sizeof(float))) return 2;
+  constexpr bool f64 = sizeof(T) != sizeof(float);
+  if ((Threads > 512 && (Runs || f64)) || (Runs && f64)) return 2;
   return ResidentShape<T, Jacobi, TX, TY, Threads, 3>::bytes(NC, Runs) <= shared ? 3 : 2;
 }
 
