@@ -143,8 +143,9 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
     for (int k = int(threadIdx.x); k < colour_cells<D>; k += threads) {
       int x, y;
       colour_cell<D>(k, colour, x, y);
-      if (!is_cell(x, y)) continue;
-      const T d = change(y * w + x, x, y);
+      bool cell;
+      const T d = this->change_or_zero(y * w + x, x, y, cell);
+      if (!cell) continue;
       xs[y * w + x] += d;
       if (largest) largest->add(d);
     }
@@ -159,8 +160,9 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
 #pragma unroll 1
     for (int k = int(threadIdx.x); k < cells; k += threads) {
       const int y = D + k / row, x = D + k % row;
-      if (!is_cell(x, y)) continue;
-      const T d = change(y * w + x, x, y);
+      bool cell;
+      const T d = this->change_or_zero(y * w + x, x, y, cell);
+      if (!cell) continue;
       ys[y * w + x] = xs[y * w + x] + d;
       if (largest) largest->add(d);
     }

@@ -220,6 +220,37 @@ struct ResidentQueue {
   }
 };
 
+// The largest changes of a round's n tested sweeps (before[0 .. n - 2] and `last`), in one block
+// reduction, into rows[0 .. n - 1] (fold_into_row's words; a reduction a sweep took two barriers more).
+template <class T, int K>
+struct RoundChanges {
+  typename LargestChange<T>::Bits bits[K];
+};
+template <class T, int K>
+struct MaxEach {
+  __device__ static RoundChanges<T, K> identity() { return {}; }
+  __device__ RoundChanges<T, K> operator()(RoundChanges<T, K> a, const RoundChanges<T, K>& b) const {
+#pragma unroll
+    for (int m = 0; m < K; ++m) a.bits[m] = b.bits[m] > a.bits[m] ? b.bits[m] : a.bits[m];
+    return a;
+  }
+};
+template <int Threads, class T, int K1>
+__device__ void fold_into_rows(const LargestChange<T> (&before)[K1], LargestChange<T> last, int n, SweepLog::Row* rows) {
+  constexpr int K = K1 + 1;
+  RoundChanges<T, K> c;
+#pragma unroll
+  for (int m = 0; m < K; ++m) c.bits[m] = m < n - 1 ? before[m < K1 ? m : 0].bits : m == n - 1 ? last.bits : 0;
+  c = cuda_detail::block_reduce<RoundChanges<T, K>, MaxEach<T, K>, Threads>(c, MaxEach<T, K>{});
+  if (threadIdx.x != 0) return;
+#pragma unroll
+  for (int m = 0; m < K; ++m) {
+    LargestChange<T> l;
+    l.bits = c.bits[m];
+    if (m < n) l.fold_into(rows[m].largest);
+  }
+}
+
 // A block's sum into its word of the test's row (the words are added in a fixed order by all who read).
 template <int Threads>
 __device__ void add_into_row(double s, double* row) {
@@ -330,10 +361,8 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
     for (int c = 0; c < NC; ++c) tiles.t[c].round(n, largest, run ? before : nullptr);
     sweeps += n;
     // Read by the host too.
-#pragma unroll
-    for (int m = 0; m < K - 1; ++m)
-      if (run && m < n - 1) fold_into_row<S::threads>(before[m], q.log->rows[tests + m].largest);
-    if (tested) fold_into_row<S::threads>(largest, q.log->rows[tests + tested - 1].largest);
+    if (run) fold_into_rows<S::threads>(before, largest, n, q.log->rows + tests);
+    else if (tested) fold_into_row<S::threads>(largest, q.log->rows[tests].largest);
     const bool last = !q.plan.more(sweeps, tests + tested);
     if (last && !run && !(tested && q.residual)) return store(to, true);
     store(to, false);
