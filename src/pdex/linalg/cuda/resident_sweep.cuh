@@ -61,7 +61,9 @@ template <class T, bool Jacobi, int TX, int TY, int Threads, int NC, bool Runs>
 constexpr int round_sweeps() {
   constexpr std::size_t shared = 227 * 1024 - 4 * 1024;  // less the kernel's own shared variables
   constexpr bool f64 = sizeof(T) != sizeof(float);
-  if ((Threads > 512 && (Runs || f64)) || (Runs && f64)) return 2;
+  constexpr bool spills = Threads > 512 && (Runs || f64);  // at 64 registers a thread
+  constexpr bool slower = Runs && f64;
+  if (spills || slower) return 2;
   return ResidentShape<T, Jacobi, TX, TY, Threads, 3>::bytes(NC, Runs) <= shared ? 3 : 2;
 }
 

@@ -251,6 +251,9 @@ struct TileRegion {
     else return bs[r] - op.apply5(0, o, s[0], s[-1], s[1], s[-w], s[w]);
   }
 
+  // The lean point update's change at region cell index r, whose inverse diagonal is inv.
+  __device__ T lean_change(int r, T inv) const { return sw.omega * residual(r, 0) * inv; }
+
   // The change at region cell (x, y), index r = y * w + x, and whether it is a grid cell (`cell`); 0 at a
   // ghost. Lean regions along the sides look up the inverse diagonal with no branch on whether the cell
   // is a ghost (a ghost's is 0), so that the stencil's loads need not wait for the lookups (a half-sweep
@@ -260,7 +263,7 @@ struct TileRegion {
     if constexpr (Lean && !Inside) {
       const int code = sides->column[x] + sides->row[y];
       cell = code < SideInverses<T, W, H>::ghost;
-      return sw.omega * residual(r, 0) * sides->inv[code];
+      return lean_change(r, sides->inv[code]);
     } else {
       cell = is_cell(x, y);
       return cell ? change(r, x, y) : T(0);
@@ -270,9 +273,9 @@ struct TileRegion {
   // The change the point update makes at region cell (x, y), index r = y * w + x.
   __device__ T change(int r, int x, int y) const {
     if constexpr (Lean && Inside) {
-      return sw.omega * residual(r, 0) * op.inner_inv[0];
+      return lean_change(r, op.inner_inv[0]);
     } else if constexpr (Lean) {
-      return sw.omega * residual(r, 0) * sides->inv[sides->column[x] + sides->row[y]];
+      return lean_change(r, sides->inv[sides->column[x] + sides->row[y]]);
     } else {
       const int i = grid_x(x), j = grid_y(y);
       const int64_t o = sw.in.offset(i, j);
