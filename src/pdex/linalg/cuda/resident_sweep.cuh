@@ -273,11 +273,14 @@ __device__ int first_passed(const ResidentQueue& q, int test, int count, Meanwhi
   for (int m = 0; m < K; ++m)
     if (m < count) peek[m] = peek_queue<true>(queued(m));
   meanwhile();
+  // Thread 0's decision on the test before, kept in a register: read back from `stopped`, the load was
+  // made by every lane of warp 0 while thread 0 wrote the flag (racecheck's warnings).
+  bool earlier = false;
 #pragma unroll
   for (int m = 0; m < K; ++m) {
     if (m >= count) break;
-    if (m > 0 && threadIdx.x == 0 && stopped[m - 1]) peek[m].stop = 1;  // one record, the first pass
-    decide_queue(queued(m), peek[m], stopped[m]);
+    if (earlier) peek[m].stop = 1;  // one record, the first pass
+    earlier = decide_queue(queued(m), peek[m], stopped[m]);
   }
   __syncthreads();
 #pragma unroll

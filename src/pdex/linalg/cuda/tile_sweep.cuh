@@ -161,17 +161,18 @@ __device__ inline double warp_sum(double v) {
 
 // Warp 0 decides whether the launch has nothing to do: a test before it passed, or the test of the
 // launch just before passes now (its largest change, or its |b - A x|^2), which block 0 records for the
-// launches after. A barrier must follow.
-__device__ inline void decide_queue(QueuedTest q, QueuePeek p, bool& stopped) {
-  if (threadIdx.x >= 32) return;
+// launches after. A barrier must follow. Returns the decision in thread 0 (false elsewhere).
+__device__ inline bool decide_queue(QueuedTest q, QueuePeek p, bool& stopped) {
+  if (threadIdx.x >= 32) return false;
   const bool after_test = q.previous >= 0;
   double value = 0;
   if (after_test && q.residual) value = warp_sum(__longlong_as_double(static_cast<long long>(p.word)));
   if (after_test && !q.residual) value = __longlong_as_double(static_cast<long long>(warp_max(p.word)));
-  if (threadIdx.x != 0) return;
+  if (threadIdx.x != 0) return false;
   const bool passed = after_test && value < q.below;  // not +inf or NaN
   stopped = p.stop != 0 || passed;
   if (passed && p.stop == 0 && blockIdx.x == 0 && blockIdx.y == 0) q.log->stop = unsigned(q.previous) + 1;
+  return stopped;
 }
 
 // A block's largest change into its word of the test's row (SweepLog), by an atomic whose value no
