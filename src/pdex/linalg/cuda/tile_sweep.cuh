@@ -170,7 +170,11 @@ __device__ inline bool decide_queue(QueuedTest q, QueuePeek p, bool& stopped) {
   if (after_test && !q.residual) value = __longlong_as_double(static_cast<long long>(warp_max(p.word)));
   if (threadIdx.x != 0) return false;
   const bool passed = after_test && value < q.below;  // not +inf or NaN
-  stopped = p.stop != 0 || passed;
+  // The stop word (1 + the test that passed) stops this block where it names a test before this one. A
+  // record of this test or a later one is block 0's of the same decision, which a resident queue's
+  // blocks make for a round's tests at once (resident_sweep.cuh's first_passed): it decides nothing.
+  const bool earlier = p.stop != 0 && (q.previous < 0 || int(p.stop) <= q.previous);
+  stopped = earlier || passed;
   if (passed && p.stop == 0 && blockIdx.x == 0 && blockIdx.y == 0) q.log->stop = unsigned(q.previous) + 1;
   return stopped;
 }
