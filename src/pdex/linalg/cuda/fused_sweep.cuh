@@ -89,7 +89,7 @@ __device__ void decide_tested(QueuedTest q, const TestedPeek<K>& p, TestedStep& 
     largest[m] = __longlong_as_double(static_cast<long long>(warp_max(word)));
   }
   if (threadIdx.x != 0) return;
-  const bool earlier = p.stop != 0 && int(p.stop) <= q.previous;  // 1 + a test before q.previous
+  const bool earlier = stopped_before(p.stop, q.previous);
   int passed = -1;
 #pragma unroll
   for (int m = K - 1; m >= 0; --m)  // the first that passes; not +inf or NaN

@@ -159,6 +159,14 @@ __device__ inline double warp_sum(double v) {
   return v;
 }
 
+// Whether the log's stop word (0, or 1 + the test that passed) names a test before the launch whose
+// test before is `previous` (-1: none, so any test that passed was earlier). A record of that test or a
+// later one is block 0's of the same decision, which a resident queue's blocks make for a round's tests
+// at once (resident_sweep.cuh's first_passed): it decides nothing.
+__device__ inline bool stopped_before(unsigned stop, int previous) {
+  return stop != 0 && (previous < 0 || int(stop) <= previous);
+}
+
 // Warp 0 decides whether the launch has nothing to do: a test before it passed, or the test of the
 // launch just before passes now (its largest change, or its |b - A x|^2), which block 0 records for the
 // launches after. A barrier must follow. Returns the decision in thread 0 (false elsewhere).
@@ -170,11 +178,7 @@ __device__ inline bool decide_queue(QueuedTest q, QueuePeek p, bool& stopped) {
   if (after_test && !q.residual) value = __longlong_as_double(static_cast<long long>(warp_max(p.word)));
   if (threadIdx.x != 0) return false;
   const bool passed = after_test && value < q.below;  // not +inf or NaN
-  // The stop word (1 + the test that passed) stops this block where it names a test before this one. A
-  // record of this test or a later one is block 0's of the same decision, which a resident queue's
-  // blocks make for a round's tests at once (resident_sweep.cuh's first_passed): it decides nothing.
-  const bool earlier = p.stop != 0 && (q.previous < 0 || int(p.stop) <= q.previous);
-  stopped = earlier || passed;
+  stopped = stopped_before(p.stop, q.previous) || passed;
   if (passed && p.stop == 0 && blockIdx.x == 0 && blockIdx.y == 0) q.log->stop = unsigned(q.previous) + 1;
   return stopped;
 }
