@@ -122,7 +122,9 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
   // each shared load and store of the half-sweeps met two-way bank conflicts, and the sweeps took longer:
   // f32 red-black at 1024^2 on an H100, resident, 5.0 against 4.5 µs a sweep.)
   template <int D>
-  static constexpr int colour_cells = (w - 2 * D) / 2 * (h - 2 * D);
+  __device__ int colour_cells() const {
+    return (w - 2 * D) / 2 * (this->height - 2 * D);
+  }
   template <int D>
   __device__ static void colour_cell(int k, int colour, int& x, int& y) {
     static_assert(w % 2 == 0 && h % 2 == 0);
@@ -140,7 +142,7 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
   template <int D>
   __device__ void half_sweep(int colour, LargestChange<T>* largest = nullptr) const {
 #pragma unroll 1
-    for (int k = int(threadIdx.x); k < colour_cells<D>; k += threads) {
+    for (int k = int(threadIdx.x); k < colour_cells<D>(); k += threads) {
       int x, y;
       colour_cell<D>(k, colour, x, y);
       bool cell;
@@ -156,7 +158,8 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
   // The largest change into `largest`, where given (as half_sweep's).
   template <int D>
   __device__ void jacobi_sweep(LargestChange<T>* largest = nullptr) {
-    constexpr int row = w - 2 * D, cells = row * (h - 2 * D);
+    constexpr int row = w - 2 * D;
+    const int cells = row * (this->height - 2 * D);
 #pragma unroll 1
     for (int k = int(threadIdx.x); k < cells; k += threads) {
       const int y = D + k / row, x = D + k % row;
@@ -174,8 +177,8 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
 
   // The ghosts in the region after a sweep, each from its image beside it; corner ghosts are never read.
   __device__ void refresh_ghost_line(int at, int step, bool column, const SideBc& side) const {
-    const int length = column ? h : w;
-    if (at < 0 || at >= (column ? w : h) || at + step < 0 || at + step >= (column ? w : h)) return;
+    const int length = column ? this->height : w, across = column ? w : this->height;
+    if (at < 0 || at >= across || at + step < 0 || at + step >= across) return;
     for (int k = int(threadIdx.x); k < length; k += threads) {
       const bool interior = column ? inside(j0 + k, sw.in.ny, py) : inside(i0 + k, sw.in.nx, px);
       if (!interior) continue;
@@ -234,12 +237,12 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
   // TileSweep::second_colour_and_store stores them.
   __device__ void last_sweep_and_store(LargestChange<T>& largest) const {
     if constexpr (!Jacobi) half_sweep<ring - 1>(sw.first, &largest);
-    this->template store_tile<S::tx, S::ty, ring>(sw.out, [&](int x, int y) { return swept(x, y, largest); });
+    this->template store_tile<S::tx, ring>(sw.out, [&](int x, int y) { return swept(x, y, largest); });
   }
 
   // The tile as the sweeps so far left it into `to`.
   __device__ void store_swept(FieldView<T> to) const {
-    this->template store_tile<S::tx, S::ty, ring>(to, [&](int x, int y) { return xs[y * w + x]; });
+    this->template store_tile<S::tx, ring>(to, [&](int x, int y) { return xs[y * w + x]; });
   }
 
   // A launch of test.tests (1 to K) tested sweeps, the step decided where `decide` (component 0); each

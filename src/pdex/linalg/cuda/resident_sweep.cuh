@@ -1,6 +1,7 @@
 #pragma once
 // A relaxation solve's whole queue of sweeps and tests (queue_sweeps) in one launch on CUDA, on grids of
-// up to a tile a multiprocessor (1024^2 cells on an H100, in tiles of 128 x 64). Each block keeps its
+// up to a tile a multiprocessor (1024^2 cells on an H100, in tiles of 128 x 64; the tiles along the
+// grid's sides take fewer rows and the inner ones more, tile_rows.hpp). Each block keeps its
 // tile of x and b with a ring in shared memory for the whole queue. A round is up to three sweeps there,
 // or two where three's ring and kept tiles do not fit in shared memory (fused_sweep.cuh's: the same point
 // updates, the ghosts set from their images after each sweep); then
@@ -29,26 +30,32 @@
 #include <utility>
 
 #include "pdex/linalg/cuda/fused_sweep.cuh"
+#include "pdex/linalg/tile_rows.hpp"
 
 namespace pdex {
 namespace tile_sweep_detail {
 
-// Tiles of tx x ty cells, `threads` a block; rounds of up to K sweeps, so a ring of 2K cells (red-black)
-// or K rounded up to even (Jacobi; FusedShape's rings).
-template <class T, bool Jacobi, int TX, int TY, int Threads, int K>
+// Tiles of tx columns and up to `rows` rows (ty in a grid of uniform tiles; tile_rows.hpp), `threads` a
+// block; rounds of up to K sweeps, so a ring of 2K cells (red-black) or K rounded up to even (Jacobi;
+// FusedShape's rings).
+template <class T, bool Jacobi, int TX, int TY, int Threads, int K, int Rows = TY>
 struct ResidentShape {
   static constexpr int sweeps = K, ring = Jacobi ? (K + 1) / 2 * 2 : 2 * K;
-  static constexpr int tx = TX, ty = TY, w = tx + 2 * ring, h = ty + 2 * ring, threads = Threads;
+  static constexpr int tx = TX, ty = TY, rows = Rows, w = tx + 2 * ring, h = rows + 2 * ring, threads = Threads;
   static constexpr int arrays = Jacobi ? 3 : 2;  // x, b (and a Jacobi sweep's new values) a component
   static constexpr std::size_t component_bytes = std::size_t(arrays) * w * h * sizeof(T);
   // The tiles kept through the later sweeps of a round of tested sweeps (ResidentTile::keep), one for
   // each sweep but the last; a Jacobi round's last but one stays in the array its last does not write.
   static constexpr int kept = Jacobi ? K - 2 : K - 1;
-  static constexpr std::size_t kept_bytes = std::size_t(kept) * tx * ty * sizeof(T);
+  static constexpr std::size_t kept_bytes = std::size_t(kept) * tx * rows * sizeof(T);
   static constexpr std::size_t bytes(int components, bool tested) {
     return components * (component_bytes + (tested ? kept_bytes : 0));
   }
 };
+
+// The shared memory a block of a resident queue may take (227 KB on an H100), less the kernel's own
+// shared variables.
+constexpr std::size_t resident_shared = 227 * 1024 - 4 * 1024;
 
 // The sweeps a round of a resident queue of NC components takes in tiles of TX x TY, `Threads` a block,
 // with tested runs (ResidentQueue::runs) or not: three where their arrays, rings and kept tiles fit in a
@@ -59,24 +66,37 @@ struct ResidentShape {
 // f64 tested runs stay at two too: with three, 0-6% slower at 256^2 and 512^2 (seed 004's solves 1-4%).
 template <class T, bool Jacobi, int TX, int TY, int Threads, int NC, bool Runs>
 constexpr int round_sweeps() {
-  constexpr std::size_t shared = 227 * 1024 - 4 * 1024;  // less the kernel's own shared variables
   constexpr bool f64 = sizeof(T) != sizeof(float);
   constexpr bool spills = Threads > 512 && (Runs || f64);  // at 64 registers a thread
   constexpr bool slower = Runs && f64;
   if (spills || slower) return 2;
-  return ResidentShape<T, Jacobi, TX, TY, Threads, 3>::bytes(NC, Runs) <= shared ? 3 : 2;
+  return ResidentShape<T, Jacobi, TX, TY, Threads, 3>::bytes(NC, Runs) <= resident_shared ? 3 : 2;
 }
 
-// The cells of the band D cells wide along the edges of a W x H rectangle, numbered from 0: the rows
+// The shape of a resident queue's tiles of TX x TY cells (rounds of round_sweeps), with room for an
+// eighth more rows where shared memory holds them, for the inner tiles of a split that gives the side
+// tiles fewer (tile_rows).
+template <class T, bool Jacobi, int TX, int TY, int Threads, int NC, bool Runs>
+struct ResidentShapeOf {
+  static constexpr int K = round_sweeps<T, Jacobi, TX, TY, Threads, NC, Runs>(), more = TY + TY / 16 * 2;
+  using Wide = ResidentShape<T, Jacobi, TX, TY, Threads, K, more>;
+  using type = std::conditional_t<Wide::bytes(NC, Runs) <= resident_shared, Wide,
+                                  ResidentShape<T, Jacobi, TX, TY, Threads, K>>;
+};
+
+// The cells of the band D cells wide along the edges of a W x h rectangle, numbered from 0: the rows
 // of the bottom and top bands, then the columns between them.
-template <int W, int H, int D>
+template <int W, int D>
 struct Band {
-  static constexpr int rows = 2 * D * W, cells = rows + 2 * D * (H - 2 * D);
+  static constexpr int rows = 2 * D * W;
+  int h;
+  static constexpr int cells_of(int h) { return rows + 2 * D * (h - 2 * D); }
+  __device__ int cells() const { return cells_of(h); }
   // Cell k of the band at (x, y) in the rectangle.
-  __device__ static void cell(int k, int& x, int& y) {
+  __device__ void cell(int k, int& x, int& y) const {
     if (k < rows) {
       y = k / W, x = k % W;
-      if (y >= D) y += H - 2 * D;
+      if (y >= D) y += h - 2 * D;
     } else {
       y = D + (k - rows) / (2 * D), x = (k - rows) % (2 * D);
       if (x >= D) x += W - 2 * D;
@@ -89,23 +109,26 @@ template <class S, bool Jacobi, bool Inside, bool Lean, class T>
 struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   using Shape = S;
   using Fused = FusedTile<S, Jacobi, Inside, Lean, T>;
-  using Fused::c, Fused::grid_x, Fused::grid_y, Fused::h, Fused::i0, Fused::j0, Fused::ring, Fused::sw;
-  using Fused::threads, Fused::w, Fused::xs, Fused::ys;
+  using Fused::c, Fused::grid_x, Fused::grid_y, Fused::h, Fused::height, Fused::i0, Fused::j0, Fused::ring;
+  using Fused::sw, Fused::threads, Fused::w, Fused::xs, Fused::ys;
   T* kept;  // S::kept tiles (keep)
+
+  __device__ int tile_rows() const { return height - 2 * ring; }
 
   // The ring's cells, where the blocks around wrote them: a thread's (at most two) in registers, all
   // loads in flight before any is stored (load_rings), through L2 (this SM's L1 may hold their lines
   // from two rounds before).
-  using Ring = Band<w, h, ring>;
-  static constexpr int ring_loads = (Ring::cells + threads - 1) / threads;
+  using Ring = Band<w, ring>;
+  static constexpr int ring_loads = (Ring::cells_of(h) + threads - 1) / threads;
   struct RingValues {
     T v[ring_loads];
   };
   // The thread's n-th ring cell at (x, y) in the region; false where it has no n-th.
-  __device__ static bool ring_cell(int n, int& x, int& y) {
+  __device__ bool ring_cell(int n, int& x, int& y) const {
     const int k = int(threadIdx.x) + n * threads;
-    if (k >= Ring::cells) return false;
-    Ring::cell(k, x, y);
+    const Ring band{height};
+    if (k >= band.cells()) return false;
+    band.cell(k, x, y);
     return true;
   }
   __device__ RingValues fetch_ring(const FieldView<T>& from) const {
@@ -149,19 +172,19 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   __device__ void store(FieldView<T> to, bool all) const {
     if (all) return this->store_swept(to);
     T* const p = to.comp(c);
-    const int nx = sw.in.nx, ny = sw.in.ny;
+    const int nx = sw.in.nx, ny = sw.in.ny, ty = tile_rows();
     auto put = [&](int x, int y) {
       const int i = i0 + ring + x, j = j0 + ring + y;
       if (i < nx && j < ny) p[to.offset(i, j)] = xs[(y + ring) * w + x + ring];
     };
-    if ((this->px && nx % S::tx) || (this->py && ny % S::ty)) {  // cut
-      for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads) put(k % S::tx, k / S::tx);
+    if ((this->px && nx % S::tx) || (this->py && j0 + ring + ty > ny)) {  // cut
+      for (int k = int(threadIdx.x); k < S::tx * ty; k += threads) put(k % S::tx, k / S::tx);
       return;
     }
-    using Edge = Band<S::tx, S::ty, ring>;
-    for (int k = int(threadIdx.x); k < Edge::cells; k += threads) {
+    const Band<S::tx, ring> edge{ty};
+    for (int k = int(threadIdx.x); k < edge.cells(); k += threads) {
       int x, y;
-      Edge::cell(k, x, y);
+      edge.cell(k, x, y);
       put(x, y);
     }
   }
@@ -170,16 +193,17 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   // Jacobi round's last but one); a barrier follows, before the next sweep changes it.
   __device__ void keep(int m, int before_last) const {
     if (Jacobi && m == before_last - 1) return;
-    T* const to = kept + m * S::tx * S::ty;
-    for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads) to[k] = xs[(ring + k / S::tx) * w + ring + k % S::tx];
+    T* const to = kept + m * S::tx * S::rows;
+    for (int k = int(threadIdx.x); k < S::tx * tile_rows(); k += threads)
+      to[k] = xs[(ring + k / S::tx) * w + ring + k % S::tx];
     __syncthreads();
   }
 
   // The whole tile as sweep m of the last round's n left it (m < n - 1) into `to`.
   __device__ void store_kept(FieldView<T> to, int m, int n) const {
-    const T* const from = kept + m * S::tx * S::ty;
+    const T* const from = kept + m * S::tx * S::rows;
     const bool in_ys = Jacobi && m == n - 2;
-    this->template store_tile<S::tx, S::ty, ring>(to, [&](int x, int y) {
+    this->template store_tile<S::tx, ring>(to, [&](int x, int y) {
       return in_ys ? ys[y * w + x] : from[(y - ring) * S::tx + x - ring];
     });
   }
@@ -187,7 +211,7 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
   // |b - A x|^2 over the grid cells of the tile (not their periodic images beyond the grid's end).
   __device__ double residual2() const {
     double s = 0;
-    for (int k = int(threadIdx.x); k < S::tx * S::ty; k += threads) {
+    for (int k = int(threadIdx.x); k < S::tx * tile_rows(); k += threads) {
       const int x = ring + k % S::tx, y = ring + k / S::tx, i = i0 + x, j = j0 + y;
       if (i >= sw.in.nx || j >= sw.in.ny) continue;
       const double r = double(this->residual(y * w + x, Lean ? 0 : sw.in.offset(i, j)));
@@ -314,31 +338,32 @@ __device__ void load_rings(Tiles<Tile, NC>& tiles, const FieldView<T>& from) {
 
 template <class Tile, int NC, class T, class S = typename Tile::Shape, int... C>
 __device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, SideInverses<T, S::w, S::h>* sides, int i0,
-                                      int j0, std::integer_sequence<int, C...>) {
+                                      int j0, int height, std::integer_sequence<int, C...>) {
   constexpr int n = S::w * S::h;
   T* const kept = arrays + NC * S::arrays * n;  // after every component's arrays
   auto periodic = [&](int side, int c) { return sw.bc.side[side][c].kind == BcKind::periodic; };
   return {{Tile{{{sw, sw.op.component(C), arrays + C * S::arrays * n, arrays + C * S::arrays * n + n, C, i0, j0,
-                  periodic(left, C), periodic(bottom, C), sides ? sides + C : nullptr},
+                  periodic(left, C), periodic(bottom, C), sides ? sides + C : nullptr, height},
                  arrays + C * S::arrays * n + 2 * n},
-                kept + C * S::kept * S::tx * S::ty}...}};
+                kept + C * S::kept * S::tx * S::rows}...}};
 }
 
-// A block's part of a resident queue, NC components in the shared memory at `arrays`; `Runs`: q.runs
+// A block's part of a resident queue, NC components in the shared memory at `arrays`, its region from
+// grid cell (i0, j0), `height` rows; `Runs`: q.runs
 // (a kernel of its own, so that the queues without tested runs keep the code they had: with a run-time
 // flag the Jacobi queues' sweeps took 5-9% longer at 1024^2). Round r writes to
 // `other` (sw.out) where r is even, else to x (sw.in), and reads its ring from the field the round before
 // wrote. (One Sweep for all rounds, the fields chosen as views: a choice between two kernel parameters
 // by reference would copy both to local memory.)
 template <class S, bool Jacobi, bool Inside, bool Lean, int NC, bool Runs, class T>
-__device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arrays, int i0, int j0) {
+__device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arrays, int i0, int j0, int height) {
   constexpr int K = S::sweeps;
   using Tile = ResidentTile<S, Jacobi, Inside, Lean, T>;
   const FieldView<T> x = as_writable(sw.in);
   constexpr bool sides = Lean && !Inside;
   __shared__ SideInverses<T, S::w, S::h> side_tables[sides ? NC : 1];
   Tiles<Tile, NC> tiles =
-      make_tiles<Tile, NC>(sw, arrays, sides ? side_tables : nullptr, i0, j0, std::make_integer_sequence<int, NC>{});
+      make_tiles<Tile, NC>(sw, arrays, sides ? side_tables : nullptr, i0, j0, height, std::make_integer_sequence<int, NC>{});
   auto store = [&](FieldView<T> to, bool all) {
 #pragma unroll
     for (int c = 0; c < NC; ++c) tiles.t[c].store(to, all);
@@ -401,7 +426,29 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
   }
 }
 
-// A resident queue (ResidentShape S) of NC components from x (sw.in) and the other field (sw.out).
+// Each block's tile (TileRows::place) for the kernel, read by block index from its parameters: column |
+// first row << 8 | rows << 24. (The origin computed in the kernel from TileRows, a chain with a
+// division, stayed in registers through the sweeps, where ptxas recomputes one read from a parameter:
+// the f32 kernels of 1024 threads spilled 24-56 bytes more.)
+struct TilePlaces {
+  static constexpr int most = 512;
+  unsigned word[most];
+
+  // False where the tiles do not fit the words.
+  bool set(const TileRows& t) {
+    if (t.blocks() > most || t.columns > 256) return false;
+    for (int b = 0; b < t.blocks(); ++b) {
+      int column, tile;
+      const ColumnTiles c = t.place(b, column, tile);
+      if (c.start(tile) >= 1 << 16 || c.rows(tile) >= 1 << 8) return false;
+      word[b] = unsigned(column) | unsigned(c.start(tile)) << 8 | unsigned(c.rows(tile)) << 24;
+    }
+    return true;
+  }
+};
+
+// A resident queue (ResidentShape S) of NC components from x (sw.in) and the other field (sw.out), a
+// block a tile of `places`.
 // Without per-cell coefficients the point update is the lean one (TileRegion), in the blocks along the
 // grid's sides too (SideInverses): every round waits at the grid barrier for the slowest block (f32
 // red-black at 1024^2 on an H100, Dirichlet sides: 7.9 µs a sweep with the general update along the
@@ -410,16 +457,18 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
 // multiprocessor, and spilled at 1024 threads. One block a multiprocessor, said: without, ptxas gave the
 // f32 red-black kernel of 512 threads and three sweeps a round 64 registers and 232 bytes of spills.
 template <class S, bool Jacobi, int NC, bool Runs, class T>
-__global__ void __launch_bounds__(S::threads, 1) resident_sweep_kernel(Sweep<T> sw, ResidentQueue q) {
+__global__ void __launch_bounds__(S::threads, 1) resident_sweep_kernel(Sweep<T> sw, ResidentQueue q, TilePlaces places) {
   extern __shared__ __align__(16) unsigned char resident_arrays[];
   T* const arrays = reinterpret_cast<T*>(resident_arrays);
-  const int i0 = int(blockIdx.x) * S::tx - S::ring, j0 = int(blockIdx.y) * S::ty - S::ring;
-  const bool inside = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny;
+  const unsigned place = places.word[blockIdx.x];
+  const int i0 = int(place & 0xffu) * S::tx - S::ring, j0 = int(place >> 8 & 0xffffu) - S::ring;
+  const int height = int(place >> 24) + 2 * S::ring;
+  const bool inside = i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + height <= sw.in.ny;
   bool lean = true;
   for (int c = 0; c < NC; ++c) lean = lean && !sw.op.d[c];
-  if (lean && inside) run_resident<S, Jacobi, true, true, NC, Runs>(sw, q, arrays, i0, j0);
-  else if (lean) run_resident<S, Jacobi, false, true, NC, Runs>(sw, q, arrays, i0, j0);
-  else run_resident<S, Jacobi, false, false, NC, Runs>(sw, q, arrays, i0, j0);
+  if (lean && inside) run_resident<S, Jacobi, true, true, NC, Runs>(sw, q, arrays, i0, j0, height);
+  else if (lean) run_resident<S, Jacobi, false, true, NC, Runs>(sw, q, arrays, i0, j0, height);
+  else run_resident<S, Jacobi, false, false, NC, Runs>(sw, q, arrays, i0, j0, height);
 }
 
 // The rounds of a resident queue as the kernel takes them (ResidentQueue::round).
@@ -434,18 +483,33 @@ inline SweepQueue resident_rounds(const ResidentQueue& rq, int most) {
   return q;
 }
 
+// How much slower a cell of a block along the grid's sides is than an inner one's, for tile_rows: with
+// the lean point update (SideInverses), its table lookups and ghost refreshes (Nsight Compute, f32
+// red-black at 1024^2 on an H100: 15% more of a round's samples; tiles split for 1.3 ran as fast); with
+// the general one, which every block takes, about as fast.
+template <class T>
+double side_weight(const Sweep<T>& sw, int components) {
+  for (int c = 0; c < components; ++c)
+    if (sw.op.d[c]) return 1.0;
+  return 1.15;
+}
+
 // The queue in one cooperative launch of tiles of shape S, where all its blocks fit on the GPU at once;
 // false where not.
 template <class S, bool Jacobi, int NC, bool Runs, class T>
 bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
   const CudaContext& ctx = *ex.context;
   const std::size_t bytes = S::bytes(NC, Runs);
-  const dim3 grid(unsigned((sw.in.nx + S::tx - 1) / S::tx), unsigned((sw.in.ny + S::ty - 1) / S::ty));
   if (!ctx.cooperative_launch()) return false;
   auto kernel = resident_sweep_kernel<S, Jacobi, NC, Runs, T>;
   const int per_sm = ctx.resident_blocks(reinterpret_cast<const void*>(kernel), S::threads, bytes);
-  if (std::int64_t(grid.x) * grid.y > std::int64_t(per_sm) * ctx.multiprocessors()) return false;
-  launch_cooperative(ctx, "resident_sweep_kernel", kernel, grid, dim3(S::threads), bytes, sw, rq);
+  const int blocks = per_sm * ctx.multiprocessors();
+  const TileRows tiles =
+      tile_rows(sw.in.nx, sw.in.ny, S::tx, S::ty, 2 * S::ring, S::rows, blocks, side_weight(sw, NC));
+  TilePlaces places;
+  if (tiles.blocks() > blocks || !places.set(tiles)) return false;
+  launch_cooperative(ctx, "resident_sweep_kernel", kernel, dim3(unsigned(tiles.blocks())), dim3(S::threads), bytes, sw,
+                     rq, places);
   q = resident_rounds(rq, S::sweeps);
   return true;
 }
@@ -457,9 +521,9 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
 // against 8.6, Jacobi 3.9 against 7.2; f64 6.9 against 11.6 and 4.7 against 8.4.
 template <bool Jacobi, int NC, bool Runs, class T>
 bool launch_resident_tiles(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
-  using Small = ResidentShape<T, Jacobi, 32, 16, 256, round_sweeps<T, Jacobi, 32, 16, 256, NC, Runs>()>;
-  using Middle = ResidentShape<T, Jacobi, 64, 32, 512, round_sweeps<T, Jacobi, 64, 32, 512, NC, Runs>()>;
-  using Large = ResidentShape<T, Jacobi, 128, 64, 1024, round_sweeps<T, Jacobi, 128, 64, 1024, NC, Runs>()>;
+  using Small = typename ResidentShapeOf<T, Jacobi, 32, 16, 256, NC, Runs>::type;
+  using Middle = typename ResidentShapeOf<T, Jacobi, 64, 32, 512, NC, Runs>::type;
+  using Large = typename ResidentShapeOf<T, Jacobi, 128, 64, 1024, NC, Runs>::type;
   const std::int64_t sms = ex.context->multiprocessors(), nx = sw.in.nx, ny = sw.in.ny;
   auto blocks = [&](int tx, int ty) { return ((nx + tx - 1) / tx) * ((ny + ty - 1) / ty); };
   if (blocks(Small::tx, Small::ty) <= sms) return launch_resident<Small, Jacobi, NC, Runs>(ex, sw, rq, q);

@@ -212,7 +212,8 @@ struct SideInverses {
 // no cell of it wraps or is a ghost, and no tile cell has boundary images. `Lean`: without a per-cell
 // coefficient, so a point update needs neither the cell's offset nor its diagonal tests (a sweep in f32
 // is bound by instructions, and those were a third of them): inside the grid every cell's inverse
-// diagonal is inner_inv, elsewhere it comes from `sides` (SideInverses, filled by fill_sides).
+// diagonal is inner_inv, elsewhere it comes from `sides` (SideInverses, filled by fill_sides). `height`:
+// the rows in use, H at most (a resident queue's tiles differ in rows: tile_rows.hpp).
 template <int W, int H, int Threads, bool Inside, bool Lean, class T>
 struct TileRegion {
   static constexpr int w = W, h = H, threads = Threads;
@@ -223,6 +224,7 @@ struct TileRegion {
   int c, i0, j0;
   bool px, py;  // periodic axes of this component
   SideInverses<T, W, H>* sides = nullptr;  // where Lean and not Inside
+  int height = H;
 
   __device__ int grid_x(int x) const { return Inside ? i0 + x : source(i0 + x, sw.in.nx, px); }
   __device__ int grid_y(int y) const { return Inside ? j0 + y : source(j0 + y, sw.in.ny, py); }
@@ -308,7 +310,7 @@ struct TileRegion {
       const T* bg = b + sw.b.offset(i0 + 2 * lane, j0 + y0);
       T* xd = xs + y0 * w + 2 * lane;
       T* bd = bs + y0 * w + 2 * lane;
-      for (int y = y0; y < h; y += warps) {
+      for (int y = y0; y < height; y += warps) {
 #pragma unroll
         for (int q = 0; q < (w / 2 + 31) / 32; ++q) {
           if (lane + 32 * q >= w / 2) break;
@@ -318,7 +320,7 @@ struct TileRegion {
         xg += warps * from.pitch, bg += warps * sw.b.pitch, xd += warps * w, bd += warps * w;
       }
     } else {
-      for (int k = int(threadIdx.x); k < w * h; k += threads) {
+      for (int k = int(threadIdx.x); k < w * height; k += threads) {
         const int y = k / w, m = k - y * w, i = grid_x(m), j = grid_y(y);
         copy_async<sizeof(T)>(xs + k, x + from.offset(i, j));
         copy_async<sizeof(T)>(bs + k, b + sw.b.offset(i, j));
@@ -328,23 +330,24 @@ struct TileRegion {
     __pipeline_wait_prior(0);
   }
 
-  // The Tx x Ty tile `Ring` cells in, each cell's value from swept(x, y), into `to` (sw.out, or a field of
-  // its layout), a pair of cells per thread;
+  // The tile of Tx columns `Ring` cells in (and all rows but the ring's), each cell's value from
+  // swept(x, y), into `to` (sw.out, or a field of its layout), a pair of cells per thread;
   // inside the grid the pair is stored as one vector (an even column is aligned for it; two scalar stores
   // would each write half of every sector), a warp a row, the row pointer advanced by the pitch;
   // elsewhere with the ghost images of the cells beside a side.
-  template <int Tx, int Ty, int Ring, class Swept>
+  template <int Tx, int Ring, class Swept>
   __device__ void store_tile(FieldView<T> to, Swept swept) const {
     constexpr int pairs = Tx / 2, rows_per_pass = threads / pairs;
+    const int ty = height - 2 * Ring;
     if constexpr (Inside) {
-      static_assert(threads % pairs == 0 && Ty % rows_per_pass == 0);
+      static_assert(threads % pairs == 0);
       const int x = Ring + 2 * (int(threadIdx.x) % pairs), y0 = Ring + int(threadIdx.x) / pairs;
       T* p = to.comp(c) + to.offset(i0 + x, j0 + y0);
 #pragma unroll
-      for (int y = y0; y < Ty + Ring; y += rows_per_pass, p += rows_per_pass * to.pitch)
+      for (int y = y0; y < ty + Ring; y += rows_per_pass, p += rows_per_pass * to.pitch)
         store_pair(p, swept(x, y), swept(x + 1, y));
     } else {
-      for (int k = int(threadIdx.x); k < pairs * Ty; k += threads) {
+      for (int k = int(threadIdx.x); k < pairs * ty; k += threads) {
         const int y = Ring + k / pairs, x = Ring + 2 * (k % pairs);
         const int i = i0 + x, j = j0 + y;
         if (j >= sw.in.ny) break;
@@ -411,7 +414,7 @@ struct TileSweep : TileRegion<TileShape<T>::w, TileShape<T>::h, TileShape<T>::th
       first_colour(largest);
       __syncthreads();
     }
-    this->template store_tile<S::tx, S::ty, 2>(sw.out, [&](int x, int y) { return swept(x, y, largest); });
+    this->template store_tile<S::tx, 2>(sw.out, [&](int x, int y) { return swept(x, y, largest); });
     return true;
   }
 };
