@@ -8,8 +8,6 @@
 // uniform tiles leaves some idle) take the rows the side tiles give up.
 #include <algorithm>
 
-#include "pdex/core/macros.hpp"
-
 namespace pdex {
 
 // One column's tiles, from row 0: the first `end` rows; then n - 2 tiles of `middle` rows, the first
@@ -19,26 +17,26 @@ namespace pdex {
 struct ColumnTiles {
   int n = 1, end = 0, middle = 0, wider = 0, total = 0;
 
-  PDEX_HD int start(int k) const {
+  int start(int k) const {
     if (k == 0) return 0;
     if (k >= n) return total;
     const int m = k - 1;
     return end + m * middle + 2 * (m < wider ? m : wider);
   }
-  PDEX_HD int rows(int k) const { return start(k + 1) - start(k); }
+  int rows(int k) const { return start(k + 1) - start(k); }
 };
 
 // The tiles of a grid: `columns` columns, those at the grid's left and right sides split as `side`, the
-// others as `inner`; blocks numbered column by column.
+// others as `inner`; blocks numbered column by column (the kernel reads each block's tile from a table,
+// resident_sweep.cuh's TilePlaces).
 struct TileRows {
   int columns = 1;
   ColumnTiles side, inner;
 
-  PDEX_HD int side_columns() const { return columns < 2 ? columns : 2; }
-  PDEX_HD int blocks() const { return side_columns() * side.n + (columns - side_columns()) * inner.n; }
-  // Block b's column and tile in it, and the column's split (a copy: in a kernel, a reference into its
-  // parameters would copy them to local memory).
-  PDEX_HD ColumnTiles place(int b, int& column, int& tile) const {
+  int side_columns() const { return columns < 2 ? columns : 2; }
+  int blocks() const { return side_columns() * side.n + (columns - side_columns()) * inner.n; }
+  // Block b's column and tile in it, and the column's split.
+  ColumnTiles place(int b, int& column, int& tile) const {
     const int inner_blocks = (columns - side_columns()) * inner.n;
     if (b < side.n) {
       column = 0, tile = b;

@@ -429,7 +429,7 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
 // Each block's tile (TileRows::place) for the kernel, read by block index from its parameters: column |
 // first row << 8 | rows << 24. (The origin computed in the kernel from TileRows, a chain with a
 // division, stayed in registers through the sweeps, where ptxas recomputes one read from a parameter:
-// the f32 kernels of 1024 threads spilled 24-56 bytes more.)
+// the f32 kernels of 1024 threads spilled 20-40 bytes more.)
 struct TilePlaces {
   static constexpr int most = 512;
   unsigned word[most];
