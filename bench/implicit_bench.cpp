@@ -15,6 +15,9 @@
 
 #include "bandwidth.hpp"
 #include "bench_util.hpp"
+#ifdef PDEX_HAVE_CUDA
+#include "grid_exchange.hpp"
+#endif
 #include "pdex/core/error.hpp"
 #include "pdex/linalg/elliptic.hpp"
 #include "pdex/linalg/linalg_timing.hpp"
@@ -241,6 +244,28 @@ void table1_suite(const std::vector<std::string>& backends, const std::vector<in
     }
 }
 
+// Below 2048^2 a relaxation queue is one cooperative launch whose rounds of sweeps meet at grid barriers
+// (resident_sweep.cuh); what a round costs when its blocks do no arithmetic bounds what those sizes can
+// reach: a round's sweeps take at least this between them.
+void exchange_floor(nlohmann::json& out) {
+#ifdef PDEX_HAVE_CUDA
+  const std::vector<bench::ExchangeFloor> floor = bench::grid_exchange_floor();
+  if (floor.empty()) return;
+  std::printf("\na round of a resident queue without arithmetic: one cooperative launch, a block a multiprocessor, "
+              "median of 7 launches of 2,000 rounds; exchange: each thread stores 2 values, then after the barrier "
+              "loads 2 that another block stored (through L2)\n");
+  std::printf("%7s %8s %12s %14s\n", "blocks", "threads", "barrier us", "+exchange us");
+  for (const auto& f : floor) {
+    std::printf("%7d %8d %12.2f %14.2f\n", f.blocks, f.threads, f.barrier_us, f.exchange_us);
+    out["exchange_floor"].push_back({{"device", device_name(Backend::cuda)}, {"blocks", f.blocks},
+                                     {"threads", f.threads}, {"barrier_us", f.barrier_us},
+                                     {"exchange_us", f.exchange_us}});
+  }
+#else
+  (void)out;
+#endif
+}
+
 // Part (c): a sweep must read x and b and write x, 3 n^2 values (a Jacobi sweep writes a second field,
 // the same count); the bound is that traffic at the bandwidth measured in this run (device copy on the
 // GPU, STREAM triad on the host). On the GPU "of copy@n" compares with a device copy of the same bytes
@@ -281,6 +306,7 @@ void sweep_suite(const std::vector<std::string>& backends, const std::vector<std
         }
         std::fflush(stdout);
       }
+    if (b == Backend::cuda) exchange_floor(out);
   }
 }
 

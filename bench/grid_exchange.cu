@@ -1,0 +1,86 @@
+#include "grid_exchange.hpp"
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "pdex/core/buffer.hpp"
+#include "pdex/core/cuda/cuda_check.hpp"
+#include "pdex/core/executor.hpp"
+
+namespace pdex::bench {
+namespace {
+
+constexpr int values_per_thread = 2;
+// Dynamic shared memory a block, unused: more than half a multiprocessor's, so that each block has one
+// to itself, as a resident queue's blocks do.
+constexpr int shared_bytes = 160 * 1024;
+
+// `rounds` grid barriers; with `exchange`, each thread first stores its values into its block's slot of
+// `buf` (slots alternate by round, as a queue's fields do) and after the barrier loads those of the next
+// block through L2, as a round's ring loads are.
+__global__ void exchange_kernel(float* buf, int rounds, bool exchange) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const int slot = int(blockDim.x) * values_per_thread;
+  float acc = 0;
+  for (int r = 0; r < rounds; ++r) {
+    float* const half = buf + std::size_t(r & 1) * gridDim.x * slot;
+    if (exchange)
+      for (int k = 0; k < values_per_thread; ++k) half[blockIdx.x * slot + threadIdx.x + k * blockDim.x] = acc + k;
+    grid.sync();
+    if (exchange) {
+      const float* next = half + (blockIdx.x + 1) % gridDim.x * slot;
+      float v[values_per_thread];
+#pragma unroll
+      for (int k = 0; k < values_per_thread; ++k) v[k] = __ldcg(next + threadIdx.x + k * blockDim.x);
+#pragma unroll
+      for (int k = 0; k < values_per_thread; ++k) acc += v[k];
+    }
+  }
+  if (acc < 0) buf[0] = acc;  // never: keeps the loads
+}
+
+// Microseconds a round: the median of 7 launches of `rounds` rounds.
+double round_us(float* buf, int blocks, int threads, bool exchange) {
+  constexpr int rounds = 2000;
+  cudaEvent_t e0, e1;
+  PDEX_CUDA_CHECK(cudaEventCreate(&e0));
+  PDEX_CUDA_CHECK(cudaEventCreate(&e1));
+  std::vector<float> ms;
+  for (int rep = 0; rep < 7; ++rep) {
+    int n = rounds;
+    bool ex = exchange;
+    void* args[] = {&buf, &n, &ex};
+    PDEX_CUDA_CHECK(cudaEventRecord(e0));
+    PDEX_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(exchange_kernel), dim3(blocks),
+                                                dim3(threads), args, shared_bytes, nullptr));
+    PDEX_CUDA_CHECK(cudaEventRecord(e1));
+    PDEX_CUDA_CHECK(cudaEventSynchronize(e1));
+    float t = 0;
+    PDEX_CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
+    ms.push_back(t);
+  }
+  (void)cudaEventDestroy(e0);
+  (void)cudaEventDestroy(e1);
+  std::sort(ms.begin(), ms.end());
+  return double(ms[ms.size() / 2]) * 1e3 / rounds;
+}
+
+}  // namespace
+
+std::vector<ExchangeFloor> grid_exchange_floor() {
+  if (!backend_available(Backend::cuda)) return {};
+  int device = 0, sms = 0;
+  PDEX_CUDA_CHECK(cudaGetDevice(&device));
+  PDEX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  PDEX_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(exchange_kernel),
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  Buffer<float> buf(std::size_t(2) * sms * 1024 * values_per_thread, MemorySpace::device);
+  std::vector<ExchangeFloor> out;
+  for (int threads : {256, 512, 1024})
+    out.push_back({sms, threads, round_us(buf.data(), sms, threads, false), round_us(buf.data(), sms, threads, true)});
+  return out;
+}
+
+}  // namespace pdex::bench
