@@ -90,7 +90,7 @@ inline bool split_column(int n, int rows, double ends, double middles, int min_r
 
 // The tiles of an nx x ny grid for at most max_blocks blocks: columns of tx cells, tiles of min_rows to
 // max_rows rows, with blocks along the sides `side_weight` times as slow a cell as the inner ones; the
-// rows split so that the slowest tile's cost (its rows times its weight) is lowest, with up to a quarter
+// rows split so that the slowest tile's cost (its rows times its weight) is lowest, with up to a third
 // more tiles a column than uniform tiles of ty rows; those uniform tiles (the last cut by the grid's end)
 // where no split costs at least 1% less, which may be more than max_blocks (the caller's to check).
 inline TileRows tile_rows(int nx, int ny, int tx, int ty, int min_rows, int max_rows, int max_blocks,
@@ -103,7 +103,7 @@ inline TileRows tile_rows(int nx, int ny, int tx, int ty, int min_rows, int max_
   double best_cost = 0.99 * side_weight * ty;
   int best_blocks = 0;
   const bool inner = best.columns > 2;
-  const int fewest = (ny + max_rows - 1) / max_rows, most = uniform + (uniform + 3) / 4;
+  const int fewest = (ny + max_rows - 1) / max_rows, most = uniform + (uniform + 2) / 3;
   for (int ni = inner ? fewest : 0; ni <= (inner ? most : 0); ++ni) {
     ColumnTiles ci;
     double cost_i = 0;

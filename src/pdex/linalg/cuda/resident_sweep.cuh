@@ -485,14 +485,15 @@ inline SweepQueue resident_rounds(const ResidentQueue& rq, int most) {
 
 // How much slower a cell of a block along the grid's sides is than an inner one's, for tile_rows: with
 // the lean point update (SideInverses), its table lookups and ghost refreshes (f32 red-black at 1024^2
-// on an H100: side tiles of 58 rows set the pace over inner ones of 72, so at least 1.24x; Nsight
-// Compute counted 15% more of a round's samples at equal rows); with the general one, which every block
-// takes, about as fast.
+// with a change test after every sweep, on an H100: with the split for 1.3, side tiles of 52-54 rows
+// against inner ones of 70-72, Nsight Compute's warp samples still had the inner blocks wait at the grid
+// barrier 31 samples a warp and round longer than the side blocks, of 271, and the side blocks busy
+// 1.47x as long a row); with the general one, which every block takes, about as fast.
 template <class T>
 double side_weight(const Sweep<T>& sw, int components) {
   for (int c = 0; c < components; ++c)
     if (sw.op.d[c]) return 1.0;
-  return 1.3;
+  return 1.45;
 }
 
 // The queue in one cooperative launch of tiles of shape S, where all its blocks fit on the GPU at once;
