@@ -9,6 +9,7 @@
 #ifdef PDEX_HAVE_CUDA
 #include <cuda_runtime.h>
 
+#include "device_timing.hpp"
 #include "pdex/core/cuda/cuda_check.hpp"
 #endif
 
@@ -36,24 +37,11 @@ double device_copy_gbs(std::size_t bytes) {
   if (!backend_available(Backend::cuda)) return 0;
   const int copies = int(std::max<std::size_t>(1, (std::size_t(1) << 30) / bytes));  // a gigabyte per sample
   Buffer<char> a(bytes, MemorySpace::device), b(bytes, MemorySpace::device);
-  cudaEvent_t e0, e1;
-  PDEX_CUDA_CHECK(cudaEventCreate(&e0));
-  PDEX_CUDA_CHECK(cudaEventCreate(&e1));
-  std::vector<float> ms;
-  for (int rep = 0; rep < 11; ++rep) {
-    PDEX_CUDA_CHECK(cudaEventRecord(e0));
+  const double ms = median_device_ms(11, [&] {
     for (int k = 0; k < copies; ++k)
       PDEX_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
-    PDEX_CUDA_CHECK(cudaEventRecord(e1));
-    PDEX_CUDA_CHECK(cudaEventSynchronize(e1));
-    float t = 0;
-    PDEX_CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
-    ms.push_back(t);
-  }
-  (void)cudaEventDestroy(e0);
-  (void)cudaEventDestroy(e1);
-  std::sort(ms.begin(), ms.end());
-  return 2.0 * double(bytes) * copies / (ms[ms.size() / 2] * 1e-3) / 1e9;
+  });
+  return 2.0 * double(bytes) * copies / (ms * 1e-3) / 1e9;
 #else
   (void)bytes;
   return 0;

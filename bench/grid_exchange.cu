@@ -3,8 +3,7 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
-#include <algorithm>
-
+#include "device_timing.hpp"
 #include "pdex/core/buffer.hpp"
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/executor.hpp"
@@ -44,27 +43,13 @@ __global__ void exchange_kernel(float* buf, int rounds, bool exchange) {
 // Microseconds a round: the median of 7 launches of `rounds` rounds.
 double round_us(float* buf, int blocks, int threads, bool exchange) {
   constexpr int rounds = 2000;
-  cudaEvent_t e0, e1;
-  PDEX_CUDA_CHECK(cudaEventCreate(&e0));
-  PDEX_CUDA_CHECK(cudaEventCreate(&e1));
-  std::vector<float> ms;
-  for (int rep = 0; rep < 7; ++rep) {
-    int n = rounds;
-    bool ex = exchange;
-    void* args[] = {&buf, &n, &ex};
-    PDEX_CUDA_CHECK(cudaEventRecord(e0));
+  int n = rounds;
+  void* args[] = {&buf, &n, &exchange};
+  const double ms = median_device_ms(7, [&] {
     PDEX_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(exchange_kernel), dim3(blocks),
                                                 dim3(threads), args, shared_bytes, nullptr));
-    PDEX_CUDA_CHECK(cudaEventRecord(e1));
-    PDEX_CUDA_CHECK(cudaEventSynchronize(e1));
-    float t = 0;
-    PDEX_CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
-    ms.push_back(t);
-  }
-  (void)cudaEventDestroy(e0);
-  (void)cudaEventDestroy(e1);
-  std::sort(ms.begin(), ms.end());
-  return double(ms[ms.size() / 2]) * 1e3 / rounds;
+  });
+  return ms * 1e3 / rounds;
 }
 
 }  // namespace
