@@ -297,7 +297,8 @@ TEST(QueuedTestedRuns, EqualSingleTestedLaunches) {
 // A queue run in one launch (resident_sweep.cuh) must be the queue of launches (queue_sweeps, resident
 // off): the same sweeps and tests, the same test passed, the same largest changes or residuals, and the
 // same field, interior and ghosts. The threshold is set between the launches' values (residual, or
-// change) of tests `passes` - 1 and `passes`, so that test `passes` passes (the queue holds 8 tests);
+// change) of tests `passes` - 1 and `passes`, so that test `passes` passes (the queue holds 8 tests; -1:
+// none passes);
 // `cap`: the sweeps allowed; `per_cell`: the second component has a per-cell coefficient (every block
 // takes the general point update), else neither has (the lean one, in the blocks along the sides too).
 // Change tests after every sweep go two to a round, the field after the first kept until its test is
@@ -338,7 +339,7 @@ void check_resident(const Cuda& ex, const ResidentCase& k, const FieldBoundary& 
   Field<T> field[2];
   SweepLog got[2];
   run(false, k.residual ? 1e-300 : 0.0, field[0], got[0]);
-  const double below = std::sqrt(value(got[0], k.passes) * value(got[0], k.passes - 1));
+  const double below = k.passes < 0 ? 0.0 : std::sqrt(value(got[0], k.passes) * value(got[0], k.passes - 1));
   const SweepQueue q[2] = {run(false, below, field[0], got[0]), run(true, below, field[1], got[1])};
   if (k.every == 1 && !k.residual && k.cap > 1) EXPECT_LT(q[1].launches, q[1].sweeps) << "rounds of tested sweeps";
   EXPECT_EQ(q[1].sweeps, q[0].sweeps);
@@ -378,6 +379,17 @@ TEST(ResidentQueues, EqualQueuedLaunches) {
     check_resident<double>(ex, k, FieldBoundary::all(BcKind::dirichlet, 0.75));
     check_resident<double>(ex, k, FieldBoundary::all(BcKind::neumann));
   }
+  // Residual tests under a cap that ends the queue with untested sweeps (45: tests after sweeps 6, 12,
+  // ..., 42, then three more): a test in the middle of the queue passing, its last one, none; and a
+  // residual test after every sweep; tiles of 32 x 16 and of 64 x 32 (400 x 300).
+  for (const int passes : {5, 6, -1}) {
+    const ResidentCase k{280, 138, false, 1.4, 6, 45, true, true, passes};
+    check_resident<double>(ex, k, mixed_conditions());
+    check_resident<float>(ex, k, FieldBoundary::all(BcKind::dirichlet, 0.75));
+    const ResidentCase middle{400, 300, true, 0.8, 6, 45, true, false, passes};
+    check_resident<double>(ex, middle, FieldBoundary::all(BcKind::neumann));
+  }
+  check_resident<double>(ex, ResidentCase{40, 40, false, 1.2, 1, 1000, true, false, 4}, mixed_conditions());
   // A change test after every sweep: a test after each sweep of a round, the fields of all but the last
   // kept; rounds of three in f32 (tests 0-2, 3-5, 6-7) on these grids, where a round's tiles, ring and
   // kept tiles fit in shared memory, of two in f64; each test of a round passing, the last round's too,
