@@ -10,18 +10,18 @@
 
 namespace pdex::bench {
 
-// Milliseconds: the median of `samples` runs of work(), each timed between two events on the default
-// stream.
+// Milliseconds: the median of `samples` runs of work(), each timed between two events on `stream` (the
+// stream work() queues on).
 template <class Work>
-double median_device_ms(int samples, Work work) {
+double median_device_ms(int samples, Work work, cudaStream_t stream = nullptr) {
   cudaEvent_t e0, e1;
   PDEX_CUDA_CHECK(cudaEventCreate(&e0));
   PDEX_CUDA_CHECK(cudaEventCreate(&e1));
   std::vector<float> ms;
   for (int rep = 0; rep < samples; ++rep) {
-    PDEX_CUDA_CHECK(cudaEventRecord(e0));
+    PDEX_CUDA_CHECK(cudaEventRecord(e0, stream));
     work();
-    PDEX_CUDA_CHECK(cudaEventRecord(e1));
+    PDEX_CUDA_CHECK(cudaEventRecord(e1, stream));
     PDEX_CUDA_CHECK(cudaEventSynchronize(e1));
     float t = 0;
     PDEX_CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));

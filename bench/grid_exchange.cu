@@ -5,7 +5,8 @@
 
 #include "device_timing.hpp"
 #include "pdex/core/buffer.hpp"
-#include "pdex/core/cuda/cuda_check.hpp"
+#include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/core/cuda/launch.cuh"
 #include "pdex/core/executor.hpp"
 
 namespace pdex::bench {
@@ -41,14 +42,15 @@ __global__ void exchange_kernel(float* buf, int rounds, bool exchange) {
 }
 
 // Microseconds a round: the median of 7 launches of `rounds` rounds.
-double round_us(float* buf, int blocks, int threads, bool exchange) {
+double round_us(const CudaContext& ctx, float* buf, int threads, bool exchange) {
   constexpr int rounds = 2000;
-  int n = rounds;
-  void* args[] = {&buf, &n, &exchange};
-  const double ms = median_device_ms(7, [&] {
-    PDEX_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(exchange_kernel), dim3(blocks),
-                                                dim3(threads), args, shared_bytes, nullptr));
-  });
+  const double ms = median_device_ms(
+      7,
+      [&] {
+        launch_cooperative(ctx, "exchange_kernel", exchange_kernel, dim3(unsigned(ctx.multiprocessors())),
+                           dim3(unsigned(threads)), shared_bytes, buf, rounds, exchange);
+      },
+      ctx.stream());
   return ms * 1e3 / rounds;
 }
 
@@ -56,15 +58,16 @@ double round_us(float* buf, int blocks, int threads, bool exchange) {
 
 std::vector<ExchangeFloor> grid_exchange_floor() {
   if (!backend_available(Backend::cuda)) return {};
-  int device = 0, sms = 0;
-  PDEX_CUDA_CHECK(cudaGetDevice(&device));
-  PDEX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  PDEX_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(exchange_kernel),
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  const CudaContext& ctx = default_cuda_context();
+  if (!ctx.cooperative_launch()) return {};
+  const int sms = ctx.multiprocessors();
   Buffer<float> buf(std::size_t(2) * sms * 1024 * values_per_thread, MemorySpace::device);
   std::vector<ExchangeFloor> out;
-  for (int threads : {256, 512, 1024})
-    out.push_back({sms, threads, round_us(buf.data(), sms, threads, false), round_us(buf.data(), sms, threads, true)});
+  for (int threads : {256, 512, 1024}) {
+    // Raises the kernel's allowance of dynamic shared memory; one block a multiprocessor by its size.
+    if (ctx.resident_blocks(reinterpret_cast<const void*>(exchange_kernel), threads, shared_bytes) < 1) break;
+    out.push_back({sms, threads, round_us(ctx, buf.data(), threads, false), round_us(ctx, buf.data(), threads, true)});
+  }
   return out;
 }
 
