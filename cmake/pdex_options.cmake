@@ -7,6 +7,9 @@ target_compile_options(pdex_options INTERFACE
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${PDEX_WERROR}>>:-Werror>
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release>>:-O3 -march=x86-64-v3 -fno-math-errno>
   $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra,-Wno-unknown-pragmas>
+  # nvcc optimizes a translation unit's kernels on every core: engine_cuda.cu, which holds them all, was
+  # most of a two-core build's time on one core.
+  $<$<COMPILE_LANGUAGE:CUDA>:--split-compile=0>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${PDEX_WERROR}>>:-Werror=all-warnings>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Release>>:-O3 -Xcompiler=-O3,-fno-math-errno>)
 if(PDEX_HAVE_CUDA)
