@@ -507,9 +507,8 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
   // One block a multiprocessor, as tile_rows's costs assume, where a multiprocessor holds more: every
   // round waits for the slowest, and one holding two blocks takes both blocks' time (on an H100, the
   // 256^2 kernels of at most 128 registers: 146 blocks of smaller tiles 4-6% slower than 128).
-  const int blocks = ctx.resident_blocks(reinterpret_cast<const void*>(kernel), S::threads, bytes) > 0
-                         ? ctx.multiprocessors()
-                         : 0;
+  if (ctx.resident_blocks(reinterpret_cast<const void*>(kernel), S::threads, bytes) < 1) return false;
+  const int blocks = ctx.multiprocessors();
   // The tiles of this kernel's last launch, kept with what they depend on: tile_rows and TilePlaces::set
   // take 1-4 µs on the host (256^2-1024^2), and a theta scheme's run launches a queue every step.
   struct Split {
