@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <tuple>
@@ -169,6 +170,31 @@ TEST_P(StoredMatrixTest, GridAndStoredOperatorsTakeTheSameKrylovPath) {
     const double scale = *std::max_element(stored.x.begin(), stored.x.end());
     EXPECT_LT(max_difference(grid->solution(), stored.x), (precision() == Precision::f64 ? 1e-8 : 1e-3) * scale);
   }
+}
+
+// Whether a shared library whose file name starts with `prefix` is mapped into this process.
+bool mapped(const std::string& prefix) {
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);)
+    if (line.find("/" + prefix) != std::string::npos) return true;
+  return false;
+}
+
+// Read before main(), after the libraries the program links are loaded.
+const bool cublas_at_start = mapped("libcublas"), cusparse_at_start = mapped("libcusparse");
+
+// cuBLAS and cuSPARSE are opened when a product first needs them (vendor_blas.cu): linked, they cost
+// every program about half a second at start, runs that never call them included.
+TEST(VendorLibraries, AreLoadedWhenAStoredProductFirstNeedsThem) {
+  EXPECT_FALSE(cublas_at_start);
+  EXPECT_FALSE(cusparse_at_start);
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  const auto a = random_sparse(40, 30, 4, 3);
+  const std::vector<double> x = smooth_vector(30), want = host_multiply(a, x);
+  for (MatrixFormat f : {MatrixFormat::csr, MatrixFormat::dense})
+    EXPECT_LT(max_difference(multiply_matrix(a, x, f, Backend::cuda, Precision::f64), want), 2e-11);
+  EXPECT_TRUE(mapped("libcublas.so"));
+  EXPECT_TRUE(mapped("libcusparse.so"));
 }
 
 std::string name(const ::testing::TestParamInfo<Param>& info) {

@@ -1,8 +1,13 @@
-// cuSPARSE and cuBLAS behind vendor_blas.hpp. Every call is checked; errors carry the library's name.
+// cuSPARSE and cuBLAS behind vendor_blas.hpp, opened when a product first needs them. pdex links
+// neither: loading cuBLAS (and cuBLASLt, which it pulls in) took about half a second at every start of
+// every program, runs that never call it included. Every call is checked; errors carry the library's name.
 #include <cublas_v2.h>
+#include <cuda_runtime_api.h>
 #include <cusparse.h>
+#include <dlfcn.h>
 
 #include <string>
+#include <utility>
 
 #include "pdex/core/buffer.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
@@ -12,9 +17,53 @@
 namespace pdex {
 namespace {
 
+// A CUDA library, opened by its file name (found as the dynamic loader finds libraries: LD_LIBRARY_PATH,
+// the program's run path, the system's cache) or else from the folder the CUDA runtime was loaded from.
+class VendorLibrary {
+ public:
+  VendorLibrary(std::string name, const std::string& file) : name_(std::move(name)) {
+    handle_ = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_) handle_ = dlopen((runtime_folder() + file).c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_)
+      throw Error(name_ + ": cannot load " + file + " (" + dlerror() + "); it comes with the CUDA toolkit: " +
+                  "put the folder that holds it on LD_LIBRARY_PATH");
+  }
+  VendorLibrary(const VendorLibrary&) = delete;
+  VendorLibrary& operator=(const VendorLibrary&) = delete;
+
+  template <class F>
+  F function(const char* symbol) const {
+    if (void* f = dlsym(handle_, symbol)) return reinterpret_cast<F>(f);
+    throw Error(name_ + ": the library has no function " + symbol);
+  }
+
+ private:
+  static std::string runtime_folder() {
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&cudaRuntimeGetVersion), &info) || !info.dli_fname) return {};
+    const std::string path = info.dli_fname;
+    return path.substr(0, path.find_last_of('/') + 1);
+  }
+
+  std::string name_;
+  void* handle_ = nullptr;
+};
+
+const VendorLibrary& cusparse() {
+  static const VendorLibrary lib("cuSPARSE", "libcusparse.so." + std::to_string(CUSPARSE_VER_MAJOR));
+  return lib;
+}
+
+const VendorLibrary& cublas() {
+  static const VendorLibrary lib("cuBLAS", "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR));
+  return lib;
+}
+
 void check(cusparseStatus_t s, const char* what) {
-  if (s != CUSPARSE_STATUS_SUCCESS)
-    throw Error(std::string("cuSPARSE: ") + what + " failed: " + cusparseGetErrorString(s));
+  if (s != CUSPARSE_STATUS_SUCCESS) {
+    static const auto message = cusparse().function<decltype(&cusparseGetErrorString)>("cusparseGetErrorString");
+    throw Error(std::string("cuSPARSE: ") + what + " failed: " + message(s));
+  }
 }
 
 void check(cublasStatus_t s, const char* what) {
@@ -27,6 +76,15 @@ constexpr cudaDataType data_type() {
 }
 
 }  // namespace
+
+// The library's function `name`, typed by its declaration in the library's header and looked up once
+// (the headers map some names to others, cublasCreate to cublasCreate_v2: PDEX_VENDOR_NAME expands them).
+#define PDEX_VENDOR_NAME(name) #name
+#define PDEX_VENDOR_FUNCTION(library, name) \
+  ([] { static const auto f = library().function<decltype(&name)>(PDEX_VENDOR_NAME(name)); return f; }())
+// Calls the library's function `name` with the arguments that follow, and checks its status.
+#define PDEX_CUSPARSE(name, ...) check(PDEX_VENDOR_FUNCTION(cusparse, name)(__VA_ARGS__), PDEX_VENDOR_NAME(name))
+#define PDEX_CUBLAS(name, ...) check(PDEX_VENDOR_FUNCTION(cublas, name)(__VA_ARGS__), PDEX_VENDOR_NAME(name))
 
 template <class T>
 struct CusparseCsr<T>::Impl {
@@ -41,40 +99,36 @@ CusparseCsr<T>::CusparseCsr(CudaContext& ctx, int rows, int cols, int64_t nnz, c
                             const T* val)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
-  check(cusparseCreate(&m.handle), "cusparseCreate");
-  check(cusparseSetStream(m.handle, ctx.stream()), "cusparseSetStream");
-  check(cusparseCreateCsr(&m.mat, rows, cols, nnz, const_cast<int*>(row_ptr), const_cast<int*>(col),
-                          const_cast<T*>(val), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                          data_type<T>()),
-        "cusparseCreateCsr");
+  PDEX_CUSPARSE(cusparseCreate, &m.handle);
+  PDEX_CUSPARSE(cusparseSetStream, m.handle, ctx.stream());
+  PDEX_CUSPARSE(cusparseCreateCsr, &m.mat, rows, cols, nnz, const_cast<int*>(row_ptr), const_cast<int*>(col),
+                const_cast<T*>(val), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, data_type<T>());
   // Placeholder pointers: the vectors are bound at each product (cusparseDnVecSetValues).
-  check(cusparseCreateDnVec(&m.x, cols, const_cast<T*>(val), data_type<T>()), "cusparseCreateDnVec");
-  check(cusparseCreateDnVec(&m.y, rows, const_cast<T*>(val), data_type<T>()), "cusparseCreateDnVec");
+  PDEX_CUSPARSE(cusparseCreateDnVec, &m.x, cols, const_cast<T*>(val), data_type<T>());
+  PDEX_CUSPARSE(cusparseCreateDnVec, &m.y, rows, const_cast<T*>(val), data_type<T>());
   const T one = T(1), zero = T(0);
   std::size_t bytes = 0;
-  check(cusparseSpMV_bufferSize(m.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m.mat, m.x, &zero, m.y,
-                                data_type<T>(), CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
-        "cusparseSpMV_bufferSize");
+  PDEX_CUSPARSE(cusparseSpMV_bufferSize, m.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m.mat, m.x, &zero, m.y,
+                data_type<T>(), CUSPARSE_SPMV_ALG_DEFAULT, &bytes);
   m.work = Buffer<unsigned char>(bytes > 0 ? bytes : 1, MemorySpace::device);
 }
 
 template <class T>
 CusparseCsr<T>::~CusparseCsr() {
-  cusparseDestroyDnVec(impl_->x);
-  cusparseDestroyDnVec(impl_->y);
-  cusparseDestroySpMat(impl_->mat);
-  cusparseDestroy(impl_->handle);
+  PDEX_VENDOR_FUNCTION(cusparse, cusparseDestroyDnVec)(impl_->x);
+  PDEX_VENDOR_FUNCTION(cusparse, cusparseDestroyDnVec)(impl_->y);
+  PDEX_VENDOR_FUNCTION(cusparse, cusparseDestroySpMat)(impl_->mat);
+  PDEX_VENDOR_FUNCTION(cusparse, cusparseDestroy)(impl_->handle);
 }
 
 template <class T>
 void CusparseCsr<T>::multiply(const T* x, T* y) {
   Impl& m = *impl_;
-  check(cusparseDnVecSetValues(m.x, const_cast<T*>(x)), "cusparseDnVecSetValues");
-  check(cusparseDnVecSetValues(m.y, y), "cusparseDnVecSetValues");
+  PDEX_CUSPARSE(cusparseDnVecSetValues, m.x, const_cast<T*>(x));
+  PDEX_CUSPARSE(cusparseDnVecSetValues, m.y, y);
   const T one = T(1), zero = T(0);
-  check(cusparseSpMV(m.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m.mat, m.x, &zero, m.y, data_type<T>(),
-                     CUSPARSE_SPMV_ALG_DEFAULT, m.work.data()),
-        "cusparseSpMV");
+  PDEX_CUSPARSE(cusparseSpMV, m.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m.mat, m.x, &zero, m.y,
+                data_type<T>(), CUSPARSE_SPMV_ALG_DEFAULT, m.work.data());
 }
 
 template <class T>
@@ -89,13 +143,13 @@ CublasDense<T>::CublasDense(CudaContext& ctx, int rows, int cols, const T* a) : 
   impl_->rows = rows;
   impl_->cols = cols;
   impl_->a = a;
-  check(cublasCreate(&impl_->handle), "cublasCreate");
-  check(cublasSetStream(impl_->handle, ctx.stream()), "cublasSetStream");
+  PDEX_CUBLAS(cublasCreate, &impl_->handle);
+  PDEX_CUBLAS(cublasSetStream, impl_->handle, ctx.stream());
 }
 
 template <class T>
 CublasDense<T>::~CublasDense() {
-  cublasDestroy(impl_->handle);
+  PDEX_VENDOR_FUNCTION(cublas, cublasDestroy)(impl_->handle);
 }
 
 // cuBLAS is column-major: our row-major rows x cols matrix is its cols x rows matrix A^T.
@@ -105,9 +159,9 @@ void CublasDense<T>::multiply(const T* x, T* y, bool transpose) {
   const T one = T(1), zero = T(0);
   const cublasOperation_t op = transpose ? CUBLAS_OP_N : CUBLAS_OP_T;
   if constexpr (sizeof(T) == 4)
-    check(cublasSgemv(m.handle, op, m.cols, m.rows, &one, m.a, m.cols, x, 1, &zero, y, 1), "cublasSgemv");
+    PDEX_CUBLAS(cublasSgemv, m.handle, op, m.cols, m.rows, &one, m.a, m.cols, x, 1, &zero, y, 1);
   else
-    check(cublasDgemv(m.handle, op, m.cols, m.rows, &one, m.a, m.cols, x, 1, &zero, y, 1), "cublasDgemv");
+    PDEX_CUBLAS(cublasDgemv, m.handle, op, m.cols, m.rows, &one, m.a, m.cols, x, 1, &zero, y, 1);
 }
 
 template class CusparseCsr<float>;
