@@ -127,7 +127,7 @@ class ArdBase : public Interface {
       rhs_.m = m.data;
       rhs_.m_stride = m.comp_stride;
     }
-    rhs_.floor = spec.clamp ? T(0) : std::numeric_limits<T>::lowest();
+    rhs_.clamp.floor = spec.clamp ? T(0) : std::numeric_limits<T>::lowest();
     Field<T> host(g, 2, ghost_width, MemorySpace::host);
     host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
     host.set_interior(1, std::vector<T>(spec.v0.begin(), spec.v0.end()));

@@ -25,7 +25,7 @@ struct ArdSystem {
   template <class Exec>
   void prepare(const Exec&, double, FieldView<const T>) const {}
   ArdCell<T, Rhs> cell(double, FieldView<const T> u) const { return {rhs, u}; }
-  const Rhs& limiter() const { return rhs; }  // ArdRhs::limit: the clamp at 0
+  ClampBelow<T> limiter() const { return rhs.clamp; }
 };
 
 template <class Exec, class T, class Rhs>

@@ -14,6 +14,17 @@ namespace pdex {
 
 enum class Advection : int { none = 0, centered = 1, upwind = 2 };
 
+// Both species are kept non-negative, as the seed does (Sec. 3.1.1 and its Appendix): clamped from below
+// at 0, or at the lowest value where the model does not clamp. A type apart from the right-hand side, so
+// that the kernels that only clamp (the theta scheme's, the method of lines' host combinations) are
+// compiled once for every model rather than once for each.
+template <class T>
+struct ClampBelow {
+  static constexpr int ncomp = 2;
+  T floor = T(0);
+  PDEX_HD T limit(int, T x) const { return x < floor ? floor : x; }
+};
+
 // Adv and Tensor are fixed at compile time: each kernel carries only the terms it evaluates.
 template <class T, class Reaction, Advection Adv = Advection::none, bool Tensor = false, class P = Param<T>>
 struct ArdRhs {
@@ -26,7 +37,7 @@ struct ArdRhs {
   P ax, ay;
   const T* m = nullptr;  // tensor M (Tensor only): components xx, xy, yy at m + c * m_stride
   int64_t m_stride = 0;
-  T floor = T(0);        // the clamping bound: 0, or the lowest value when clamping is off
+  ClampBelow<T> clamp{};
   Spacing<T> h{};
 
   // Stencils read the state around offset `so` with spacing data `sh`; parameters are read at `po`.
@@ -66,7 +77,7 @@ struct ArdRhs {
     r.Dv = freeze(Dv);
     r.ax = freeze(ax);
     r.ay = freeze(ay);
-    r.floor = floor;
+    r.clamp = clamp;
     r.h = h;
     return r;
   }
@@ -82,8 +93,7 @@ struct ArdRhs {
     eval(s.comp(0), s.comp(1), o, h, o, r);
   }
 
-  // Both species are kept non-negative, as the seed does (Sec. 3.1.1 and its Appendix).
-  PDEX_HD T limit(int, T x) const { return x < floor ? floor : x; }
+  PDEX_HD T limit(int c, T x) const { return clamp.limit(c, x); }
 };
 
 }  // namespace pdex

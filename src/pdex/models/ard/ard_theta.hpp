@@ -46,29 +46,30 @@ void theta_rhs(const Exec& ex, const Rhs& rhs, FieldView<const T> u, FieldView<T
 
 // to at (i, j) = the clamped state from `from` (the same field, or the solution written elsewhere),
 // with its boundary images.
-template <class T, class Rhs>
-PDEX_HD inline void limit_cell(const Rhs& rhs, const FieldView<const T>& from, const FieldView<T>& to,
+template <class T>
+PDEX_HD inline void limit_cell(const ClampBelow<T>& clamp, const FieldView<const T>& from, const FieldView<T>& to,
                                const FieldBoundary& bc, int i, int j) {
   const bool edge = near_boundary(to, i, j);
-  for (int c = 0; c < Rhs::ncomp; ++c) {
-    const T v = rhs.limit(c, from(c, i, j));
+  for (int c = 0; c < ClampBelow<T>::ncomp; ++c) {
+    const T v = clamp.limit(c, from(c, i, j));
     to(c, i, j) = v;
     if (edge) push_ghosts(to, bc, c, i, j, v);
   }
 }
 
-template <class Exec, class T, class Rhs>
-void limit_state(const Exec& ex, const Rhs& rhs, FieldView<const T> from, FieldView<T> to, const FieldBoundary& bc) {
-  for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) { limit_cell(rhs, from, to, bc, i, j); });
+template <class Exec, class T>
+void limit_state(const Exec& ex, const ClampBelow<T>& clamp, FieldView<const T> from, FieldView<T> to,
+                 const FieldBoundary& bc) {
+  for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) { limit_cell(clamp, from, to, bc, i, j); });
 }
 
 // The clamp of a queued step (ThetaQueue): from whichever of buf[0] and buf[1] its last launch wrote;
 // nothing once a step has run out of launches.
-template <class Exec, class T, class Rhs>
-void limit_queued(const Exec& ex, const Rhs& rhs, FieldView<const T> buf0, FieldView<const T> buf1, FieldView<T> to,
-                  const FieldBoundary& bc, const ThetaQueue* queue) {
+template <class Exec, class T>
+void limit_queued(const Exec& ex, const ClampBelow<T>& clamp, FieldView<const T> buf0, FieldView<const T> buf1,
+                  FieldView<T> to, const FieldBoundary& bc, const ThetaQueue* queue) {
   for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) {
-    if (queue->overflow == 0) limit_cell(rhs, queue->result ? buf1 : buf0, to, bc, i, j);
+    if (queue->overflow == 0) limit_cell(clamp, queue->result ? buf1 : buf0, to, bc, i, j);
   });
 }
 
@@ -110,7 +111,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       if (!has_previous_) copy(state_[next], state_[cur_]);
       theta_rhs(ex_, rhs_, state_[cur_].cview(), b_.view(), state_[next].view(), dt_, theta_);
       record(solver_.solve(state_[next].view(), b_.cview(), k + 1 == steps));
-      limit_state(ex_, rhs_, state_[next].cview(), state_[next].view(), bc_);
+      limit_state(ex_, rhs_.clamp, state_[next].cview(), state_[next].view(), bc_);
       cur_ = next;
       has_previous_ = true;
     }
@@ -209,7 +210,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
                          buf[l % 2], solver_.op().refreshed(), dt_, theta_, T(solver_.omega()), sweeps_of(l), q, k,
                          l, last, solver_.settings().tol);
     }
-    limit_queued(ex_, rhs_, as_const(buf[0]), as_const(buf[1]), state_[next].view(), bc_, q);
+    limit_queued(ex_, rhs_.clamp, as_const(buf[0]), as_const(buf[1]), state_[next].view(), bc_, q);
   }
 
   SolveStats queued_stats(const ThetaQueue::Step& r) const {
@@ -238,7 +239,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       st.history.push_back(st.residual);
       st.converged = st.residual <= s.tol;
     }
-    limit_state(ex_, rhs_, as_const(buf[to]), state_[1 - cur].view(), bc_);
+    limit_state(ex_, rhs_.clamp, as_const(buf[to]), state_[1 - cur].view(), bc_);
   }
 
   void record(const SolveStats& st) { record_solve(totals_, st, solver_.settings().method, "reduce time.dt"); }
