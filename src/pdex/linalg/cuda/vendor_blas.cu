@@ -77,8 +77,9 @@ constexpr cudaDataType data_type() {
 
 }  // namespace
 
-// The library's function `name`, typed by its declaration in the library's header and looked up once
-// (the headers map some names to others, cublasCreate to cublasCreate_v2: PDEX_VENDOR_NAME expands them).
+// The library's function `name`, typed by its declaration in the library's header and looked up once.
+// The headers map some names to others (cublasCreate to cublasCreate_v2); PDEX_VENDOR_NAME, reached
+// through the macros below, stringizes the name after that mapping, the symbol the library exports.
 #define PDEX_VENDOR_NAME(name) #name
 #define PDEX_VENDOR_FUNCTION(library, name) \
   ([] { static const auto f = library().function<decltype(&name)>(PDEX_VENDOR_NAME(name)); return f; }())
