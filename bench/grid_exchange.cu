@@ -3,6 +3,8 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 #include "device_timing.hpp"
 #include "pdex/core/buffer.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
@@ -16,6 +18,8 @@ constexpr int values_per_thread = 2;
 // Dynamic shared memory a block, unused: more than half a multiprocessor's, so that each block has one
 // to itself, as a resident queue's blocks do.
 constexpr int shared_bytes = 160 * 1024;
+// Blocks a cluster: the most that every Hopper GPU places (16 need a non-portable launch).
+constexpr unsigned cluster_size = 8;
 
 // `rounds` grid barriers; with `exchange`, each thread first stores its values into its block's slot of
 // `buf` (slots alternate by round, as a queue's fields do) and after the barrier loads those of the next
@@ -54,6 +58,114 @@ double round_us(const CudaContext& ctx, float* buf, int threads, bool exchange) 
   return ms * 1e3 / rounds;
 }
 
+
+// Blocks of a cluster as a ring: `rounds` cluster barriers, each thread storing a value into its block's
+// shared memory before and loading the next block's after. With `release`, the barrier that makes those
+// stores visible to the cluster (cooperative_groups' cluster.sync: arrive.release, wait.acquire);
+// without, a relaxed arrival, which orders no memory: the barrier's own floor, its loads unchecked.
+__global__ void cluster_barrier_kernel(float* buf, int rounds, bool release) {
+  extern __shared__ float sh[];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const unsigned next = (cluster.block_rank() + 1) % cluster.num_blocks();
+  float acc = 0;
+  for (int r = 0; r < rounds; ++r) {
+    float* const half = sh + (r & 1) * blockDim.x;
+    half[threadIdx.x] = acc;
+    if (release) cluster.sync();
+    else asm volatile("barrier.cluster.arrive.relaxed.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory");
+    acc += cluster.map_shared_rank(half, next)[threadIdx.x];
+  }
+  if (acc < 0) buf[0] = acc;  // never: keeps the loads
+  cluster.sync();             // no block leaves while another may read its shared memory
+#else
+  if (threadIdx.x == 0) atomicAdd(buf + 1, 1.f);  // no clusters below compute capability 9.0
+#endif
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+__device__ unsigned shared_address(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
+// The address of the same shared variable in block `rank` of the cluster.
+__device__ unsigned in_block(unsigned address, unsigned rank) {
+  unsigned out;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(address), "r"(rank));
+  return out;
+}
+#endif
+
+// Blocks of a cluster as a ring, each thread sending one value to each neighbour's shared memory by
+// st.async, which counts its bytes on the receiver's mbarrier: a block waits on its own barrier for both
+// neighbours' values and takes no fence. Buffers and barriers alternate by round; a block's neighbours
+// wait for its values of each round, so none runs two rounds ahead of another. Values that are not the
+// round sent are counted into buf[1].
+__global__ void cluster_async_kernel(float* buf, int rounds) {
+  extern __shared__ float sh[];  // [round parity][from the block before, from the block after][thread]
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __shared__ alignas(8) std::uint64_t arrived[2];
+  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const unsigned n = cluster.num_blocks(), me = cluster.block_rank();
+  const unsigned after = (me + 1) % n, before = (me + n - 1) % n;
+  const unsigned bytes = 2 * blockDim.x * sizeof(float);
+  if (threadIdx.x == 0)
+    for (auto& a : arrived) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(&a)));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  cluster.sync();
+  unsigned wrong = 0;
+  for (int r = 0; r < rounds; ++r) {
+    unsigned* const half = reinterpret_cast<unsigned*>(sh) + (r & 1) * 2 * blockDim.x;
+    const unsigned mine = shared_address(&arrived[r & 1]);
+    if (threadIdx.x == 0)
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mine), "r"(bytes) : "memory");
+    auto send = [&](unsigned rank, unsigned slot) {
+      asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];"
+                   ::"r"(in_block(shared_address(half + slot * blockDim.x + threadIdx.x), rank)), "r"(unsigned(r)),
+                   "r"(in_block(mine, rank))
+                   : "memory");
+    };
+    send(after, 0);   // its values from the block before
+    send(before, 1);  // and from the block after
+    for (unsigned done = 0; !done;)
+      asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                   : "=r"(done) : "r"(mine), "r"(unsigned(r >> 1 & 1)) : "memory");
+    wrong += (half[threadIdx.x] != unsigned(r)) + (half[blockDim.x + threadIdx.x] != unsigned(r));
+    __syncthreads();  // read before a neighbour's round r + 2 may write this half again
+  }
+  if (wrong) atomicAdd(buf + 1, float(wrong));
+  cluster.sync();
+#else
+  if (threadIdx.x == 0) atomicAdd(buf + 1, 1.f);
+#endif
+}
+
+// Microseconds a round in clusters of cluster_size blocks, as many as fit (a block a multiprocessor, their
+// count into `blocks`); 0 where such clusters do not fit or the kernel reports wrong values (buf[1]).
+template <class... Args>
+double cluster_round_us(const CudaContext& ctx, float* buf, int& blocks, void (*kernel)(float*, int, Args...),
+                        int threads, Args... args) {
+  constexpr unsigned size = cluster_size;
+  constexpr int rounds = 2000;
+  if (ctx.resident_blocks(reinterpret_cast<const void*>(kernel), threads, shared_bytes) < 1) return 0;
+  cudaLaunchAttribute dims{};
+  dims.id = cudaLaunchAttributeClusterDimension;
+  dims.val.clusterDim = {size, 1, 1};
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(size), config.blockDim = dim3(unsigned(threads)), config.dynamicSmemBytes = shared_bytes;
+  config.stream = ctx.stream(), config.attrs = &dims, config.numAttrs = 1;
+  int clusters = 0;
+  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess || clusters < 1) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  blocks = clusters * int(size);
+  PDEX_CUDA_CHECK(cudaMemset(buf, 0, 2 * sizeof(float)));
+  config.gridDim = dim3(unsigned(blocks));
+  const double ms = median_device_ms(
+      7, [&] { PDEX_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, buf, rounds, args...)); }, ctx.stream());
+  float wrong = 0;
+  PDEX_CUDA_CHECK(cudaMemcpy(&wrong, buf + 1, sizeof wrong, cudaMemcpyDeviceToHost));
+  return wrong == 0 ? ms * 1e3 / rounds : 0;
+}
+
 }  // namespace
 
 std::vector<ExchangeFloor> grid_exchange_floor() {
@@ -66,7 +178,11 @@ std::vector<ExchangeFloor> grid_exchange_floor() {
   for (int threads : {256, 512, 1024}) {
     // Raises the kernel's allowance of dynamic shared memory; one block a multiprocessor by its size.
     if (ctx.resident_blocks(reinterpret_cast<const void*>(exchange_kernel), threads, shared_bytes) < 1) break;
-    out.push_back({sms, threads, round_us(ctx, buf.data(), threads, false), round_us(ctx, buf.data(), threads, true)});
+    ExchangeFloor f{sms, threads, round_us(ctx, buf.data(), threads, false), round_us(ctx, buf.data(), threads, true)};
+    f.cluster_release_us = cluster_round_us(ctx, buf.data(), f.cluster_blocks, cluster_barrier_kernel, threads, true);
+    f.cluster_relaxed_us = cluster_round_us(ctx, buf.data(), f.cluster_blocks, cluster_barrier_kernel, threads, false);
+    f.cluster_async_us = cluster_round_us(ctx, buf.data(), f.cluster_blocks, cluster_async_kernel, threads);
+    out.push_back(f);
   }
   return out;
 }

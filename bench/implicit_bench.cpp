@@ -253,13 +253,20 @@ void exchange_floor(nlohmann::json& out) {
   if (floor.empty()) return;
   std::printf("\na round of a resident queue without arithmetic: one cooperative launch, a block a multiprocessor, "
               "median of 7 launches of 2,000 rounds; exchange: each thread stores 2 values, then after the barrier "
-              "loads 2 that another block stored (through L2)\n");
-  std::printf("%7s %8s %12s %14s\n", "blocks", "threads", "barrier us", "+exchange us");
+              "loads 2 that another block stored (through L2). For comparison, clusters of 8 blocks exchanging "
+              "through shared memory: cluster barrier (release) with a value a thread; relaxed barrier (orders "
+              "nothing: its floor); st.async of a value a thread to each neighbour, waited for on an mbarrier\n");
+  std::printf("%7s %8s %12s %14s %15s %9s %13s %13s\n", "blocks", "threads", "barrier us", "+exchange us",
+              "cluster blocks", "release", "relaxed", "st.async");
   for (const auto& f : floor) {
-    std::printf("%7d %8d %12.2f %14.2f\n", f.blocks, f.threads, f.barrier_us, f.exchange_us);
+    std::printf("%7d %8d %12.2f %14.2f %15d %9.2f %13.2f %13.2f\n", f.blocks, f.threads, f.barrier_us, f.exchange_us,
+                f.cluster_blocks, f.cluster_release_us, f.cluster_relaxed_us, f.cluster_async_us);
     out["exchange_floor"].push_back({{"device", device_name(Backend::cuda)}, {"blocks", f.blocks},
                                      {"threads", f.threads}, {"barrier_us", f.barrier_us},
-                                     {"exchange_us", f.exchange_us}});
+                                     {"exchange_us", f.exchange_us}, {"cluster_blocks", f.cluster_blocks},
+                                     {"cluster_release_us", f.cluster_release_us},
+                                     {"cluster_relaxed_us", f.cluster_relaxed_us},
+                                     {"cluster_async_us", f.cluster_async_us}});
   }
 #else
   (void)out;
