@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "cluster_sync.cuh"
 #include "device_timing.hpp"
 #include "pdex/core/buffer.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
@@ -18,8 +19,6 @@ constexpr int values_per_thread = 2;
 // Dynamic shared memory a block, unused: more than half a multiprocessor's, so that each block has one
 // to itself, as a resident queue's blocks do.
 constexpr int shared_bytes = 160 * 1024;
-// Blocks a cluster: the most that every Hopper GPU places (16 need a non-portable launch).
-constexpr unsigned cluster_size = 8;
 
 // `rounds` grid barriers; with `exchange`, each thread first stores its values into its block's slot of
 // `buf` (slots alternate by round, as a queue's fields do) and after the barrier loads those of the next
@@ -83,21 +82,10 @@ __global__ void cluster_barrier_kernel(float* buf, int rounds, bool release) {
 #endif
 }
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-__device__ unsigned shared_address(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
-// The address of the same shared variable in block `rank` of the cluster.
-__device__ unsigned in_block(unsigned address, unsigned rank) {
-  unsigned out;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(address), "r"(rank));
-  return out;
-}
-#endif
-
 // Blocks of a cluster as a ring, each thread sending one value to each neighbour's shared memory by
-// st.async, which counts its bytes on the receiver's mbarrier: a block waits on its own barrier for both
-// neighbours' values and takes no fence. Buffers and barriers alternate by round; a block's neighbours
-// wait for its values of each round, so none runs two rounds ahead of another. Values that are not the
-// round sent are counted into buf[1].
+// st.async: a block waits on its own mbarrier for both neighbours' values and takes no fence. Buffers and
+// barriers alternate by round; a block's neighbours wait for its values of each round, so none runs two
+// rounds ahead of another. Values that are not the round sent are counted into buf[1].
 __global__ void cluster_async_kernel(float* buf, int rounds) {
   extern __shared__ float sh[];  // [round parity][from the block before, from the block after][thread]
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -105,28 +93,17 @@ __global__ void cluster_async_kernel(float* buf, int rounds) {
   cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
   const unsigned n = cluster.num_blocks(), me = cluster.block_rank();
   const unsigned after = (me + 1) % n, before = (me + n - 1) % n;
-  const unsigned bytes = 2 * blockDim.x * sizeof(float);
   if (threadIdx.x == 0)
-    for (auto& a : arrived) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(&a)));
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (auto& a : arrived) init_barrier(a);
   cluster.sync();
   unsigned wrong = 0;
   for (int r = 0; r < rounds; ++r) {
     unsigned* const half = reinterpret_cast<unsigned*>(sh) + (r & 1) * 2 * blockDim.x;
     const unsigned mine = shared_address(&arrived[r & 1]);
-    if (threadIdx.x == 0)
-      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mine), "r"(bytes) : "memory");
-    auto send = [&](unsigned rank, unsigned slot) {
-      asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];"
-                   ::"r"(in_block(shared_address(half + slot * blockDim.x + threadIdx.x), rank)), "r"(unsigned(r)),
-                   "r"(in_block(mine, rank))
-                   : "memory");
-    };
-    send(after, 0);   // its values from the block before
-    send(before, 1);  // and from the block after
-    for (unsigned done = 0; !done;)
-      asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                   : "=r"(done) : "r"(mine), "r"(unsigned(r >> 1 & 1)) : "memory");
+    if (threadIdx.x == 0) expect_bytes(mine, 2 * blockDim.x * sizeof(float));
+    send(shared_address(half + threadIdx.x), unsigned(r), mine, after);                 // its values from before
+    send(shared_address(half + blockDim.x + threadIdx.x), unsigned(r), mine, before);  // and from after
+    wait_phase(mine, unsigned(r >> 1 & 1));
     wrong += (half[threadIdx.x] != unsigned(r)) + (half[blockDim.x + threadIdx.x] != unsigned(r));
     __syncthreads();  // read before a neighbour's round r + 2 may write this half again
   }
@@ -137,28 +114,17 @@ __global__ void cluster_async_kernel(float* buf, int rounds) {
 #endif
 }
 
-// Microseconds a round in clusters of cluster_size blocks, as many as fit (a block a multiprocessor, their
+// Microseconds a round in clusters of portable_cluster blocks, as many as fit (a block a multiprocessor, their
 // count into `blocks`); 0 where such clusters do not fit or the kernel reports wrong values (buf[1]).
 template <class... Args>
 double cluster_round_us(const CudaContext& ctx, float* buf, int& blocks, void (*kernel)(float*, int, Args...),
                         int threads, Args... args) {
-  constexpr unsigned size = cluster_size;
   constexpr int rounds = 2000;
-  if (ctx.resident_blocks(reinterpret_cast<const void*>(kernel), threads, shared_bytes) < 1) return 0;
-  cudaLaunchAttribute dims{};
-  dims.id = cudaLaunchAttributeClusterDimension;
-  dims.val.clusterDim = {size, 1, 1};
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(size), config.blockDim = dim3(unsigned(threads)), config.dynamicSmemBytes = shared_bytes;
-  config.stream = ctx.stream(), config.attrs = &dims, config.numAttrs = 1;
-  int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess || clusters < 1) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  blocks = clusters * int(size);
-  PDEX_CUDA_CHECK(cudaMemset(buf, 0, 2 * sizeof(float)));
-  config.gridDim = dim3(unsigned(blocks));
+  cudaLaunchConfig_t config;
+  cudaLaunchAttribute dims;
+  blocks = fit_clusters(kernel, portable_cluster, threads, shared_bytes, ctx.stream(), config, dims);
+  if (blocks == 0) return 0;
+  PDEX_CUDA_CHECK(cudaMemsetAsync(buf, 0, 2 * sizeof(float), ctx.stream()));  // before the launches, in their stream
   const double ms = median_device_ms(
       7, [&] { PDEX_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, buf, rounds, args...)); }, ctx.stream());
   float wrong = 0;

@@ -16,6 +16,7 @@
 #include "bandwidth.hpp"
 #include "bench_util.hpp"
 #ifdef PDEX_HAVE_CUDA
+#include "cluster_sweep.hpp"
 #include "grid_exchange.hpp"
 #endif
 #include "pdex/core/error.hpp"
@@ -273,6 +274,33 @@ void exchange_floor(nlohmann::json& out) {
 #endif
 }
 
+// What sweeping inside thread block clusters costs with no exchange between them (cluster_sweep.hpp):
+// what a design with clusters could not go below at 256^2 and 512^2, against 85% of the bound there.
+void cluster_sweep_floor(double bandwidth, nlohmann::json& out) {
+#ifdef PDEX_HAVE_CUDA
+  const std::vector<bench::ClusterSweep> sweeps = bench::cluster_sweeps();
+  if (sweeps.empty()) return;
+  std::printf("\nred-black sweeps inside clusters of 8 blocks (f32, 2 x 4 tiles of n/8 x n/16 a cluster, edges sent to "
+              "the neighbours' shared memory by st.async after every half-sweep), a region of its own a cluster, "
+              "no exchange between clusters; scaled to n^2, against 85%% of one sweep's bound at %.0f GB/s; "
+              "|diff|: largest difference from the host's sweeps\n",
+              bandwidth);
+  std::printf("%6s %8s %9s %8s %12s %14s %12s %9s\n", "n", "threads", "clusters", "cells", "us a sweep",
+              "scaled to n^2", "85% bound", "|diff|");
+  for (const auto& c : sweeps) {
+    const double n2 = double(c.n) * c.n, scaled = c.sweep_us * n2 / c.cells;
+    const double budget = 3.0 * n2 * sizeof(float) / (bandwidth * 1e3) / 0.85;  // µs
+    std::printf("%6d %8d %9d %8.0f %12.2f %14.2f %12.2f %9.1e\n", c.n, c.threads, c.clusters, c.cells, c.sweep_us,
+                scaled, budget, c.worst_diff);
+    out["cluster_sweeps"].push_back({{"device", device_name(Backend::cuda)}, {"n", c.n}, {"threads", c.threads},
+                                     {"clusters", c.clusters}, {"cells", c.cells}, {"sweep_us", c.sweep_us},
+                                     {"scaled_us", scaled}, {"budget_us", budget}, {"worst_diff", c.worst_diff}});
+  }
+#else
+  (void)bandwidth, (void)out;
+#endif
+}
+
 // Part (c): a sweep must read x and b and write x, 3 n^2 values (a Jacobi sweep writes a second field,
 // the same count); the bound is that traffic at the bandwidth measured in this run (device copy on the
 // GPU, STREAM triad on the host). On the GPU "of copy@n" compares with a device copy of the same bytes
@@ -313,7 +341,7 @@ void sweep_suite(const std::vector<std::string>& backends, const std::vector<std
         }
         std::fflush(stdout);
       }
-    if (b == Backend::cuda) exchange_floor(out);
+    if (b == Backend::cuda) exchange_floor(out), cluster_sweep_floor(bandwidth, out);
   }
 }
 
