@@ -57,7 +57,6 @@ double round_us(const CudaContext& ctx, float* buf, int threads, bool exchange) 
   return ms * 1e3 / rounds;
 }
 
-
 // Blocks of a cluster as a ring: `rounds` cluster barriers, each thread storing a value into its block's
 // shared memory before and loading the next block's after. With `release`, the barrier that makes those
 // stores visible to the cluster (cooperative_groups' cluster.sync: arrive.release, wait.acquire);
@@ -101,7 +100,7 @@ __global__ void cluster_async_kernel(float* buf, int rounds) {
     unsigned* const half = reinterpret_cast<unsigned*>(sh) + (r & 1) * 2 * blockDim.x;
     const unsigned mine = shared_address(&arrived[r & 1]);
     if (threadIdx.x == 0) expect_bytes(mine, 2 * blockDim.x * sizeof(float));
-    send(shared_address(half + threadIdx.x), unsigned(r), mine, after);                 // its values from before
+    send(shared_address(half + threadIdx.x), unsigned(r), mine, after);                // its values from before
     send(shared_address(half + blockDim.x + threadIdx.x), unsigned(r), mine, before);  // and from after
     wait_phase(mine, unsigned(r >> 1 & 1));
     wrong += (half[threadIdx.x] != unsigned(r)) + (half[blockDim.x + threadIdx.x] != unsigned(r));
