@@ -28,8 +28,8 @@ struct Region {
   static constexpr int w = TX * cluster_x, h = TY * cluster_y, cells = w * h;
 };
 
-// u = (b + the four neighbours) / 4 on the cells of colour `colour` (x + y even or odd), in the order the
-// kernel takes them; p at the cell, `row` the stride.
+// A cell's red-black update, u = (b + the four neighbours) / 4, with the kernel's order of additions so
+// that the host's sweeps give the same bits; p at the cell, `row` the stride.
 __host__ __device__ inline float point(const float* p, float b, int row) {
   return 0.25f * (b + p[-1] + p[1] + p[-row] + p[row]);
 }

@@ -341,7 +341,10 @@ void sweep_suite(const std::vector<std::string>& backends, const std::vector<std
         }
         std::fflush(stdout);
       }
-    if (b == Backend::cuda) exchange_floor(out), cluster_sweep_floor(bandwidth, out);
+    if (b == Backend::cuda) {
+      exchange_floor(out);
+      cluster_sweep_floor(bandwidth, out);
+    }
   }
 }
 
