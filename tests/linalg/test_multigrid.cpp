@@ -13,6 +13,8 @@
 
 #include "linalg/poisson_problems.hpp"
 #include "pdex/core/executor.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/linalg/transfer.hpp"
 #include "pdex/time/solver_totals.hpp"
 
 namespace pdex::test {
@@ -175,6 +177,39 @@ std::string backend_case_name(const ::testing::TestParamInfo<Backend>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, MultigridTest, ::testing::Values(Backend::serial, Backend::openmp, Backend::cuda),
                          backend_case_name);
+
+// Restriction to an exactly halved grid takes fixed (1, 3, 3, 1) / 8 weights, renormalized along the
+// sides over the fine cells that exist (transfer.hpp). Along every side and corner they must give the
+// general hat weights' values, and read no ghost: the ghosts hold NaN here.
+template <class T>
+void expect_side_restriction_matches_hat(double tol) {
+  const int nx = 12, ny = 6;  // coarse 6 x 3: every coarse row and column touches a side
+  Field<T> fine(Grid2{nx, ny}, 2, 1, MemorySpace::host);
+  FieldView<T> f = fine.view();
+  for (int c = 0; c < 2; ++c)
+    for (int j = -1; j <= ny; ++j)
+      for (int i = -1; i <= nx; ++i) {
+        const bool ghost = i < 0 || j < 0 || i >= nx || j >= ny;
+        f(c, i, j) = ghost ? T(NAN) : T(std::sin(1.7 * i + 0.3 * j * j + c) + 0.01 * i * j);
+      }
+  const detail::AxisMap mx{0.5, nx}, my{0.5, ny};
+  int sides = 0;
+  for (int c = 0; c < 2; ++c)
+    for (int J = 0; J < ny / 2; ++J)
+      for (int I = 0; I < nx / 2; ++I) {
+        if (!(I == 0 || J == 0 || I == nx / 2 - 1 || J == ny / 2 - 1)) continue;
+        const double fast = double(detail::full_weighting_near_side(fine.cview(), c, I, J));
+        const double hat = double(detail::hat_restriction(fine.cview(), mx, my, c, I, J));
+        EXPECT_NEAR(fast, hat, tol) << "coarse cell (" << I << ", " << J << "), component " << c;
+        ++sides;
+      }
+  EXPECT_EQ(sides, 2 * 14);
+}
+
+TEST(RestrictionTest, FixedWeightsAlongTheSidesAreTheHatWeights) {
+  expect_side_restriction_matches_hat<double>(1e-14);
+  expect_side_restriction_matches_hat<float>(1e-6);
+}
 
 // On the GPU a field of 16 MB or more is swept out of place in shared-memory tiles (rb_sweep_into, with
 // sweeps_into in relaxation.hpp); the grids above are far smaller. At n = 1536 (a 19 MB f64 field) the
