@@ -11,9 +11,11 @@ target_compile_options(pdex_options INTERFACE
   # most of a two-core build's time on one core.
   $<$<COMPILE_LANGUAGE:CUDA>:--split-compile=0>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${PDEX_WERROR}>>:-Werror=all-warnings>
-  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Release>>:-O3 -Xcompiler=-O3,-fno-math-errno>)
+  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Release>>:-O3 -Xcompiler=-O3,-fno-math-errno>
+  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${PDEX_CUDA_FAST_COMPILE}>>:-Ofc=max>)
 if(PDEX_HAVE_CUDA)
-  target_compile_definitions(pdex_options INTERFACE PDEX_HAVE_CUDA=1)
+  target_compile_definitions(pdex_options INTERFACE PDEX_HAVE_CUDA=1
+                             $<$<BOOL:${PDEX_CUDA_FAST_COMPILE}>:PDEX_CUDA_FAST_COMPILE=1>)
   target_link_libraries(pdex_options INTERFACE CUDA::cudart)
 endif()
 target_link_libraries(pdex_options INTERFACE OpenMP::OpenMP_CXX)

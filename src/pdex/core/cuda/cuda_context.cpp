@@ -1,6 +1,7 @@
 #include "pdex/core/cuda/cuda_context.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -11,6 +12,12 @@ namespace pdex {
 
 CudaContext::CudaContext(int device) {
   PDEX_CUDA_CHECK(cudaSetDevice(device));
+#ifdef PDEX_CUDA_FAST_COMPILE
+  std::fprintf(stderr,
+               "pdex: warning: this build's CUDA kernels were compiled unoptimized, as a compile check "
+               "(PDEX_CUDA_FAST_COMPILE=ON, set by scripts/setup.sh where it saw no GPU); for speed, configure "
+               "with -DPDEX_CUDA_FAST_COMPILE=OFF and rebuild\n");
+#endif
   cudaDeviceProp prop{};
   PDEX_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   sm_count_ = prop.multiProcessorCount;
