@@ -15,7 +15,7 @@ CudaContext::CudaContext(int device) {
 #ifdef PDEX_CUDA_FAST_COMPILE
   std::fprintf(stderr,
                "pdex: warning: this build's CUDA kernels were compiled unoptimized, as a compile check "
-               "(PDEX_CUDA_FAST_COMPILE=ON, set by scripts/setup.sh where it saw no GPU); for speed, configure "
+               "(PDEX_CUDA_FAST_COMPILE=ON, which scripts/setup.sh sets where it sees no GPU); for speed, configure "
                "with -DPDEX_CUDA_FAST_COMPILE=OFF and rebuild\n");
 #endif
   cudaDeviceProp prop{};
