@@ -53,8 +53,11 @@ int cmd_list() {
   std::printf("\nBackends:\n");
   for (Backend b : {Backend::serial, Backend::openmp, Backend::cuda}) {
     const std::string why = backend_unavailable_reason(b);
-    std::printf("  %-8s %s\n", std::string(backend_name(b)).c_str(),
-                why.empty() ? ("available: " + device_name(b)).c_str() : ("unavailable: " + why).c_str());
+    std::string state = why.empty() ? "available: " + device_name(b) : "unavailable: " + why;
+#ifdef PDEX_CUDA_FAST_COMPILE
+    if (b == Backend::cuda) state += "; kernels compiled unoptimized, as a compile check (PDEX_CUDA_FAST_COMPILE)";
+#endif
+    std::printf("  %-8s %s\n", std::string(backend_name(b)).c_str(), state.c_str());
   }
   std::printf("Precisions (run.precision):  f32, f64\n");
   return 0;
