@@ -35,6 +35,23 @@ struct FieldBoundary {
   }
 };
 
+// The conditions of a coefficient field (a diffusivity, a diffusion tensor's entries) beside a field with
+// conditions `bc`, by the kinds of bc's component 0: periodic stays periodic, every other side mirrors
+// evenly, or oddly for a tensor's off-diagonal entry, so that no flux crosses a zero-flux side.
+inline SideBc coefficient_side(const SideBc& s, bool odd) {
+  if (s.kind == BcKind::periodic) return s;
+  return odd ? SideBc{BcKind::dirichlet, 0.0} : SideBc{BcKind::neumann, 0.0};
+}
+// For a field of `ncomp` components, component `odd` (-1: none) mirrored oddly.
+inline FieldBoundary coefficient_boundary(const FieldBoundary& bc, int ncomp, int odd = -1) {
+  FieldBoundary out;
+  for (int side = 0; side < 4; ++side)
+    for (int c = 0; c < ncomp; ++c) out.side[side][c] = coefficient_side(bc.side[side][0], c == odd);
+  return out;
+}
+// A tensor field: components xx, xy, yy.
+inline FieldBoundary tensor_boundary(const FieldBoundary& bc) { return coefficient_boundary(bc, 3, 1); }
+
 namespace detail {
 
 template <class T>

@@ -72,24 +72,36 @@ PDEX_HD inline T advect_upwind(const T* p, int64_t o, T ax, T ay, const Spacing<
   return advect_upwind(star_at(p, o, h.pitch), ax, ay, h);
 }
 
+// The face coefficients of a symmetric tensor K = d * (mxx, mxy; mxy, myy) around the cell at offset o:
+// each the mean of the two cells beside the face (east, west, north, south faces).
+template <class T>
+struct TensorFaces {
+  T xx_e, xx_w, yy_n, yy_s, xy_e, xy_w, xy_n, xy_s;
+};
+
+template <class T, class D>
+PDEX_HD inline TensorFaces<T> tensor_faces(int64_t o, int64_t s, const D& d, const T* mxx, const T* mxy,
+                                           const T* myy) {
+  const T d0 = d.at(o), de = d.at(o + 1), dw = d.at(o - 1), dn = d.at(o + s), ds = d.at(o - s);
+  auto face = [&](const T* m, T dk, int64_t k) { return T(0.5) * (d0 * m[o] + dk * m[k]); };
+  return {face(mxx, de, o + 1), face(mxx, dw, o - 1), face(myy, dn, o + s), face(myy, ds, o - s),
+          face(mxy, de, o + 1), face(mxy, dw, o - 1), face(mxy, dn, o + s), face(mxy, ds, o - s)};
+}
+
 // div(K grad p) in conservative form for a symmetric tensor K = d * (mxx, mxy; mxy, myy) per cell:
-// fluxes on the four faces of the cell, face coefficients the mean of the two cells beside the face,
-// the cross derivative on a face the mean of the two cells' centred differences. Summed over a
-// periodic or zero-flux domain the fluxes cancel, so mass is conserved to rounding.
+// fluxes on the four faces of the cell (tensor_faces), the cross derivative on a face the mean of the
+// two cells' centred differences. Summed over a periodic or zero-flux domain the fluxes cancel, so mass
+// is conserved to rounding.
 template <class T, class D>
 PDEX_HD inline T div_tensor(const T* p, int64_t o, const D& d, const T* mxx, const T* mxy, const T* myy,
                             const Spacing<T>& h) {
   const int64_t s = h.pitch;
-  const T d0 = d.at(o), de = d.at(o + 1), dw = d.at(o - 1), dn = d.at(o + s), ds = d.at(o - s);
-  const T kxx_e = T(0.5) * (d0 * mxx[o] + de * mxx[o + 1]), kxx_w = T(0.5) * (d0 * mxx[o] + dw * mxx[o - 1]);
-  const T kyy_n = T(0.5) * (d0 * myy[o] + dn * myy[o + s]), kyy_s = T(0.5) * (d0 * myy[o] + ds * myy[o - s]);
-  const T kxy_e = T(0.5) * (d0 * mxy[o] + de * mxy[o + 1]), kxy_w = T(0.5) * (d0 * mxy[o] + dw * mxy[o - 1]);
-  const T kxy_n = T(0.5) * (d0 * mxy[o] + dn * mxy[o + s]), kxy_s = T(0.5) * (d0 * mxy[o] + ds * mxy[o - s]);
+  const TensorFaces<T> k = tensor_faces(o, s, d, mxx, mxy, myy);
   const T q = T(0.25) * h.idy, r = T(0.25) * h.idx;
-  const T fe = kxx_e * (p[o + 1] - p[o]) * h.idx + kxy_e * (p[o + s] + p[o + 1 + s] - p[o - s] - p[o + 1 - s]) * q;
-  const T fw = kxx_w * (p[o] - p[o - 1]) * h.idx + kxy_w * (p[o + s] + p[o - 1 + s] - p[o - s] - p[o - 1 - s]) * q;
-  const T fn = kyy_n * (p[o + s] - p[o]) * h.idy + kxy_n * (p[o + 1] + p[o + 1 + s] - p[o - 1] - p[o - 1 + s]) * r;
-  const T fs = kyy_s * (p[o] - p[o - s]) * h.idy + kxy_s * (p[o + 1] + p[o + 1 - s] - p[o - 1] - p[o - 1 - s]) * r;
+  const T fe = k.xx_e * (p[o + 1] - p[o]) * h.idx + k.xy_e * (p[o + s] + p[o + 1 + s] - p[o - s] - p[o + 1 - s]) * q;
+  const T fw = k.xx_w * (p[o] - p[o - 1]) * h.idx + k.xy_w * (p[o + s] + p[o - 1 + s] - p[o - s] - p[o - 1 - s]) * q;
+  const T fn = k.yy_n * (p[o + s] - p[o]) * h.idy + k.xy_n * (p[o + 1] + p[o + 1 + s] - p[o - 1] - p[o - 1 + s]) * r;
+  const T fs = k.yy_s * (p[o] - p[o - s]) * h.idy + k.xy_s * (p[o + 1] + p[o + 1 - s] - p[o - 1] - p[o - 1 - s]) * r;
   return (fe - fw) * h.idx + (fn - fs) * h.idy;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The grid operator of every implicit solve here, matrix-free, per component c:
-//   (A x)_c = alpha x_c - beta_c d_c(x) lap x_c
+//   (A x)_c = alpha x_c - beta_c d_c(x) lap x_c           (five points), or with a tensor M
+//   (A x)_c = alpha x_c - beta_c div(d_c(x) M(x) grad x_c) (nine points, conservative: div_tensor)
 // Poisson -lap u = f is alpha = 0, beta = 1; a theta step (seed 000, eqs. 13-14) is alpha = 1,
 // beta_c = theta dt D_c. d_c is a per-cell diffusivity multiplier (a field of the state's layout) or 1.
 // Boundary values enter through x's ghosts (boundary.hpp), so A is affine for a Dirichlet value b != 0;
@@ -16,6 +17,13 @@ namespace pdex {
 
 constexpr int max_solver_components = 2;
 
+// d_c at a cell: the multiplier field's value, or 1 where there is none (div_tensor's `d`).
+template <class T>
+struct CellMultiplier {
+  const T* d;
+  PDEX_HD T at(int64_t o) const { return d ? d[o] : T(1); }
+};
+
 template <class T>
 struct Helmholtz {
   T alpha = T(0);
@@ -29,12 +37,21 @@ struct Helmholtz {
   // 1 / diag at cells away from the sides, for components without a per-cell coefficient (set by
   // refreshed(): a division per point update is what bounded the sweeps on a GPU).
   T inner_inv[max_solver_components] = {};
+  // The tensor M of anisotropic diffusion, or none: components xx, xy, yy at m + k m_stride, a field of
+  // the state's layout whose ghosts hold even images (odd for xy: no flux crosses a zero-flux side), as
+  // are d's. Shared by the components. The GPU's tile and resident sweeps serve five points only; with a
+  // tensor the solvers take their generic kernels (LinearSolver, Multigrid).
+  const T* m = nullptr;
+  int64_t m_stride = 0;
+
+  PDEX_HD bool tensor() const { return m != nullptr; }
 
   PDEX_HD T coef(int c, int64_t o) const { return d[c] ? beta[c] * d[c][o] : beta[c]; }
 
   PDEX_HD T apply(const FieldView<const T>& x, int i, int j, int c) const {
     const int64_t o = x.offset(i, j);
     const T* p = x.comp(c);
+    if (m) return alpha * p[o] - beta[c] * div_tensor(p, o, CellMultiplier<T>{d[c]}, m, m + m_stride, m + 2 * m_stride, h);
     return alpha * p[o] - coef(c, o) * lap(p, o, h);
   }
 
@@ -45,6 +62,7 @@ struct Helmholtz {
 
   // The coefficient of x(i, j) in (A x)(i, j), boundary images included: exact Jacobi and Gauss-Seidel.
   PDEX_HD T diag(int i, int j, int c, int64_t o) const {
+    if (m) return tensor_diag(i == 0, i == nx - 1, j == 0, j == ny - 1, c, o);
     return diag_at(i == 0, i == nx - 1, j == 0, j == ny - 1, c, coef(c, o));
   }
   // The diagonal of a cell in the first and/or last column (west, east) and row (south, north), whose
@@ -58,9 +76,24 @@ struct Helmholtz {
     return alpha + coef * (cx * h.idx2 + cy * h.idy2);
   }
 
+  // The same with a tensor. A ghost beside the cell is an image of it (ghost = s x + value), so its share of
+  // the fluxes falls on the diagonal: in the normal fluxes as in diag_at, and in the cross fluxes of the
+  // two faces across it. (A corner ghost is the cell's own image only where both sides are Neumann or
+  // Dirichlet, where the faces across it carry no cross flux: M's odd images.)
+  PDEX_HD T tensor_diag(bool west, bool east, bool south, bool north, int c, int64_t o) const {
+    const TensorFaces<T> k = tensor_faces(o, h.pitch, CellMultiplier<T>{d[c]}, m, m + m_stride, m + 2 * m_stride);
+    const T sw = west ? self[left][c] : T(0), se = east ? self[right][c] : T(0);
+    const T ss = south ? self[bottom][c] : T(0), sn = north ? self[top][c] : T(0);
+    const T normal = (k.xx_e * (T(1) - se) + k.xx_w * (T(1) - sw)) * h.idx2 +
+                     (k.yy_n * (T(1) - sn) + k.yy_s * (T(1) - ss)) * h.idy2;
+    const T cross = T(0.25) * h.idx * h.idy *
+                    (sw * (k.xy_s - k.xy_n) + se * (k.xy_n - k.xy_s) + ss * (k.xy_w - k.xy_e) + sn * (k.xy_e - k.xy_w));
+    return alpha + beta[c] * (normal - cross);
+  }
+
   // 1 / diag(i, j, c, o); needs inner_inv to match the coefficients (refreshed()).
   PDEX_HD T inv_diag(int i, int j, int c, int64_t o) const {
-    if (!d[c] && i > 0 && j > 0 && i < nx - 1 && j < ny - 1) return inner_inv[c];
+    if (!m && !d[c] && i > 0 && j > 0 && i < nx - 1 && j < ny - 1) return inner_inv[c];
     return T(1) / diag(i, j, c, o);
   }
 

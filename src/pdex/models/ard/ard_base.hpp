@@ -42,19 +42,12 @@ class ParamStore {
     Field<T> host(grid_, 3, ghost_width, MemorySpace::host);
     const ScalarSpec* parts[3] = {&spec.mxx, &spec.mxy, &spec.myy};
     for (int c = 0; c < 3; ++c) host.set_interior(c, cells_of(*parts[c]));
-    FieldBoundary bc;
-    for (int side = 0; side < 4; ++side)
-      for (int c = 0; c < 3; ++c) bc.side[side][c] = mirror_of(spec.bc.side[side][0], c == 1);
-    fill_ghosts(Serial{}, host, bc);
+    fill_ghosts(Serial{}, host, tensor_boundary(spec.bc));
     keep(std::move(host));
     return fields_.back().cview();
   }
 
  private:
-  static SideBc mirror_of(SideBc s, bool odd) {
-    if (s.kind == BcKind::periodic) return s;
-    return odd ? SideBc{BcKind::dirichlet, 0.0} : SideBc{BcKind::neumann, 0.0};
-  }
   std::vector<T> cells_of(const ScalarSpec& s) const {
     if (s.varies()) return std::vector<T>(s.cells.begin(), s.cells.end());
     return std::vector<T>(std::size_t(grid_.cells()), T(s.value));
@@ -62,9 +55,7 @@ class ParamStore {
   const T* upload_cells(const std::vector<double>& cells, const FieldBoundary& state_bc, bool odd) {
     Field<T> host(grid_, 1, ghost_width, MemorySpace::host);
     host.set_interior(0, std::vector<T>(cells.begin(), cells.end()));
-    FieldBoundary bc;
-    for (int side = 0; side < 4; ++side) bc.side[side][0] = mirror_of(state_bc.side[side][0], odd);
-    fill_ghosts(Serial{}, host, bc);
+    fill_ghosts(Serial{}, host, coefficient_boundary(state_bc, 1, odd ? 0 : -1));
     return keep(std::move(host));
   }
   const T* keep(Field<T>&& host) {
