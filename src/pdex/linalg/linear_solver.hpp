@@ -55,9 +55,10 @@ class LinearSolver {
     if (singular_) b_copy_ = field();
     r_ = field();
     if (is_relaxation(s.method)) {
-      queued_ = Exec::backend == Backend::cuda &&
+      // The queued and out-of-place sweeps of the GPU take five points: a tensor's sweeps are the generic ones.
+      queued_ = Exec::backend == Backend::cuda && !op.tensor() &&
                 (jacobi() || colours_close(layout.grid().nx, layout.grid().ny, ncomp_, bc));
-      into_ = !jacobi() && (queued_ || sweeps_into<Exec>(layout));
+      into_ = !jacobi() && !op.tensor() && (queued_ || sweeps_into<Exec>(layout));
       if (jacobi() || into_) tmp_ = field();
       if (queued_) log_ = Buffer<SweepLog>(1, Exec::space);
       omega_ = s.omega > 0 ? s.omega

@@ -5,7 +5,10 @@
 // prolongation (transfer.hpp), the operator rediscretized on every level, and an exact-enough solve on
 // the coarsest level (one cell, or a few for elongated grids) by lexicographic Gauss-Seidel in one launch;
 // where the operator's identity part dominates a level (a theta step's, at coarse spacings), the
-// hierarchy stops there and a few sweeps solve it (sweeps_solve).
+// hierarchy stops there and a few sweeps solve it (sweeps_solve). A tensor operator (anisotropic
+// diffusion) is rediscretized from its tensor and multipliers restricted like residuals, and smoothed by
+// four-colour Gauss-Seidel in place (rb_sweep).
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -14,6 +17,7 @@
 #include "pdex/core/graph_cache.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/relaxation.hpp"
@@ -73,14 +77,6 @@ void residual_field(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> x
   });
 }
 
-// Every component of f = the single-component array src of f's layout.
-template <class Exec, class T>
-void spread(const Exec& ex, const T* src, FieldView<T> f) {
-  for_each_cell(ex, f.interior(), [=] PDEX_HD(int i, int j) {
-    for (int k = 0; k < f.ncomp; ++k) f(k, i, j) = src[f.offset(i, j)];
-  });
-}
-
 template <class Exec, class T>
 class Multigrid {
  public:
@@ -90,38 +86,32 @@ class Multigrid {
             const FieldBoundary& bc, int ncomp, MultigridSettings s)
       : ex_(ex), settings_(s) {
     fine_r_ = fine_layout.like(Exec::space);
-    if (sweeps_into<Exec>(fine_layout)) fine_tmp_ = fine_layout.like(Exec::space);
+    if (out_of_place(op, fine_layout)) fine_tmp_ = fine_layout.like(Exec::space);
     fine_op_ = op;
     fine_bc_ = bc;
     const FieldBoundary hbc = homogeneous(bc);
     for (int c = 0; c < ncomp; ++c)
       if (has_constant_null_space(double(op.alpha), bc, c)) singular_mask_ |= 1u << c;
     Grid2 g = grid;
-    const T* prev_d[max_solver_components] = {op.d[0], op.d[1]};
-    double dmax[max_solver_components] = {1, 1};
-    for (int c = 0; c < ncomp; ++c)
-      if (op.d[c]) {
-        FieldView<const T> d = fine_layout.cview();  // a one-component field of the fine layout
-        d.data = op.d[c];
-        d.ncomp = 1;
-        dmax[c] = double(field_max(ex, d, 0));
-      }
-    truncated_ = sweeps_solve(op, g, dmax, ncomp);
-    for (Grid2 fine_grid = g; !truncated_ && coarsen(g); fine_grid = g) {
+    const Scale scale = scale_of(ex, op, fine_layout, ncomp);
+    FieldView<const T> prev = fine_layout.cview();  // the finer level's layout
+    truncated_ = sweeps_solve(op, g, scale, ncomp);
+    while (!truncated_ && coarsen(g)) {
       auto lv = std::make_unique<Level>();
       lv->x = Field<T>(g, ncomp, 1, Exec::space);
       lv->b = lv->x.like(Exec::space);
       lv->r = lv->x.like(Exec::space);
-      if (sweeps_into<Exec>(lv->x)) lv->tmp = lv->x.like(Exec::space);
+      if (out_of_place(op, lv->x)) lv->tmp = lv->x.like(Exec::space);
       lv->bc = hbc;
-      lv->op = op;
+      const Helmholtz<T>& finer = levels_.empty() ? op : levels_.back()->op;
+      lv->op = finer;
       lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch);
       lv->op.nx = g.nx;
       lv->op.ny = g.ny;
-      coarsen_coefficients(*lv, fine_grid, prev_d, ncomp);
-      for (int c = 0; c < ncomp; ++c) prev_d[c] = lv->op.d[c];
+      coarsen_coefficients(*lv, prev, finer, ncomp);
+      prev = lv->x.cview();
       levels_.push_back(std::move(lv));
-      truncated_ = sweeps_solve(op, g, dmax, ncomp);
+      truncated_ = sweeps_solve(op, g, scale, ncomp);
     }
   }
 
@@ -136,21 +126,53 @@ class Multigrid {
  private:
   struct Level {
     Field<T> x, b, r;  // correction, right-hand side, residual
-    Field<T> tmp;      // the smoothers' other field, on the GPU (sweeps_into)
+    Field<T> tmp;      // the smoothers' other field, on the GPU (out_of_place)
     Field<T> d[max_solver_components];  // restricted diffusivity multipliers, where they vary
+    Field<T> m;                         // the restricted tensor, where there is one
     Helmholtz<T> op;
     FieldBoundary bc;
   };
 
+  // Out-of-place smoothing (two fields, the GPU's tiles) serves five-point operators.
+  static bool out_of_place(const Helmholtz<T>& op, const Field<T>& layout) {
+    return !op.tensor() && sweeps_into<Exec>(layout);
+  }
+
+  // The largest diffusivity multiplier of each component and the largest |entries| of the tensor: bounds
+  // of every level's coefficients (restriction averages).
+  struct Scale {
+    double d[max_solver_components] = {1, 1};
+    double xx = 1, xy = 0, yy = 1;
+  };
+  static Scale scale_of(const Exec& ex, const Helmholtz<T>& op, const Field<T>& layout, int ncomp) {
+    Scale s;
+    auto largest = [&](const T* data, int64_t stride, int k) {
+      FieldView<const T> f = layout.cview();  // component k of a field with the layout's rows
+      f.data = data + k * stride;
+      f.ncomp = 1;
+      return std::max(double(field_max(ex, f, 0)), -double(field_min(ex, f, 0)));
+    };
+    for (int c = 0; c < ncomp; ++c)
+      if (op.d[c]) s.d[c] = largest(op.d[c], 0, 0);
+    if (op.tensor()) {
+      s.xx = largest(op.m, op.m_stride, 0);
+      s.xy = largest(op.m, op.m_stride, 1);
+      s.yy = largest(op.m, op.m_stride, 2);
+    }
+    return s;
+  }
+
   // Whether a level's system is solved well enough by a few sweeps: where its identity part dominates
   // (a theta step's operator at coarse spacings), no coarser level would pay for its launches. With
   // off-diagonal sum / diagonal q <= 1/8 in every component, each sweep cuts the error at least 8-fold.
-  static bool sweeps_solve(const Helmholtz<T>& op, const Grid2& g, const double dmax[], int ncomp) {
+  // The tensor's bound counts its cross terms and takes alpha alone for the diagonal.
+  static bool sweeps_solve(const Helmholtz<T>& op, const Grid2& g, const Scale& s, int ncomp) {
     if (!(double(op.alpha) > 0)) return false;
-    const double lap = 2 / (g.dx * g.dx) + 2 / (g.dy * g.dy);
+    const double ix2 = 1 / (g.dx * g.dx), iy2 = 1 / (g.dy * g.dy);
+    const double per_d = op.tensor() ? 2 * s.xx * ix2 + 2 * s.yy * iy2 + 4 * s.xy / (g.dx * g.dy) : 2 * ix2 + 2 * iy2;
     for (int c = 0; c < ncomp; ++c) {
-      const double off = double(op.beta[c]) * dmax[c] * lap;
-      if (8 * off > double(op.alpha) + off) return false;
+      const double off = double(op.beta[c]) * s.d[c] * per_d;
+      if (8 * off > double(op.alpha) + (op.tensor() ? 0 : off)) return false;
     }
     return true;
   }
@@ -167,16 +189,29 @@ class Multigrid {
     return true;
   }
 
-  // Each component's diffusivity multiplier, restricted like a residual (a one-component field has the
-  // state's offsets: rows are laid out alike whatever the component count).
-  void coarsen_coefficients(Level& lv, const Grid2& fine_grid, const T* const prev_d[], int ncomp) {
+  // Each component's diffusivity multiplier and the tensor of the finer level's operator `finer` (fields
+  // with the rows of `fine`: rows are laid out alike whatever the component count), restricted like a
+  // residual, with the ghosts a coefficient field has (the tensor's fluxes read them).
+  void coarsen_coefficients(Level& lv, FieldView<const T> fine, const Helmholtz<T>& finer, int ncomp) {
+    auto restricted = [&](const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
+      FieldView<const T> from = fine;
+      from.data = data;
+      from.ncomp = n;
+      from.comp_stride = stride;
+      Field<T> to(lv.x.grid(), n, 1, Exec::space), scratch = to.like(Exec::space);
+      restrict_residual(ex_, from, to.view(), scratch.view(), ghosts);
+      fill_ghosts(ex_, to.view(), ghosts);
+      return to;
+    };
     for (int c = 0; c < ncomp; ++c) {
-      if (!prev_d[c]) continue;
-      Field<T> fine(fine_grid, 1, 1, Exec::space), scratch(lv.x.grid(), 1, 1, Exec::space);
-      lv.d[c] = scratch.like(Exec::space);
-      spread(ex_, prev_d[c], fine.view());
-      restrict_residual(ex_, fine.cview(), lv.d[c].view(), scratch.view(), lv.bc);
+      if (!finer.d[c]) continue;
+      lv.d[c] = restricted(finer.d[c], 1, fine.comp_stride, coefficient_boundary(lv.bc, 1));
       lv.op.d[c] = lv.d[c].cview().data;
+    }
+    if (finer.tensor()) {
+      lv.m = restricted(finer.m, 3, finer.m_stride, tensor_boundary(lv.bc));
+      lv.op.m = lv.m.cview().data;
+      lv.op.m_stride = lv.m.cview().comp_stride;
     }
   }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Point relaxation for A x = b (A a Helmholtz-type five-point operator): weighted Jacobi, and red-black
-// Gauss-Seidel / SOR. Each sweep writes the boundary images of the values it changes (push_ghosts), so
+// Point relaxation for A x = b (A a Helmholtz-type operator): weighted Jacobi, and red-black Gauss-Seidel /
+// SOR (four colours for the nine points of a tensor). Each sweep writes the boundary images of the values it changes (push_ghosts), so
 // no separate ghost pass is needed; a sweep can also return the largest change it made (the L-infinity
 // test of seed 000, sec. 3.2.3, and the stopping rule of seed 004), at the price of a reduction.
 #include <algorithm>
@@ -40,17 +40,29 @@ PDEX_HD inline T relax_point(const Op& op, const FieldView<const T>& in, const F
   }
   return change;
 }
+
+// cell(i, j) over range r, returning the largest of its values when `measure`, else 0.
+template <class T, class Exec, class F>
+T sweep_cells(const Exec& ex, Range2 r, F cell, bool measure) {
+  if (measure) return reduce<T>(ex, r, cell, Max<T>{});
+  for_each_cell(ex, r, [=] PDEX_HD(int i, int j) { (void)cell(i, j); });
+  return T(0);
+}
+
+template <class Exec, class T, class Op>
+T jacobi_cells(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+               const FieldBoundary& bc, T omega, bool measure) {
+  const Op a = op.refreshed();
+  return sweep_cells<T>(
+      ex, in.interior(), [=] PDEX_HD(int i, int j) { return relax_point(a, in, b, out, bc, omega, i, j); }, measure);
+}
 }  // namespace detail
 
 // x_out = x_in + omega D^-1 (b - A x_in). Returns the largest |change| when `measure`, else 0.
 template <class Exec, class T, class Op>
 T jacobi_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure) {
-  const Op a = op.refreshed();
-  auto cell = [=] PDEX_HD(int i, int j) { return detail::relax_point(a, in, b, out, bc, omega, i, j); };
-  if (measure) return reduce<T>(ex, in.interior(), cell, Max<T>{});
-  for_each_cell(ex, in.interior(), [=] PDEX_HD(int i, int j) { (void)cell(i, j); });
-  return T(0);
+  return detail::jacobi_cells(ex, op, in, b, out, bc, omega, measure);
 }
 
 // Updates in place the cells with (i + j) % 2 == color. A launch covers only those cells: a thread
@@ -66,19 +78,40 @@ T color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b
   auto cell = [=] PDEX_HD(int k, int j) {
     const int i = 2 * k + ((j + color) & 1);
     if (i >= x.nx) return T(0);
-    const FieldView<const T> xc{x.data, x.nx, x.ny, x.ghost, x.ncomp, x.pitch, x.comp_stride, x.xoff};
-    return detail::relax_point(a, xc, b, x, bc, omega, i, j);
+    return detail::relax_point(a, as_const(x), b, x, bc, omega, i, j);
   };
-  if (measure) return reduce<T>(ex, half, cell, Max<T>{});
-  for_each_cell(ex, half, [=] PDEX_HD(int k, int j) { (void)cell(k, j); });
-  return T(0);
+  return detail::sweep_cells<T>(ex, half, cell, measure);
+}
+
+// Gauss-Seidel for the nine points of a tensor (Helmholtz::tensor), where red cells touch red cells
+// across corners: four colours, i % 2 + 2 (j % 2), no two cells of which are neighbours, in order (or
+// the reverse). The same caveat on periodic axes of odd length as color_sweep's.
+template <class Exec, class T, class Op>
+T four_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
+                   T omega, bool reverse, bool measure) {
+  const Range2 quarter{0, (x.nx + 1) / 2, 0, (x.ny + 1) / 2};
+  const Op a = op.refreshed();
+  T largest = T(0);
+  for (int k = 0; k < 4; ++k) {
+    const int color = reverse ? 3 - k : k;
+    auto cell = [=] PDEX_HD(int p, int q) {
+      const int i = 2 * p + (color & 1), j = 2 * q + (color >> 1);
+      if (i >= x.nx || j >= x.ny) return T(0);
+      return detail::relax_point(a, as_const(x), b, x, bc, omega, i, j);
+    };
+    const T m = detail::sweep_cells<T>(ex, quarter, cell, measure);
+    largest = m > largest ? m : largest;
+  }
+  return largest;
 }
 
 // One red-black sweep (red first, or black first when `reverse`: a post-smoother in that order makes a
 // multigrid cycle symmetric, as a preconditioner for CG must be). Returns the largest change if `measure`.
+// A tensor's operator takes four colours (four_color_sweep).
 template <class Exec, class T, class Op>
 T rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
            bool reverse, bool measure) {
+  if (op.tensor()) return four_color_sweep(ex, op, x, b, bc, omega, reverse, measure);
   const int first = reverse ? 1 : 0;
   const T m0 = color_sweep(ex, op, x, b, bc, omega, first, measure);
   const T m1 = color_sweep(ex, op, x, b, bc, omega, 1 - first, measure);
