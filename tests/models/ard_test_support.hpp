@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <numbers>
 #include <ostream>
 #include <random>
 #include <string>
@@ -18,6 +19,7 @@
 #include "pdex/core/precision.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
+#include "pdex/models/ard/ard_stability.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 
 namespace pdex::test {
@@ -142,6 +144,23 @@ inline double rel_l2_diff(const std::vector<double>& a, const std::vector<double
     den += b[k] * b[k];
   }
   return std::sqrt(num / den);
+}
+
+// A smooth, symmetric positive definite tensor field with a non-zero off-diagonal everywhere near the
+// sides (mxx myy - mxy^2 >= 0.25 - 0.16 > 0), and a diffusivity that varies per cell; dt for forward Euler.
+inline ArdSpec varying_tensor_spec(const Grid2& g, BcKind kind) {
+  using std::numbers::pi;
+  ArdSpec s = inert_diffusion_spec(g, 0.3, 0.15, FieldBoundary::all(kind));
+  s.anisotropic = true;
+  const double lx = g.width(), ly = g.height();
+  s.mxx.cells = sample(g, [=](double x, double) { return 1 + 0.5 * std::sin(2 * pi * x / lx); });
+  s.myy.cells = sample(g, [=](double, double y) { return 1 + 0.5 * std::cos(2 * pi * y / ly); });
+  s.mxy.cells = sample(g, [=](double x, double y) { return 0.4 * std::cos(2 * pi * x / lx) * std::cos(pi * y / ly); });
+  s.params["Du"].cells = sample(g, [=](double x, double y) { return 0.2 + 0.1 * std::sin(2 * pi * (x / lx + y / ly)); });
+  s.u0 = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 21);
+  s.v0 = sample(g, [](double x, double y) { return x < 6 && y > 30 ? 4.0 : 0.0; });  // mass against two sides
+  s.dt = 0.9 * ard_stable_step(s).dt_max;
+  return s;
 }
 
 // Connected components (4-connectivity, wrapping around the periodic sides) of the cells where

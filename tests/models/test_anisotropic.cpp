@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <numbers>
 
 #include "models/ard_test_support.hpp"
 #include "models/moments.hpp"
@@ -13,25 +12,7 @@
 namespace pdex::test {
 namespace {
 
-using std::numbers::pi;
-
 class AnisotropicTest : public ArdBackendTest {};
-
-// A smooth, symmetric positive definite tensor field with a non-zero off-diagonal everywhere near the
-// sides (mxx myy - mxy^2 >= 0.25 - 0.16 > 0), and a diffusivity that varies per cell.
-ArdSpec varying_tensor_spec(const Grid2& g, BcKind kind) {
-  ArdSpec s = inert_diffusion_spec(g, 0.3, 0.15, FieldBoundary::all(kind));
-  s.anisotropic = true;
-  const double lx = g.width(), ly = g.height();
-  s.mxx.cells = sample(g, [=](double x, double) { return 1 + 0.5 * std::sin(2 * pi * x / lx); });
-  s.myy.cells = sample(g, [=](double, double y) { return 1 + 0.5 * std::cos(2 * pi * y / ly); });
-  s.mxy.cells = sample(g, [=](double x, double y) { return 0.4 * std::cos(2 * pi * x / lx) * std::cos(pi * y / ly); });
-  s.params["Du"].cells = sample(g, [=](double x, double y) { return 0.2 + 0.1 * std::sin(2 * pi * (x / lx + y / ly)); });
-  s.u0 = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 21);
-  s.v0 = sample(g, [](double x, double y) { return x < 6 && y > 30 ? 4.0 : 0.0; });  // mass against two sides
-  s.dt = 0.9 * ard_stable_step(s).dt_max;
-  return s;
-}
 
 // Face fluxes cancel in pairs; at zero-flux sides the tensor's ghosts (even mirror of mxx, myy, D, odd
 // of mxy) make the boundary fluxes exactly zero. Tolerances as for isotropic diffusion: f64 1e-12

@@ -44,11 +44,10 @@ struct ArdRhs {
   // The two differ only when the state is a tile copied elsewhere (the temporally blocked CUDA schedule).
   PDEX_HD void eval(const T* u, const T* v, int64_t so, const Spacing<T>& sh, int64_t po, T r[ncomp]) const {
     if constexpr (Tensor) {  // so == po
-      const T *mxy = m + m_stride, *myy = m + 2 * m_stride;
       T fu, fv;
       reaction(u[so], v[so], po, fu, fv);
-      r[0] = fu + div_tensor(u, so, Du, m, mxy, myy, sh) - transport(star_at(u, so, sh.pitch), sh, po);
-      r[1] = fv + div_tensor(v, so, Dv, m, mxy, myy, sh) - transport(star_at(v, so, sh.pitch), sh, po);
+      r[0] = fu + diffusion(u, so, Du, sh, po) - transport(star_at(u, so, sh.pitch), sh, po);
+      r[1] = fv + diffusion(v, so, Dv, sh, po) - transport(star_at(v, so, sh.pitch), sh, po);
     } else {
       eval_star(star_at(u, so, sh.pitch), star_at(v, so, sh.pitch), sh, po, r);
     }
@@ -80,6 +79,13 @@ struct ArdRhs {
     r.clamp = clamp;
     r.h = h;
     return r;
+  }
+
+  // div(sigma grad p) for a species of diffusivity D: D lap p (eq. 7), or div(D M grad p) with the tensor
+  // (the theta scheme's implicit part is this term, helmholtz.hpp).
+  PDEX_HD T diffusion(const T* p, int64_t so, const P& D, const Spacing<T>& sh, int64_t po) const {
+    if constexpr (Tensor) return div_tensor(p, so, D, m, m + m_stride, m + 2 * m_stride, sh);  // so == po
+    else return D.at(po) * lap(p, so, sh);
   }
 
   PDEX_HD T transport(const Star<T>& p, const Spacing<T>& sh, int64_t po) const {

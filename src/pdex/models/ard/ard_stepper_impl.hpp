@@ -72,11 +72,7 @@ std::unique_ptr<Stepper> make_with(const Exec& ex, const ArdSpec& spec) {
   auto make = [&]<Advection A, bool Tensor>() -> std::unique_ptr<Stepper> {
     using Rhs = ArdRhs<T, Reaction, A, Tensor, P>;
     if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
-    if (spec.theta > 0) {
-      if constexpr (Tensor) throw InputError("the theta scheme takes isotropic diffusion only in this version; "
-                                             "use time.scheme = \"euler\" for an anisotropic tensor");
-      else return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
-    }
+    if (spec.theta > 0) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
     return std::make_unique<ArdEuler<Exec, T, Rhs>>(ex, spec);
   };
   auto with_tensor = [&]<Advection A>() {

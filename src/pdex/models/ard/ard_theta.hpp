@@ -2,6 +2,7 @@
 // The theta scheme for the advection-reaction-diffusion model, seed 000 eqs. (11)-(14): advection and
 // reaction explicit, diffusion weighted theta implicit / (1 - theta) explicit. Each step solves
 //   (I - theta dt D lap) u^{n+1} = u^n + dt (-A(u^n) + F(u^n, v^n) + (1 - theta) D lap u^n)
+// (D lap u is div(D M grad u) with an anisotropic tensor M)
 // for u and v in lock step (one block-diagonal system), starting from 2 u^n - u^{n-1}, then clamps as the explicit
 // scheme does (the seed clamps after the residual test, sec. 3.2.3).
 #include <algorithm>
@@ -19,13 +20,13 @@
 
 namespace pdex::ard_detail {
 
-// b = u + dt (rhs(u) - theta D lap u) at offset o: the right-hand sides of eqs. (13)-(14).
+// b = u + dt (rhs(u) - theta div(sigma grad u)) at offset o: the right-hand sides of eqs. (13)-(14).
 template <class T, class Rhs>
 PDEX_HD inline void theta_b(const Rhs& rhs, const FieldView<const T>& u, int64_t o, T dt, T theta, T b[2]) {
   T r[Rhs::ncomp];
   rhs.eval(u.comp(0), u.comp(1), o, rhs.h, o, r);
-  b[0] = u.comp(0)[o] + dt * (r[0] - theta * (rhs.Du.at(o) * lap(u.comp(0), o, rhs.h)));
-  b[1] = u.comp(1)[o] + dt * (r[1] - theta * (rhs.Dv.at(o) * lap(u.comp(1), o, rhs.h)));
+  b[0] = u.comp(0)[o] + dt * (r[0] - theta * rhs.diffusion(u.comp(0), o, rhs.Du, rhs.h, o));
+  b[1] = u.comp(1)[o] + dt * (r[1] - theta * rhs.diffusion(u.comp(1), o, rhs.Dv, rhs.h, o));
 }
 
 // b at every cell and, in the same pass, the solve's initial guess x = 2 u - x (x holding the previous
@@ -125,7 +126,8 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   const SolverTotals* solver_totals() const override { return &totals_; }
 
  private:
-  // I - theta dt D lap, D per species: a constant, or a per-cell field (then beta = theta dt, d = D).
+  // I - theta dt D lap, or I - theta dt div(D M grad) with the tensor M; D per species: a constant, or a
+  // per-cell field (then beta = theta dt, d = D).
   Helmholtz<T> implicit_operator(const ArdSpec& spec) {
     const Grid2& g = spec.grid;
     const char* names[2] = {"Du", "Dv"};
@@ -139,6 +141,10 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     Helmholtz<T> op = make_helmholtz<T>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, 2, spec.bc);
     op.d[0] = d[0];
     op.d[1] = d[1];
+    if constexpr (Rhs::tensor) {
+      op.m = rhs_.m;
+      op.m_stride = rhs_.m_stride;
+    }
     return op;
   }
 
