@@ -26,6 +26,7 @@ brusselator u
 schnakenberg u
 advection_steered v
 anisotropic v
+anisotropic_cn v
 turing_spots_cn v --half
 heat_seed004_exp1 u
 heat_seed004_exp2 u

@@ -11,13 +11,13 @@
 
 namespace pdex {
 
-template <class Exec, class T>
+template <class Exec, class T, class Op = Helmholtz<T>>
 struct GridSystem {
   Exec ex;
-  Helmholtz<T> op;
+  Op op;
   FieldBoundary hbc;  // homogeneous conditions
   Preconditioner pre = Preconditioner::none;
-  Multigrid<Exec, T>* mg = nullptr;  // when pre is multigrid
+  Multigrid<Exec, T, Op>* mg = nullptr;  // when pre is multigrid
 
   // x's ghosts must hold its boundary images.
   double residual(FieldView<const T> x, FieldView<const T> b, FieldView<T> r) { return pdex::residual(ex, op, x, b, r); }

@@ -24,7 +24,9 @@ struct CellMultiplier {
   PDEX_HD T at(int64_t o) const { return d ? d[o] : T(1); }
 };
 
-template <class T>
+// Tensor is a compile-time choice, as in ArdRhs: a kernel carries only its own stencil (compiled into
+// every five-point kernel, the nine-point path doubled their registers on sm_90, 32 -> 56-64).
+template <class T, bool Tensor = false>
 struct Helmholtz {
   T alpha = T(0);
   T beta[max_solver_components] = {T(1), T(1)};
@@ -37,22 +39,23 @@ struct Helmholtz {
   // 1 / diag at cells away from the sides, for components without a per-cell coefficient (set by
   // refreshed(): a division per point update is what bounded the sweeps on a GPU).
   T inner_inv[max_solver_components] = {};
-  // The tensor M of anisotropic diffusion, or none: components xx, xy, yy at m + k m_stride, a field of
-  // the state's layout whose ghosts hold even images (odd for xy: no flux crosses a zero-flux side), as
-  // are d's. Shared by the components. The GPU's tile and resident sweeps serve five points only; with a
+  // The tensor M of anisotropic diffusion (Tensor only): components xx, xy, yy at m + k m_stride, a field
+  // of the state's layout whose ghosts hold even images (odd for xy: no flux crosses a zero-flux side), as
+  // are d's. Shared by the components. The GPU's tile and resident sweeps take five points only; with a
   // tensor the solvers take their generic kernels (LinearSolver, Multigrid).
   const T* m = nullptr;
   int64_t m_stride = 0;
 
-  PDEX_HD bool tensor() const { return m != nullptr; }
+  PDEX_HD static constexpr bool tensor() { return Tensor; }
 
   PDEX_HD T coef(int c, int64_t o) const { return d[c] ? beta[c] * d[c][o] : beta[c]; }
 
   PDEX_HD T apply(const FieldView<const T>& x, int i, int j, int c) const {
     const int64_t o = x.offset(i, j);
     const T* p = x.comp(c);
-    if (m) return alpha * p[o] - beta[c] * div_tensor(p, o, CellMultiplier<T>{d[c]}, m, m + m_stride, m + 2 * m_stride, h);
-    return alpha * p[o] - coef(c, o) * lap(p, o, h);
+    if constexpr (Tensor)
+      return alpha * p[o] - beta[c] * div_tensor(p, o, CellMultiplier<T>{d[c]}, m, m + m_stride, m + 2 * m_stride, h);
+    else return alpha * p[o] - coef(c, o) * lap(p, o, h);
   }
 
   // The same from given values of the cell (offset o) and its west, east, south and north neighbours.
@@ -62,8 +65,8 @@ struct Helmholtz {
 
   // The coefficient of x(i, j) in (A x)(i, j), boundary images included: exact Jacobi and Gauss-Seidel.
   PDEX_HD T diag(int i, int j, int c, int64_t o) const {
-    if (m) return tensor_diag(i == 0, i == nx - 1, j == 0, j == ny - 1, c, o);
-    return diag_at(i == 0, i == nx - 1, j == 0, j == ny - 1, c, coef(c, o));
+    if constexpr (Tensor) return tensor_diag(i == 0, i == nx - 1, j == 0, j == ny - 1, c, o);
+    else return diag_at(i == 0, i == nx - 1, j == 0, j == ny - 1, c, coef(c, o));
   }
   // The diagonal of a cell in the first and/or last column (west, east) and row (south, north), whose
   // coefficient is `coef`.
@@ -80,7 +83,9 @@ struct Helmholtz {
   // the fluxes falls on the diagonal: in the normal fluxes as in diag_at, and in the cross fluxes of the
   // two faces across it. (A corner ghost is the cell's own image only where both sides are Neumann or
   // Dirichlet, where the faces across it carry no cross flux: M's odd images.)
-  PDEX_HD T tensor_diag(bool west, bool east, bool south, bool north, int c, int64_t o) const {
+  PDEX_HD T tensor_diag(bool west, bool east, bool south, bool north, int c, int64_t o) const
+    requires(Tensor)
+  {
     const TensorFaces<T> k = tensor_faces(o, h.pitch, CellMultiplier<T>{d[c]}, m, m + m_stride, m + 2 * m_stride);
     const T sw = west ? self[left][c] : T(0), se = east ? self[right][c] : T(0);
     const T ss = south ? self[bottom][c] : T(0), sn = north ? self[top][c] : T(0);
@@ -93,7 +98,7 @@ struct Helmholtz {
 
   // 1 / diag(i, j, c, o); needs inner_inv to match the coefficients (refreshed()).
   PDEX_HD T inv_diag(int i, int j, int c, int64_t o) const {
-    if (!m && !d[c] && i > 0 && j > 0 && i < nx - 1 && j < ny - 1) return inner_inv[c];
+    if (!Tensor && !d[c] && i > 0 && j > 0 && i < nx - 1 && j < ny - 1) return inner_inv[c];
     return T(1) / diag(i, j, c, o);
   }
 
@@ -120,11 +125,11 @@ struct Helmholtz {
   }
 };
 
-// The operator on a grid with conditions `bc` (only their kinds matter here).
-template <class T>
-Helmholtz<T> make_helmholtz(int nx, int ny, double dx, double dy, int64_t pitch, double alpha, const double* beta,
-                            int ncomp, const FieldBoundary& bc) {
-  Helmholtz<T> op;
+// The operator on a grid with conditions `bc` (only their kinds matter here); a Tensor one still needs its m.
+template <class T, bool Tensor = false>
+Helmholtz<T, Tensor> make_helmholtz(int nx, int ny, double dx, double dy, int64_t pitch, double alpha,
+                                    const double* beta, int ncomp, const FieldBoundary& bc) {
+  Helmholtz<T, Tensor> op;
   op.alpha = T(alpha);
   op.h = Spacing<T>::make(dx, dy, pitch);
   op.nx = nx;

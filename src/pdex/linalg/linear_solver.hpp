@@ -29,8 +29,8 @@ namespace pdex {
 // its own optimum still converges at a rate of omega - 1, while one under-relaxed converges much slower
 // (seed 000's Turing run at dt 12.5: 9 sweeps a step to 1e-5 at most, against 14 with v's weight taken
 // from u's coefficient).
-template <class T>
-double sor_omega(const Helmholtz<T>& op, int ncomp) {
+template <class Op>
+double sor_omega(const Op& op, int ncomp) {
   const double pi = 3.14159265358979323846;
   const double ax = double(op.h.idx2), ay = double(op.h.idy2);
   double rho = 0;
@@ -42,11 +42,12 @@ double sor_omega(const Helmholtz<T>& op, int ncomp) {
   return 2.0 / (1.0 + std::sqrt(std::max(0.0, 1.0 - rho * rho)));
 }
 
-template <class Exec, class T>
+// Op: Helmholtz<T>, or Helmholtz<T, true> for a diffusion tensor.
+template <class Exec, class T, class Op = Helmholtz<T>>
 class LinearSolver {
  public:
   // `layout`: a field of the unknown's shape (grid, components, ghost width 1).
-  LinearSolver(const Exec& ex, const Field<T>& layout, const Helmholtz<T>& op, const FieldBoundary& bc,
+  LinearSolver(const Exec& ex, const Field<T>& layout, const Op& op, const FieldBoundary& bc,
                const SolverSettings& s)
       : ex_(ex), op_(op), bc_(bc), hbc_(homogeneous(bc)), s_(s), ncomp_(layout.components()) {
     for (int c = 0; c < ncomp_; ++c)
@@ -56,9 +57,9 @@ class LinearSolver {
     r_ = field();
     if (is_relaxation(s.method)) {
       // The queued and out-of-place sweeps of the GPU take five points: a tensor's sweeps are the generic ones.
-      queued_ = Exec::backend == Backend::cuda && !op.tensor() &&
+      queued_ = Exec::backend == Backend::cuda && !Op::tensor() &&
                 (jacobi() || colours_close(layout.grid().nx, layout.grid().ny, ncomp_, bc));
-      into_ = !jacobi() && !op.tensor() && (queued_ || sweeps_into<Exec>(layout));
+      into_ = !jacobi() && !Op::tensor() && (queued_ || sweeps_into<Exec>(layout));
       if (jacobi() || into_) tmp_ = field();
       if (queued_) log_ = Buffer<SweepLog>(1, Exec::space);
       omega_ = s.omega > 0 ? s.omega
@@ -78,13 +79,13 @@ class LinearSolver {
     }
     if (s.method == SolverMethod::multigrid || preconditioner() == Preconditioner::multigrid) {
       const FieldBoundary& mg_bc = s.method == SolverMethod::multigrid ? bc_ : hbc_;
-      mg_ = std::make_unique<Multigrid<Exec, T>>(ex, layout.grid(), layout, op, mg_bc, ncomp_,
+      mg_ = std::make_unique<Multigrid<Exec, T, Op>>(ex, layout.grid(), layout, op, mg_bc, ncomp_,
                                                  MultigridSettings{s.cycle_gamma, s.pre, s.post, s.method == SolverMethod::pcg});
     }
   }
 
   double omega() const { return omega_; }
-  const Helmholtz<T>& op() const { return op_; }
+  const Op& op() const { return op_; }
   const SolverSettings& settings() const { return s_; }
   int multigrid_levels() const { return mg_ ? mg_->levels() : 0; }
 
@@ -155,7 +156,7 @@ class LinearSolver {
   }
 
   SolveStats relax(FieldView<T> x) {
-    if constexpr (Exec::backend == Backend::cuda) {
+    if constexpr (Exec::backend == Backend::cuda && !Op::tensor()) {
       if (queued_) return relax_queued(x);
     }
     SolveStats st;
@@ -243,7 +244,7 @@ class LinearSolver {
   }
 
   SolveStats krylov(FieldView<T> x) {
-    GridSystem<Exec, T> sys{ex_, op_, hbc_, preconditioner(), mg_.get()};
+    GridSystem<Exec, T, Op> sys{ex_, op_, hbc_, preconditioner(), mg_.get()};
     const KrylovGoal goal{s_.tol, s_.max_iter, bnorm_};
     if (s_.method == SolverMethod::bicgstab) return pdex::bicgstab(ex_, sys, x, b_, krylov_vectors(), goal);
     return pdex::cg(ex_, sys, x, b_, krylov_vectors(), goal);
@@ -277,7 +278,7 @@ class LinearSolver {
   }
 
   Exec ex_;
-  Helmholtz<T> op_;
+  Op op_;
   FieldBoundary bc_, hbc_;
   SolverSettings s_;
   int ncomp_ = 1;
@@ -289,7 +290,7 @@ class LinearSolver {
   double omega_ = 1, bnorm_ = 1;
   FieldView<const T> b_{};  // the right-hand side of the current solve
   Field<T> b_copy_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;
-  std::unique_ptr<Multigrid<Exec, T>> mg_;
+  std::unique_ptr<Multigrid<Exec, T, Op>> mg_;
 };
 
 }  // namespace pdex

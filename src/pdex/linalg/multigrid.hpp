@@ -42,8 +42,8 @@ struct MultigridSettings {
 // where it can be, which one sweep solves exactly. For a singular problem the right-hand side's mean is
 // removed first (the coarse system is then consistent), and an unknown with a zero diagonal (a lone
 // cell with no Dirichlet side and no identity part: pure null space) stays 0.
-template <class Exec, class T>
-void coarse_solve(const Exec& ex, const Helmholtz<T>& op, FieldView<T> x, FieldView<const T> b,
+template <class Exec, class T, class Op>
+void coarse_solve(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b,
                   const FieldBoundary& bc, int sweeps, unsigned singular_mask) {
   for_each_cell(ex, Range2{0, 1, 0, 1}, [=] PDEX_HD(int, int) {
     const FieldView<const T> xc{x.data, x.nx, x.ny, x.ghost, x.ncomp, x.pitch, x.comp_stride, x.xoff};
@@ -69,24 +69,25 @@ void coarse_solve(const Exec& ex, const Helmholtz<T>& op, FieldView<T> x, FieldV
 }
 
 // r = b - A x (no norm: nothing waits for the host inside a cycle).
-template <class Exec, class T>
-void residual_field(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> x, FieldView<const T> b,
+template <class Exec, class T, class Op>
+void residual_field(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b,
                     FieldView<T> r) {
   for_each_cell(ex, x.interior(), [=] PDEX_HD(int i, int j) {
     for (int c = 0; c < x.ncomp; ++c) r(c, i, j) = b(c, i, j) - op.apply(x, i, j, c);
   });
 }
 
-template <class Exec, class T>
+// Op: Helmholtz<T>, or Helmholtz<T, true> for a diffusion tensor.
+template <class Exec, class T, class Op = Helmholtz<T>>
 class Multigrid {
  public:
   // The fine level's operator `op` (its d pointers, if any, index fields of layout `fine_layout`),
   // conditions `bc` and component count.
-  Multigrid(const Exec& ex, const Grid2& grid, const Field<T>& fine_layout, const Helmholtz<T>& op,
+  Multigrid(const Exec& ex, const Grid2& grid, const Field<T>& fine_layout, const Op& op,
             const FieldBoundary& bc, int ncomp, MultigridSettings s)
       : ex_(ex), settings_(s) {
     fine_r_ = fine_layout.like(Exec::space);
-    if (out_of_place(op, fine_layout)) fine_tmp_ = fine_layout.like(Exec::space);
+    if (out_of_place(fine_layout)) fine_tmp_ = fine_layout.like(Exec::space);
     fine_op_ = op;
     fine_bc_ = bc;
     const FieldBoundary hbc = homogeneous(bc);
@@ -101,9 +102,9 @@ class Multigrid {
       lv->x = Field<T>(g, ncomp, 1, Exec::space);
       lv->b = lv->x.like(Exec::space);
       lv->r = lv->x.like(Exec::space);
-      if (out_of_place(op, lv->x)) lv->tmp = lv->x.like(Exec::space);
+      if (out_of_place(lv->x)) lv->tmp = lv->x.like(Exec::space);
       lv->bc = hbc;
-      const Helmholtz<T>& finer = levels_.empty() ? op : levels_.back()->op;
+      const Op& finer = levels_.empty() ? op : levels_.back()->op;
       lv->op = finer;
       lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch);
       lv->op.nx = g.nx;
@@ -128,14 +129,14 @@ class Multigrid {
     Field<T> x, b, r;  // correction, right-hand side, residual
     Field<T> tmp;      // the smoothers' other field, on the GPU (out_of_place)
     Field<T> d[max_solver_components];  // restricted diffusivity multipliers, where they vary
-    Field<T> m;                         // the restricted tensor, where there is one
-    Helmholtz<T> op;
+    Field<T> m;                         // the restricted tensor (Op::tensor())
+    Op op;
     FieldBoundary bc;
   };
 
   // Out-of-place smoothing (two fields, the GPU's tiles) serves five-point operators.
-  static bool out_of_place(const Helmholtz<T>& op, const Field<T>& layout) {
-    return !op.tensor() && sweeps_into<Exec>(layout);
+  static bool out_of_place(const Field<T>& layout) {
+    return !Op::tensor() && sweeps_into<Exec>(layout);
   }
 
   // The largest diffusivity multiplier of each component and the largest |entries| of the tensor: bounds
@@ -144,7 +145,7 @@ class Multigrid {
     double d[max_solver_components] = {1, 1};
     double xx = 1, xy = 0, yy = 1;
   };
-  static Scale scale_of(const Exec& ex, const Helmholtz<T>& op, const Field<T>& layout, int ncomp) {
+  static Scale scale_of(const Exec& ex, const Op& op, const Field<T>& layout, int ncomp) {
     Scale s;
     auto largest = [&](const T* data, int64_t stride, int k) {
       FieldView<const T> f = layout.cview();  // component k of a field with the layout's rows
@@ -154,7 +155,7 @@ class Multigrid {
     };
     for (int c = 0; c < ncomp; ++c)
       if (op.d[c]) s.d[c] = largest(op.d[c], 0, 0);
-    if (op.tensor()) {
+    if constexpr (Op::tensor()) {
       s.xx = largest(op.m, op.m_stride, 0);
       s.xy = largest(op.m, op.m_stride, 1);
       s.yy = largest(op.m, op.m_stride, 2);
@@ -166,7 +167,7 @@ class Multigrid {
   // (a theta step's operator at coarse spacings), no coarser level would pay for its launches. With
   // off-diagonal sum / diagonal q <= 1/8 in every component, each sweep cuts the error at least 8-fold.
   // The tensor's bound counts its cross terms and takes alpha alone for the diagonal.
-  static bool sweeps_solve(const Helmholtz<T>& op, const Grid2& g, const Scale& s, int ncomp) {
+  static bool sweeps_solve(const Op& op, const Grid2& g, const Scale& s, int ncomp) {
     if (!(double(op.alpha) > 0)) return false;
     const double ix2 = 1 / (g.dx * g.dx), iy2 = 1 / (g.dy * g.dy);
     const double per_d = op.tensor() ? 2 * s.xx * ix2 + 2 * s.yy * iy2 + 4 * s.xy / (g.dx * g.dy) : 2 * ix2 + 2 * iy2;
@@ -192,7 +193,7 @@ class Multigrid {
   // Each component's diffusivity multiplier and the tensor of the finer level's operator `finer` (fields
   // with the rows of `fine`: rows are laid out alike whatever the component count), restricted like a
   // residual, with the ghosts a coefficient field has (the tensor's fluxes read them).
-  void coarsen_coefficients(Level& lv, FieldView<const T> fine, const Helmholtz<T>& finer, int ncomp) {
+  void coarsen_coefficients(Level& lv, FieldView<const T> fine, const Op& finer, int ncomp) {
     auto restricted = [&](const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
       FieldView<const T> from = fine;
       from.data = data;
@@ -208,7 +209,7 @@ class Multigrid {
       lv.d[c] = restricted(finer.d[c], 1, fine.comp_stride, coefficient_boundary(lv.bc, 1));
       lv.op.d[c] = lv.d[c].cview().data;
     }
-    if (finer.tensor()) {
+    if constexpr (Op::tensor()) {
       lv.m = restricted(finer.m, 3, finer.m_stride, tensor_boundary(lv.bc));
       lv.op.m = lv.m.cview().data;
       lv.op.m_stride = lv.m.cview().comp_stride;
@@ -219,7 +220,7 @@ class Multigrid {
   // n red-black sweeps of `from`, which is x or the level's tmp: in place, or where the level has a tmp,
   // from one field into the other, two a launch (rb_sweep_pair_into) and an odd one alone
   // (rb_sweep_into). Returns the field that holds the result.
-  FieldView<T> smooth(const Helmholtz<T>& op, FieldView<T> from, FieldView<T> other, FieldView<const T> b,
+  FieldView<T> smooth(const Op& op, FieldView<T> from, FieldView<T> other, FieldView<const T> b,
                       const FieldBoundary& bc, int n, bool post) {
     const bool reverse = post && settings_.symmetric;
     const T omega = settings_.symmetric ? T(1) : T(settings_.smooth_omega);
@@ -237,7 +238,7 @@ class Multigrid {
 
   // On a level with a tmp, V(2,2) smooths x into tmp, corrects tmp, and smooths it back into x.
   void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
-    const Helmholtz<T>& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
+    const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
     const FieldBoundary& bc = l == 0 ? fine_bc_ : levels_[l - 1]->bc;
     FieldView<T> tmp = l == 0 ? fine_tmp_.view() : levels_[l - 1]->tmp.view();
     FieldView<T> s = x;
@@ -264,7 +265,7 @@ class Multigrid {
   Exec ex_;
   MultigridSettings settings_;
   Field<T> fine_r_, fine_tmp_;
-  Helmholtz<T> fine_op_;
+  Op fine_op_;
   FieldBoundary fine_bc_;
   unsigned singular_mask_ = 0;
   std::vector<std::unique_ptr<Level>> levels_;

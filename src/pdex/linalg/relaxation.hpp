@@ -48,21 +48,15 @@ T sweep_cells(const Exec& ex, Range2 r, F cell, bool measure) {
   for_each_cell(ex, r, [=] PDEX_HD(int i, int j) { (void)cell(i, j); });
   return T(0);
 }
-
-template <class Exec, class T, class Op>
-T jacobi_cells(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
-               const FieldBoundary& bc, T omega, bool measure) {
-  const Op a = op.refreshed();
-  return sweep_cells<T>(
-      ex, in.interior(), [=] PDEX_HD(int i, int j) { return relax_point(a, in, b, out, bc, omega, i, j); }, measure);
-}
 }  // namespace detail
 
 // x_out = x_in + omega D^-1 (b - A x_in). Returns the largest |change| when `measure`, else 0.
 template <class Exec, class T, class Op>
 T jacobi_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure) {
-  return detail::jacobi_cells(ex, op, in, b, out, bc, omega, measure);
+  const Op a = op.refreshed();
+  auto cell = [=] PDEX_HD(int i, int j) { return detail::relax_point(a, in, b, out, bc, omega, i, j); };
+  return detail::sweep_cells<T>(ex, in.interior(), cell, measure);
 }
 
 // Updates in place the cells with (i + j) % 2 == color. A launch covers only those cells: a thread
@@ -111,17 +105,20 @@ T four_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const
 template <class Exec, class T, class Op>
 T rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
            bool reverse, bool measure) {
-  if (op.tensor()) return four_color_sweep(ex, op, x, b, bc, omega, reverse, measure);
-  const int first = reverse ? 1 : 0;
-  const T m0 = color_sweep(ex, op, x, b, bc, omega, first, measure);
-  const T m1 = color_sweep(ex, op, x, b, bc, omega, 1 - first, measure);
-  return m0 > m1 ? m0 : m1;
+  if constexpr (Op::tensor()) {
+    return four_color_sweep(ex, op, x, b, bc, omega, reverse, measure);
+  } else {
+    const int first = reverse ? 1 : 0;
+    const T m0 = color_sweep(ex, op, x, b, bc, omega, first, measure);
+    const T m1 = color_sweep(ex, op, x, b, bc, omega, 1 - first, measure);
+    return m0 > m1 ? m0 : m1;
+  }
 }
 
 namespace detail {
 // `sweeps` rb_sweeps of a copy of in, into out; the last one's largest change if `measure`.
-template <class Exec, class T>
-T copy_and_sweep(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+template <class Exec, class T, class Op>
+T copy_and_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b,
                  FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, bool measure, int sweeps = 1) {
   copy_interior(ex, in, out);
   fill_ghosts(ex, out, bc);
@@ -136,8 +133,8 @@ T copy_and_sweep(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, 
 // out gets its own. On a GPU this is one launch and one pass over memory (cuda/tile_sweep.cuh), half the
 // traffic of rb_sweep's two; solvers there sweep between two fields with it. On the CPU, where a sweep is
 // bound by its arithmetic, it is a copy and rb_sweep.
-template <class Exec, class T>
-T rb_sweep_into(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+template <class Exec, class T, class Op>
+T rb_sweep_into(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                 const FieldBoundary& bc, T omega, bool reverse, bool measure) {
   return detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, measure);
 }
@@ -145,15 +142,15 @@ T rb_sweep_into(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, F
 // out = two rb_sweeps applied to in (multigrid's smoothing pairs), in left as it was, with rb_sweep_into's
 // ghosts. On a GPU one launch and one pass over memory (cuda/fused_sweep.cuh): two rb_sweep_into for
 // the traffic of one.
-template <class Exec, class T>
-void rb_sweep_pair_into(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
+template <class Exec, class T, class Op>
+void rb_sweep_pair_into(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b,
                         FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse) {
   detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, false, 2);
 }
 
 #ifdef PDEX_HAVE_CUDA
 // On CUDA both sweeps are one launch over shared-memory tiles (cuda/tile_sweep.cuh, instantiated in
-// engine_cuda.cu).
+// engine_cuda.cu), for five-point operators; a tensor's take the templates above.
 template <class T>
 T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                 const FieldBoundary& bc, T omega, bool reverse, bool measure);

@@ -409,7 +409,7 @@ template <class T>
 void rb_sweep_pair_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
                         FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse) {
   using namespace tile_sweep_detail;
-  if (op.tensor() || !colours_close(in.nx, in.ny, in.ncomp, bc)) {  // the tiles take five points, two colours
+  if (!colours_close(in.nx, in.ny, in.ncomp, bc)) {
     detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, false, 2);
     return;
   }

@@ -513,7 +513,7 @@ template <class T>
 T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                 const FieldBoundary& bc, T omega, bool reverse, bool measure) {
   using namespace tile_sweep_detail;
-  if (op.tensor() || !colours_close(in.nx, in.ny, in.ncomp, bc))  // the tiles take five points, two colours
+  if (!colours_close(in.nx, in.ny, in.ncomp, bc))
     return detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, measure);
   return sweep_now(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, measure);
 }
@@ -522,7 +522,6 @@ template <class T>
 T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure) {
   using namespace tile_sweep_detail;
-  if (op.tensor()) return detail::jacobi_cells(ex, op, in, b, out, bc, omega, measure);  // the tiles take five points
   return sweep_now(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, -1}, measure);
 }
 

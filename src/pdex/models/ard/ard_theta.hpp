@@ -126,9 +126,11 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   const SolverTotals* solver_totals() const override { return &totals_; }
 
  private:
+  using Op = Helmholtz<T, Rhs::tensor>;
+
   // I - theta dt D lap, or I - theta dt div(D M grad) with the tensor M; D per species: a constant, or a
   // per-cell field (then beta = theta dt, d = D).
-  Helmholtz<T> implicit_operator(const ArdSpec& spec) {
+  Op implicit_operator(const ArdSpec& spec) {
     const Grid2& g = spec.grid;
     const char* names[2] = {"Du", "Dv"};
     double beta[2];
@@ -138,7 +140,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       beta[c] = spec.theta * spec.dt * (D.varies() ? 1.0 : D.value);
       if (D.varies()) d[c] = params_.upload(D, bc_).cells;
     }
-    Helmholtz<T> op = make_helmholtz<T>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, 2, spec.bc);
+    Op op = make_helmholtz<T, Rhs::tensor>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, 2, spec.bc);
     op.d[0] = d[0];
     op.d[1] = d[1];
     if constexpr (Rhs::tensor) {
@@ -253,7 +255,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   T theta_;
   bool has_previous_ = false;
   Field<T> b_;
-  LinearSolver<Exec, T> solver_;
+  LinearSolver<Exec, T, Op> solver_;
   bool tiled_ = false;  // the one-launch CUDA step (theta_tiles.cuh)
   Buffer<ThetaQueue> queue_;  // the device's record of queued steps
   ThetaQueue log_{};          // its copy on the host
