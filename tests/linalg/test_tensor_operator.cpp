@@ -1,6 +1,7 @@
 // The Helmholtz operator with a diffusion tensor (helmholtz.hpp, Helmholtz<T, true>: alpha x - beta
-// div(d M grad x), nine points): its diagonal is the coefficient of the cell in its own row, boundary images included, which
-// the relaxation sweeps and the Jacobi preconditioner divide by; with M = I it is the five-point operator.
+// div(d M grad x), nine points): its diagonal is the coefficient of the cell in its own row, boundary
+// images included, which the relaxation sweeps and the Jacobi preconditioner divide by; with M = I it is
+// the five-point operator.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -23,7 +24,8 @@ struct Sides {
 FieldBoundary boundary_of(const Sides& s) {
   FieldBoundary bc;
   const BcKind kinds[4] = {s.left, s.right, s.bottom, s.top};
-  for (int side = 0; side < 4; ++side) bc.side[side][0] = SideBc{kinds[side], kinds[side] == BcKind::dirichlet ? 0.7 : 0};
+  for (int side = 0; side < 4; ++side)
+    bc.side[side][0] = SideBc{kinds[side], kinds[side] == BcKind::dirichlet ? 0.7 : 0};
   return bc;
 }
 
@@ -66,7 +68,8 @@ const Sides sides_cases[] = {
     {"all Dirichlet", BcKind::dirichlet, BcKind::dirichlet, BcKind::dirichlet, BcKind::dirichlet},
     {"Neumann / Dirichlet, periodic in y", BcKind::neumann, BcKind::dirichlet, BcKind::periodic, BcKind::periodic},
     {"periodic in x, Dirichlet / Neumann", BcKind::periodic, BcKind::periodic, BcKind::dirichlet, BcKind::neumann},
-    {"Dirichlet / Neumann, Neumann / Dirichlet", BcKind::dirichlet, BcKind::neumann, BcKind::neumann, BcKind::dirichlet},
+    {"Dirichlet / Neumann, Neumann / Dirichlet", BcKind::dirichlet, BcKind::neumann, BcKind::neumann,
+     BcKind::dirichlet},
 };
 
 // diag(i, j) against A applied to the unit vector of the cell, whose ghosts hold its homogeneous images:

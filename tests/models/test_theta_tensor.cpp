@@ -183,7 +183,9 @@ std::vector<double> rotated_run(double theta, int64_t steps, Backend b) {
   s.mxx = ScalarSpec{1.0, {}};
   s.mxy = ScalarSpec{0.4, {}};
   s.myy = ScalarSpec{0.6, {}};
-  s.u0 = sample(g, [](double x, double y) { return std::sin(2 * pi * x) * std::cos(2 * pi * y) + std::cos(2 * pi * (x + y)); });
+  s.u0 = sample(g, [](double x, double y) {
+    return std::sin(2 * pi * x) * std::cos(2 * pi * y) + std::cos(2 * pi * (x + y));
+  });
   s.v0 = s.u0;
   s.theta = theta;
   s.dt = 0.02 / double(steps);

@@ -1,8 +1,9 @@
 #pragma once
 // Point relaxation for A x = b (A a Helmholtz-type operator): weighted Jacobi, and red-black Gauss-Seidel /
-// SOR (four colours for the nine points of a tensor). Each sweep writes the boundary images of the values it changes (push_ghosts), so
-// no separate ghost pass is needed; a sweep can also return the largest change it made (the L-infinity
-// test of seed 000, sec. 3.2.3, and the stopping rule of seed 004), at the price of a reduction.
+// SOR (four colours for the nine points of a tensor). Each sweep writes the boundary images of the values
+// it changes (push_ghosts), so no separate ghost pass is needed; a sweep can also return the largest change
+// it made (the L-infinity test of seed 000, sec. 3.2.3, and the stopping rule of seed 004), at the price of
+// a reduction.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
