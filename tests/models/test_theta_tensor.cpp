@@ -43,20 +43,6 @@ std::vector<double> run(const ArdSpec& s, Backend b, Precision p, int64_t steps,
   return st->values(field);
 }
 
-const char* method_label(SolverMethod m) {
-  switch (m) {
-    case SolverMethod::jacobi: return "jacobi";
-    case SolverMethod::weighted_jacobi: return "weighted_jacobi";
-    case SolverMethod::rbgs: return "rbgs";
-    case SolverMethod::sor: return "sor";
-    case SolverMethod::cg: return "cg";
-    case SolverMethod::pcg: return "pcg-multigrid";
-    case SolverMethod::bicgstab: return "bicgstab";
-    case SolverMethod::multigrid: return "multigrid";
-  }
-  return "?";
-}
-
 // Each solver against multigrid to a tolerance 100 times tighter, three steps, both species (the solve
 // is one block-diagonal system). A residual tol |b| bounds the error by about tol |b| (A = I + a positive
 // semi-definite part): |b| is 90 here, so f64 1e-7 and f32 3e-2 (at 1e-4) leave an order of magnitude.
@@ -71,7 +57,7 @@ TEST_P(ThetaTensorTest, EverySolverReachesTheSameStepOnEveryBoundaryKind) {
     if (f32()) ref_spec.solver.tol = solver_tol();
     const std::vector<double> ref = run(ref_spec, GetParam().backend, GetParam().precision, 3);
     for (SolverMethod m : methods) {
-      SCOPED_TRACE(std::string(method_label(m)) + ", " + (kind == BcKind::periodic  ? "periodic"
+      SCOPED_TRACE(std::string(solver_method_name(m)) + ", " + (kind == BcKind::periodic  ? "periodic"
                                                           : kind == BcKind::neumann ? "neumann"
                                                                                     : "dirichlet"));
       const ArdSpec s = tensor_step_spec(kind, m, solver_tol());
@@ -93,7 +79,7 @@ TEST_P(ThetaTensorTest, EverySolverReachesTheSameStepOnEveryBoundaryKind) {
 // (above); red-black (four-colour) Gauss-Seidel and multigrid take the same iterations within 10%.
 TEST_P(ThetaTensorTest, AgreesWithTheSerialRunInStateAndIterations) {
   for (SolverMethod m : {SolverMethod::rbgs, SolverMethod::multigrid}) {
-    SCOPED_TRACE(method_label(m));
+    SCOPED_TRACE(std::string(solver_method_name(m)));
     const ArdSpec s = tensor_step_spec(BcKind::neumann, m, solver_tol());
     SolverTotals mine, serial;
     const auto u = run(s, GetParam().backend, GetParam().precision, 3, 1, &mine);
