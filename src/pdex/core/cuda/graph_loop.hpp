@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "pdex/core/cuda/cuda_check.hpp"
+#include "pdex/core/cuda/graph_capture.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/executor.hpp"
 
@@ -32,7 +33,7 @@ class StepLoop<Cuda> {
     cudaStream_t s = ex.context->stream();
     if (n >= chunk) {
       cudaGraphExec_t& g = graphs_[parity & 1];
-      if (!g) g = capture(s, steps);
+      if (!g) g = capture_graph(s, [&] { steps(chunk); });
       for (; n >= chunk; n -= chunk) PDEX_CUDA_CHECK(cudaGraphLaunch(g, s));
     }
     steps(n);
@@ -40,18 +41,6 @@ class StepLoop<Cuda> {
   }
 
  private:
-  template <class F>
-  static cudaGraphExec_t capture(cudaStream_t s, F& steps) {
-    cudaGraph_t graph = nullptr;
-    PDEX_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    steps(chunk);
-    PDEX_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
-    cudaGraphExec_t exec = nullptr;
-    PDEX_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    PDEX_CUDA_CHECK(cudaGraphDestroy(graph));
-    return exec;
-  }
-
   cudaGraphExec_t graphs_[2] = {nullptr, nullptr};
 };
 
