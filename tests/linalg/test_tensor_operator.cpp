@@ -1,17 +1,24 @@
 // The Helmholtz operator with a diffusion tensor (helmholtz.hpp, Helmholtz<T, true>: alpha x - beta
 // div(d M grad x), nine points): its diagonal is the coefficient of the cell in its own row, boundary
 // images included, which the relaxation sweeps and the Jacobi preconditioner divide by; with M = I it is
-// the five-point operator.
+// the five-point operator. On CUDA a run of Gauss-Seidel sweeps in one launch makes the sweeps of each
+// colour, with this operator and the five-point one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "pdex/core/executor.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/relaxation.hpp"
+#ifdef PDEX_HAVE_CUDA
+#include "pdex/core/cuda/cuda_context.hpp"
+#endif
 
 namespace pdex::test {
 namespace {
@@ -115,6 +122,78 @@ TEST(TensorOperator, IdentityTensorIsTheFivePointOperator) {
       }
   }
 }
+
+#ifdef PDEX_HAVE_CUDA
+// x and b random, x's ghosts its images; the serial sweeps' result and largest change against one
+// cooperative launch's on CUDA (op_d: op with the tensor and multiplier on the device).
+template <class Op>
+void expect_run_as_serial(const TensorProblem& p, const Op& op, Op op_d, int sweeps, bool reverse) {
+  const Grid2& g = p.grid;
+  Field<double> x(g, 1, 1, MemorySpace::host), b = x.like(MemorySpace::host);
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) {
+      x.view()(0, i, j) = u(rng);
+      b.view()(0, i, j) = u(rng);
+    }
+  fill_ghosts(Serial{}, x, p.bc);
+  Field<double> xd = to_space(x, MemorySpace::device), bd = to_space(b, MemorySpace::device);
+  const Field<double> md = to_space(p.m, MemorySpace::device), dd = to_space(p.d, MemorySpace::device);
+  if constexpr (Op::tensor()) op_d.m = md.cview().data;
+  op_d.d[0] = dd.cview().data;
+  const Cuda gpu{&default_cuda_context()};
+  const double omega = 1.3;
+  const double serial = rb_sweeps(Serial{}, op, x.view(), b.cview(), p.bc, omega, reverse, sweeps, true);
+  const double cuda = rb_sweeps(gpu, op_d, xd.view(), bd.cview(), p.bc, omega, reverse, sweeps, true);
+  EXPECT_NEAR(cuda, serial, 1e-12 * serial) << "largest change of the last sweep";
+  const std::vector<double> want = x.interior(0), got = to_space(xd, MemorySpace::host).interior(0);
+  double worst = 0, scale = 0;
+  for (std::size_t q = 0; q < want.size(); ++q) {
+    worst = std::max(worst, std::abs(got[q] - want[q]));
+    scale = std::max(scale, std::abs(want[q]));
+  }
+  EXPECT_LE(worst, 1e-12 * scale);
+  // Not measured: 0, without a wait.
+  EXPECT_EQ(rb_sweeps(gpu, op_d, xd.view(), bd.cview(), p.bc, omega, reverse, 1, false), 0.0);
+}
+
+// On CUDA a run of Gauss-Seidel sweeps is one cooperative launch (rb_sweeps, cuda/sweep_runs.cuh): it
+// must make the updates of rb_sweep's colours, in order, four for the tensor and red and black for five
+// points, on every kind of side, and return the last sweep's largest change. Against the serial sweeps
+// (f64: the same operations, fused multiply-adds on the GPU, 1e-12 relative). 300 x 200 takes a run of
+// many blocks; 1000 x 800 has more cells a colour than the GPU holds threads at once, so there the run
+// goes a launch a colour (rb_sweep).
+TEST(TensorOperator, CudaRunOfSweepsInOneLaunchMakesTheSweepsOfEachColour) {
+  if (!backend_available(Backend::cuda))
+    GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  struct Case {
+    Grid2 grid;
+    const Sides* sides;
+    int sweeps;
+    bool reverse;
+  };
+  const Grid2 small{30, 24, 1.0 / 30, 1.2 / 24}, middle{300, 200, 1.0 / 300, 0.8 / 200}, large{1000, 800, 1e-3, 1e-3};
+  std::vector<Case> cases;
+  for (const Sides& s : sides_cases) cases.push_back({small, &s, 5, false});
+  cases.push_back({small, &sides_cases[1], 4, true});
+  cases.push_back({middle, &sides_cases[3], 3, false});
+  cases.push_back({large, &sides_cases[5], 3, false});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.sides->name) + ", " + std::to_string(c.grid.nx) + " x " + std::to_string(c.grid.ny) +
+                 (c.reverse ? ", colours reversed" : ""));
+    const TensorProblem p(c.grid, boundary_of(*c.sides), false, true);
+    {
+      SCOPED_TRACE("tensor, four colours");
+      expect_run_as_serial(p, p.op, p.op, c.sweeps, c.reverse);
+    }
+    {
+      SCOPED_TRACE("five points, red and black");
+      expect_run_as_serial(p, p.five, p.five, c.sweeps, c.reverse);
+    }
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace pdex::test

@@ -166,19 +166,19 @@ class LinearSolver {
     const T w = T(omega_);
     const int every = std::max(1, s_.check_every);
     while (st.iterations < s_.max_iter) {
+      const int n = std::min(every, s_.max_iter - st.iterations);  // the sweeps up to the next test
       T change = T(0);
-      for (int k = 0; k < every && st.iterations < s_.max_iter; ++k, ++st.iterations) {
-        const bool measure = k == every - 1 || st.iterations + 1 == s_.max_iter;
-        if (jacobi) {
-          change = jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure);
+      if (jacobi || into_) {
+        for (int k = 0; k < n; ++k) {
+          const bool measure = k == n - 1;
+          change = jacobi ? jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure)
+                          : rb_sweep_into(ex_, op_, as_const(cur), b_, other, bc_, w, false, measure);
           std::swap(cur, other);
-        } else if (into_) {
-          change = rb_sweep_into(ex_, op_, as_const(cur), b_, other, bc_, w, false, measure);
-          std::swap(cur, other);
-        } else {
-          change = rb_sweep(ex_, op_, cur, b_, bc_, w, false, measure);
         }
+      } else {
+        change = rb_sweeps(ex_, op_, cur, b_, bc_, w, false, n, true);
       }
+      st.iterations += n;
       st.change = double(change);
       if (s_.change_tol > 0 && st.change >= s_.change_tol) continue;
       if (passed_residual_test(as_const(cur), st)) break;

@@ -5,6 +5,7 @@
 #include "pdex/linalg/matrix_solve_impl.hpp"
 #include "pdex/linalg/cuda/fused_sweep.cuh"
 #include "pdex/linalg/cuda/resident_sweep.cuh"
+#include "pdex/linalg/cuda/sweep_runs.cuh"
 
 namespace pdex {
 template MatrixSolution solve_matrix_on<Cuda>(const Cuda&, const CsrMatrix<double>&, const std::vector<double>&,
@@ -49,4 +50,12 @@ template void queued_residual<float>(const Cuda&, const Helmholtz<float>&, Field
                                      FieldView<const float>, const QueuedTest&);
 template void queued_residual<double>(const Cuda&, const Helmholtz<double>&, FieldView<const double>,
                                       FieldView<const double>, const QueuedTest&);
+template float rb_sweeps<float, false>(const Cuda&, const Helmholtz<float>&, FieldView<float>, FieldView<const float>,
+                                       const FieldBoundary&, float, bool, int, bool);
+template double rb_sweeps<double, false>(const Cuda&, const Helmholtz<double>&, FieldView<double>,
+                                         FieldView<const double>, const FieldBoundary&, double, bool, int, bool);
+template float rb_sweeps<float, true>(const Cuda&, const Helmholtz<float, true>&, FieldView<float>,
+                                      FieldView<const float>, const FieldBoundary&, float, bool, int, bool);
+template double rb_sweeps<double, true>(const Cuda&, const Helmholtz<double, true>&, FieldView<double>,
+                                        FieldView<const double>, const FieldBoundary&, double, bool, int, bool);
 }  // namespace pdex

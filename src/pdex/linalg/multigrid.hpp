@@ -225,7 +225,7 @@ class Multigrid {
     const bool reverse = post && settings_.symmetric;
     const T omega = settings_.symmetric ? T(1) : T(settings_.smooth_omega);
     if (!other.data) {
-      for (int k = 0; k < n; ++k) rb_sweep(ex_, op, from, b, bc, omega, reverse, false);
+      rb_sweeps(ex_, op, from, b, bc, omega, reverse, n, false);
       return from;
     }
     for (int k = 0; k < n; k += 2) {

@@ -116,6 +116,23 @@ T rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, c
   }
 }
 
+// `sweeps` rb_sweeps in place; the last one's largest change if `measure`, else 0.
+template <class Exec, class T, class Op>
+T rb_sweeps(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
+            bool reverse, int sweeps, bool measure) {
+  T largest = T(0);
+  for (int k = 0; k < sweeps; ++k) largest = rb_sweep(ex, op, x, b, bc, omega, reverse, measure && k == sweeps - 1);
+  return largest;
+}
+
+#ifdef PDEX_HAVE_CUDA
+// On CUDA the run is one cooperative launch, its colours a grid barrier apart, with one host wait where
+// it measures (cuda/sweep_runs.cuh): rb_sweep takes a launch a colour and, measuring, a wait a colour.
+template <class T, bool Tensor>
+T rb_sweeps(const Cuda& ex, const Helmholtz<T, Tensor>& op, FieldView<T> x, FieldView<const T> b,
+            const FieldBoundary& bc, T omega, bool reverse, int sweeps, bool measure);
+#endif
+
 namespace detail {
 // `sweeps` rb_sweeps of a copy of in, into out; the last one's largest change if `measure`.
 template <class Exec, class T, class Op>
@@ -123,10 +140,7 @@ T copy_and_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<
                  FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse, bool measure, int sweeps = 1) {
   copy_interior(ex, in, out);
   fill_ghosts(ex, out, bc);
-  T largest = T(0);
-  for (int k = 0; k < sweeps; ++k)
-    largest = rb_sweep(ex, op, out, b, bc, omega, reverse, measure && k == sweeps - 1);  // the last one measured
-  return largest;
+  return rb_sweeps(ex, op, out, b, bc, omega, reverse, sweeps, measure);
 }
 }  // namespace detail
 

@@ -1,0 +1,119 @@
+#pragma once
+// rb_sweeps on CUDA (relaxation.hpp): a run of in-place Gauss-Seidel / SOR sweeps in one cooperative
+// launch, on grids whose colours fit the GPU's resident threads, a cell a thread. The threads relax
+// their cells of a colour (rb_sweep's colours: red and black, or a tensor's four), meet at a grid
+// barrier, and go on with the next colour; the last sweep's largest change, where asked for, is folded
+// into one word and handed to the host at the end. rb_sweep takes a launch a colour, and where it
+// measures, a host wait a colour. Multigrid smooths levels below sweeps_into's size in place with it,
+// inside its CUDA graph (a cooperative kernel node).
+// Larger grids take rb_sweep's launches: a grid barrier costs about what the gap between two launches
+// does, and threads relaxing several cells of a colour made a run slower (on an H200, multigrid's
+// Poisson solve at 1024^2 f32 5% slower with its 1024^2 level's runs in one launch; docs/performance.md).
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/core/cuda/launch.cuh"
+#include "pdex/core/cuda/parallel_cuda.cuh"
+#include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/relaxation.hpp"
+
+namespace pdex {
+namespace sweep_run_detail {
+
+// 128: a colour of a 256^2 tensor grid is then 128 blocks, one a multiprocessor (latency, not
+// bandwidth, bounds small grids' colours).
+constexpr int threads = 128;
+
+template <class Op, class T>
+struct SweepRun {
+  Op op;  // refreshed
+  FieldView<T> x;
+  FieldView<const T> b;
+  FieldBoundary bc;
+  T omega;
+  bool reverse;
+  int sweeps;
+};
+
+// The colours of rb_sweep for Op, and the cell (i, j) of colour `color`'s q-th cell: red-black's
+// (i + j) % 2 over rows of (nx + 1) / 2 cells (color_sweep), or i % 2 + 2 (j % 2) over a quarter grid
+// (four_color_sweep). Cells past the grid's last column or row fall outside (i >= nx or j >= ny).
+template <class Op>
+struct Colors {
+  static constexpr int count = Op::tensor() ? 4 : 2;
+  int nx, ny;
+  __host__ __device__ int64_t cells() const { return int64_t((nx + 1) / 2) * (Op::tensor() ? (ny + 1) / 2 : ny); }
+  __device__ void cell(int color, int64_t q, int& i, int& j) const {
+    const int half = (nx + 1) / 2;
+    if constexpr (Op::tensor()) {
+      i = 2 * int(q % half) + (color & 1);
+      j = 2 * int(q / half) + (color >> 1);
+    } else {
+      j = int(q / half);
+      i = 2 * int(q % half) + ((j + color) & 1);
+    }
+  }
+};
+
+// `word` and the rest: max_of_cells's hand-over of the largest change (nullptr: not measured).
+template <class Op, class T>
+__global__ void __launch_bounds__(threads) sweep_run_kernel(SweepRun<Op, T> run, unsigned long long* word,
+                                                            unsigned* done, double* result, volatile unsigned* flag,
+                                                            unsigned ticket) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const FieldView<T> x = run.x;
+  const Colors<Op> colors{x.nx, x.ny};
+  const int64_t cells = colors.cells(), q = int64_t(blockIdx.x) * threads + threadIdx.x;
+  constexpr int count = Colors<Op>::count;
+  double largest = 0;
+  for (int s = 0; s < run.sweeps; ++s) {
+    const bool measured = word && s == run.sweeps - 1;
+    for (int k = 0; k < count; ++k) {
+      const int color = run.reverse ? count - 1 - k : k;
+      int i = x.nx, j = x.ny;
+      if (q < cells) colors.cell(color, q, i, j);
+      if (i < x.nx && j < x.ny) {
+        const T change = detail::relax_point(run.op, as_const(x), run.b, x, run.bc, run.omega, i, j);
+        if (measured) largest = cuda_detail::max_or_infinity(largest, double(change));
+      }
+      if (s < run.sweeps - 1 || k < count - 1) grid.sync();  // the next colour reads this one's values
+    }
+  }
+  if (word) cuda_detail::fold_block_max<threads>(largest, word, done, result, flag, ticket);
+}
+
+}  // namespace sweep_run_detail
+
+template <class T, bool Tensor>
+T rb_sweeps(const Cuda& ex, const Helmholtz<T, Tensor>& op, FieldView<T> x, FieldView<const T> b,
+            const FieldBoundary& bc, T omega, bool reverse, int sweeps, bool measure) {
+  using namespace sweep_run_detail;
+  using Op = Helmholtz<T, Tensor>;
+  if (sweeps <= 0) return T(0);
+  const CudaContext& ctx = *ex.context;
+  constexpr auto kernel = sweep_run_kernel<Op, T>;
+  const int64_t blocks = (Colors<Op>{x.nx, x.ny}.cells() + threads - 1) / threads;
+  const int resident = ctx.resident_blocks(reinterpret_cast<const void*>(kernel), threads, 0);
+  if (!ctx.cooperative_launch() || blocks > int64_t(resident) * ctx.multiprocessors()) {
+    T largest = T(0);
+    for (int k = 0; k < sweeps; ++k) largest = rb_sweep(ex, op, x, b, bc, omega, reverse, measure && k == sweeps - 1);
+    return largest;
+  }
+  const SweepRun<Op, T> run{op.refreshed(), x, b, bc, omega, reverse, sweeps};
+  if (!measure) {
+    launch_cooperative(ctx, "sweep_run_kernel", kernel, dim3(unsigned(blocks)), dim3(threads), 0, run, nullptr, nullptr,
+                       nullptr, nullptr, 0u);
+    return T(0);
+  }
+  double* result = static_cast<double*>(ctx.pinned_result());
+  const unsigned ticket = ctx.next_ticket();
+  launch_cooperative(ctx, "sweep_run_kernel", kernel, dim3(unsigned(blocks)), dim3(threads), 0, run, ctx.max_word(),
+                     ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
+  ctx.wait_for(ticket);
+  return T(*result);
+}
+
+}  // namespace pdex
