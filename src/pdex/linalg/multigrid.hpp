@@ -7,7 +7,7 @@
 // where the operator's identity part dominates a level (a theta step's, at coarse spacings), the
 // hierarchy stops there and a few sweeps solve it (sweeps_solve). A tensor operator (anisotropic
 // diffusion) is rediscretized from its tensor and multipliers restricted like residuals, and smoothed by
-// four-colour Gauss-Seidel in place (rb_sweep).
+// four-colour Gauss-Seidel in place (rb_sweeps).
 #include <algorithm>
 #include <cstdint>
 #include <memory>
