@@ -116,13 +116,22 @@ T rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, c
   }
 }
 
+namespace detail {
+// rb_sweeps as `sweeps` calls of rb_sweep (also CUDA's, on grids too large for a run in one launch).
+template <class Exec, class T, class Op>
+T rb_sweep_each(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
+                bool reverse, int sweeps, bool measure) {
+  T largest = T(0);
+  for (int k = 0; k < sweeps; ++k) largest = rb_sweep(ex, op, x, b, bc, omega, reverse, measure && k == sweeps - 1);
+  return largest;
+}
+}  // namespace detail
+
 // `sweeps` rb_sweeps in place; the last one's largest change if `measure`, else 0.
 template <class Exec, class T, class Op>
 T rb_sweeps(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
             bool reverse, int sweeps, bool measure) {
-  T largest = T(0);
-  for (int k = 0; k < sweeps; ++k) largest = rb_sweep(ex, op, x, b, bc, omega, reverse, measure && k == sweeps - 1);
-  return largest;
+  return detail::rb_sweep_each(ex, op, x, b, bc, omega, reverse, sweeps, measure);
 }
 
 #ifdef PDEX_HAVE_CUDA

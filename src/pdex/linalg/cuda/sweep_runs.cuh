@@ -97,11 +97,8 @@ T rb_sweeps(const Cuda& ex, const Helmholtz<T, Tensor>& op, FieldView<T> x, Fiel
   constexpr auto kernel = sweep_run_kernel<Op, T>;
   const int64_t blocks = (Colors<Op>{x.nx, x.ny}.cells() + threads - 1) / threads;
   const int resident = ctx.resident_blocks(reinterpret_cast<const void*>(kernel), threads, 0);
-  if (!ctx.cooperative_launch() || blocks > int64_t(resident) * ctx.multiprocessors()) {
-    T largest = T(0);
-    for (int k = 0; k < sweeps; ++k) largest = rb_sweep(ex, op, x, b, bc, omega, reverse, measure && k == sweeps - 1);
-    return largest;
-  }
+  if (!ctx.cooperative_launch() || blocks > int64_t(resident) * ctx.multiprocessors())
+    return detail::rb_sweep_each(ex, op, x, b, bc, omega, reverse, sweeps, measure);
   const SweepRun<Op, T> run{op.refreshed(), x, b, bc, omega, reverse, sweeps};
   if (!measure) {
     launch_cooperative(ctx, "sweep_run_kernel", kernel, dim3(unsigned(blocks)), dim3(threads), 0, run, nullptr, nullptr,
