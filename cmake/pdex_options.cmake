@@ -1,10 +1,10 @@
 # Compile options shared by every pdex target.
+set(PDEX_CXX_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wno-unknown-pragmas $<$<BOOL:${PDEX_WERROR}>:-Werror>)
 add_library(pdex_options INTERFACE)
 target_compile_options(pdex_options INTERFACE
-  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wno-unknown-pragmas>
+  $<$<COMPILE_LANGUAGE:CXX>:${PDEX_CXX_WARNINGS}>
   # Serial and OpenMP must round alike: no FMA contraction, whose placement differs between the loops.
   $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>
-  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${PDEX_WERROR}>>:-Werror>
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release>>:-O3 -march=x86-64-v3 -fno-math-errno>
   $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra,-Wno-unknown-pragmas>
   # nvcc optimizes a translation unit's kernels on every core: engine_cuda.cu, which holds them all, was

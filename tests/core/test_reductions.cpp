@@ -157,7 +157,9 @@ void check_back_to_back_passes(const Exec& ex) {
     const FieldView<const float> in = (pass % 2 ? a : b).cview();
     const FieldView<float> out = to.view();
     for_each_cell(ex, out.interior(), [=] PDEX_HD(int i, int j) { out(0, i, j) = in(0, nx - 1 - i, ny - 1 - j) + 1; });
-    if (pass % 8 == 4) ASSERT_EQ(field_min(ex, to.cview(), 0), float(pass)) << "after pass " << pass;
+    if (pass % 8 == 4) {
+      ASSERT_EQ(field_min(ex, to.cview(), 0), float(pass)) << "after pass " << pass;
+    }
     if (pass % 8 == 0) {
       const FieldView<const float> v = to.cview();
       auto count = [=] PDEX_HD(int i, int j) { return v(0, i, j); };

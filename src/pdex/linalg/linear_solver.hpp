@@ -156,9 +156,11 @@ class LinearSolver {
   }
 
   SolveStats relax(FieldView<T> x) {
+#ifdef PDEX_HAVE_CUDA
     if constexpr (Exec::backend == Backend::cuda && !Op::tensor()) {
       if (queued_) return relax_queued(x);
     }
+#endif
     SolveStats st;
     st.residual = std::nan("");
     const bool jacobi = this->jacobi();
@@ -187,6 +189,7 @@ class LinearSolver {
     return st;
   }
 
+#ifdef PDEX_HAVE_CUDA  // SweepQueue and the queued sweeps: relaxation.hpp
   // relax() with the sweeps queued on the GPU, `tests` tests a queue, and the tests on the device
   // (SweepLog, queue_sweeps): the same sweeps and tests, and no host wait but one a queue, where the
   // host reads the log. The launches queued after a passed test do nothing. A queue that passes no test
@@ -233,6 +236,7 @@ class LinearSolver {
     if (cur.data != x.data) copy_all(cur, x);
     return st;
   }
+#endif
 
   void copy_all(FieldView<T> from, FieldView<T> to) {
     copy_interior(ex_, as_const(from), to);
