@@ -92,7 +92,7 @@ int cmd_bench_chemotaxis(const std::vector<std::string>& args) {
         try {
           auto stepper = make_chemotaxis_stepper(spec, b, p);
           t = time_steps(*stepper, min_time);
-        } catch (const NumericalError& e) {  // f32 on large grids: the residual floor is above --tol
+        } catch (const NumericalError& e) {  // a solve that stalled above its rounding floor, or a blow-up
           std::printf("%-7s %-5s %6d  skipped: %s\n", bn.c_str(), pn.c_str(), n, e.what());
           rows.push_back({{"backend", bn}, {"precision", pn}, {"n", n}, {"error", e.what()}});
           continue;

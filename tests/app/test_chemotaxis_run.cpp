@@ -136,6 +136,26 @@ TEST(ChemotaxisStokes, ARunWritesTheoremTwoAndThePressureSolvesToTheSummary) {
   for (const char* f : {"n", "c", "u1", "u2", "P"}) EXPECT_TRUE(fs::exists(dir.path() / (std::string(f) + "_000050.png"))) << f;
 }
 
+// f32's rounding floor for the pressure solve lies above its default tolerance (1e-5) from 128^2 on (about
+// 2e-5 there, 1e-3 at 1024^2): the solves stop at that floor, the run goes on, and says so once.
+TEST(ChemotaxisStokes, AnF32RunStopsItsPressureSolvesAtTheRoundingFloorAndSaysSo) {
+  ScratchDir dir;
+  const std::string fine = std::string(PDEX_SOURCE_DIR) + "/examples/chemotaxis_seed002_fig1_512.toml";
+  const Outcome o = run_pdex({"run", fine, "--set", "grid.nx=128", "--set", "grid.ny=128", "--set", "time.t_end=3e-9",
+                              "--set", "run.precision=f32", "--set", "output.every=0", "--set", "solver.tol=1e-5",
+                              "--out", dir.path().string()});
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, "rounding floor")) << o.output;
+  const nlohmann::json sum = read_json(dir.path() / "summary.json");
+  EXPECT_EQ(sum["solver"]["unconverged"], 0);
+  EXPECT_GT(sum["solver"]["at_floor"].get<int>(), 0);
+  EXPECT_GT(sum["solver"]["max_residual"].get<double>(), 1e-5);
+  EXPECT_LT(sum["solver"]["max_residual"].get<double>(), 1e-4);
+  EXPECT_LE(sum["solver"]["max_iterations"].get<int>(), 10) << "the floor found later than four cycles after it";
+  ASSERT_EQ(sum["warnings"].size(), 1u);
+  EXPECT_TRUE(contains(sum["warnings"][0].get<std::string>(), "f64"));
+}
+
 TEST(KellerSegel, TheGrowthWarningIsPrintedAndKeptInTheSummary) {
   ScratchDir dir;
   const std::string ks = std::string(PDEX_SOURCE_DIR) + "/examples/keller_segel_aggregation.toml";

@@ -63,11 +63,21 @@ nlohmann::json solver_totals_json(const SolverTotals& t) {
           {"max_iterations", t.max_iterations},
           {"max_residual", t.max_residual},
           {"unconverged", t.unconverged},
+          {"at_floor", t.at_floor},
           {"one_launch", t.one_launch},
           {"seconds", t.seconds},
           {"iterations_per_solve", t.iterations_per_solve},
           {"residual_per_solve", t.residual_per_solve},
           {"last_residual_history", t.last_history}};
+}
+
+// Said once a run, when solves first stop above solver.tol at their precision's rounding floor.
+std::string floor_warning(const SolverTotals* t, bool& said) {
+  if (said || !t || t->at_floor == 0) return {};
+  said = true;
+  return std::to_string(t->at_floor) + " linear solve(s) stopped above solver.tol, at the rounding floor of the "
+         "precision (largest relative residual so far " + fmt(t->max_residual) + "): their solutions are as accurate "
+         "as this precision allows; use precision f64 to reach solver.tol, or raise solver.tol to silence this";
 }
 
 bool any_nonfinite(Stepper& s) {
@@ -176,6 +186,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   Progress progress(rc.steps, rc.progress && options.write_outputs);
   int64_t step = 0;
   std::vector<std::string> warnings;
+  bool floor_said = false;
   try {
     while (step < rc.steps) {
       int64_t stop = std::min(rc.steps, step + rc.check_every);
@@ -185,7 +196,8 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
       stepper->advance(stop - step);
       res.step_seconds += seconds_since(t0);
       if (any_nonfinite(*stepper)) locate_blow_up(*stepper, rc, step, stop - step);
-      if (const std::string w = stepper->warning(); !w.empty()) {
+      for (const std::string& w : {stepper->warning(), floor_warning(stepper->solver_totals(), floor_said)}) {
+        if (w.empty()) continue;
         std::fprintf(stderr, "\npdex: warning at step %lld: %s\n", static_cast<long long>(stop), w.c_str());
         warnings.push_back(w);
       }

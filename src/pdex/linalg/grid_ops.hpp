@@ -109,6 +109,23 @@ double residual_norm2(const Exec& ex, const Op& op, FieldView<const T> x, FieldV
       ex, x.interior(), [=] PDEX_HD(int i, int j) { return cell_residual2(op, x, b, i, j); }, Sum<double>{});
 }
 
+// |D x|^2, D the operator's diagonal: the size of the terms that b - A x sums (rounding_floor).
+template <class Exec, class T, class Op>
+double diagonal_norm2(const Exec& ex, const Op& op, FieldView<const T> x) {
+  return reduce<double>(
+      ex, x.interior(),
+      [=] PDEX_HD(int i, int j) {
+        const int64_t o = x.offset(i, j);
+        double s = 0;
+        for (int c = 0; c < x.ncomp; ++c) {
+          const double v = double(op.diag(i, j, c, o)) * double(x.comp(c)[o]);
+          s += v * v;
+        }
+        return s;
+      },
+      Sum<double>{});
+}
+
 // Interior mean of component c.
 template <class Exec, class T>
 double mean(const Exec& ex, FieldView<const T> x, int c) {

@@ -30,6 +30,8 @@ struct SolveStats {
   double change = 0;           // relaxation: largest change of the last tested sweep
   bool converged = false;
   bool stalled = false;         // stopped before max_iter: the residual stopped falling (residual_stalled)
+  bool at_floor = false;        // converged: stopped above tol, at the rounding floor of the precision
+  double floor = 0;             // multigrid: that floor's relative residual, where estimated (0: not)
   double seconds = 0;
   std::vector<double> history;  // relative residual at each test
 };
@@ -37,7 +39,8 @@ struct SolveStats {
 // Whether a solve's residual has stopped falling: none of the last stall_window tests went below 0.9 times
 // the best before them (NaN counts as no progress). Multigrid cuts the residual tenfold or more a cycle
 // on the problems it suits, so one that stops gaining sits on the rounding floor of its precision (f32
-// Poisson: about 1e-7 (8 / h^2) |x| / |b|, 6e-3 at 1024^2), where more cycles only spend time.
+// Poisson: about 1e-7 (8 / h^2) |x| / |b|, 6e-3 at 1024^2), where more cycles only spend time, or, where
+// its residual is well above that floor (LinearSolver::rounding_floor), fails.
 constexpr std::size_t stall_window = 10;
 inline bool residual_stalled(const std::vector<double>& history) {
   if (history.size() <= stall_window) return false;

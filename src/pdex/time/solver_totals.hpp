@@ -2,6 +2,7 @@
 // Adds one linear solve to a run's solver statistics (summary.json's "solver").
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -25,14 +26,22 @@ inline void add_solve(SolverTotals& t, const SolveStats& st) {
   }
   if (!st.history.empty()) t.last_history = st.history;  // fixed cycles measure some solves only
   if (!st.converged) ++t.unconverged;
+  if (st.at_floor) ++t.at_floor;
 }
 
-// The error for a solve whose residual stopped falling above its tolerance.
+// The error for a solve whose residual stopped falling above its tolerance and above the rounding floor
+// of its precision (a solve that stops at that floor has converged: SolveStats::at_floor).
 inline NumericalError stalled_solve(SolverMethod method, const SolveStats& st) {
+  auto fmt = [](double x) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%.3g", x);
+    return std::string(s);
+  };
   return NumericalError("the " + std::string(solver_method_name(method)) + " solver stalled at relative residual " +
-                        std::to_string(st.residual) + " after " + std::to_string(st.iterations) +
-                        " iterations (no gain in its last " + std::to_string(stall_window) +
-                        " tests: the rounding floor of the precision); loosen solver.tol or use precision f64");
+                        fmt(st.residual) + " after " + std::to_string(st.iterations) + " iterations (no gain in its last " +
+                        std::to_string(stall_window) + " tests, above the precision's rounding floor of about " +
+                        fmt(st.floor) + "); check that the problem is consistent, loosen solver.tol, "
+                        "use precision f64, or try another solver.method");
 }
 
 // Adds the solve, then stops the run when it did not converge: a time step built on it would be wrong.

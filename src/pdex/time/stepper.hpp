@@ -18,6 +18,7 @@ struct FieldStats {
 struct SolverTotals {
   int64_t solves = 0, iterations = 0, unconverged = 0;
   int64_t one_launch = 0;  // solves whose first sweeps ran in one launch with the step (CUDA theta tiles)
+  int64_t at_floor = 0;    // solves that stopped above their tolerance, at the precision's rounding floor
   int max_iterations = 0;
   double max_residual = 0, seconds = 0;
   std::vector<int> iterations_per_solve;   // the first `kept` solves
