@@ -134,14 +134,13 @@ TEST_P(MultigridTest, HeatStepStopsCoarseningWhereTheIdentityDominates) {
 }
 
 // f32 cannot reach a relative residual of 1e-10 on Poisson at 256^2: its rounding floor there is near
-// 1e-3. The solve stops at that floor a few cycles after reaching it (not after its 10-cycle stall
-// window, nor after max_iter), converged and flagged at_floor, and its solution is about as close to
-// the exact one as the f64 solution to 1e-10 is (measured: 1.6e-5 against 1.25e-5; 3.4e-5 had it
-// stopped where the residual first stopped falling).
+// 1e-3. The solve stops at that floor a cycle after reaching it (not after its 10-cycle stall window,
+// nor after max_iter), converged and flagged at_floor, and that cycle still cut the error, which the
+// residual no longer shows (measured on the CPU: 3.4e-5 -> 2.3e-5; 1.25e-5 in f64 to 1e-10).
 TEST_P(MultigridTest, AnF32SolveBelowItsRoundingFloorStopsThereConverged) {
   SolverSettings s = multigrid_settings(1, 1e-10);
   s.max_iter = 1000;
-  const Manufactured m = manufactured_poisson(BcKind::dirichlet, 256, s);
+  Manufactured m = manufactured_poisson(BcKind::dirichlet, 256, s);
   auto solve = [&](Precision p) {
     auto solver = make_elliptic_solver(m.spec, GetParam(), p);
     solver->set(std::vector<double>(m.f.size(), 0.0), m.f);
@@ -151,8 +150,11 @@ TEST_P(MultigridTest, AnF32SolveBelowItsRoundingFloorStopsThereConverged) {
   };
   const Solved f32 = solve(Precision::f32), f64 = solve(Precision::f64);
   const SolveStats& st = f32.stats;
+  m.spec.solver.max_iter = st.iterations - 1;  // the cycle before: where the residual first stopped falling
+  const Solved before = solve(Precision::f32);
   std::cout << "f32 at its floor: " << st.iterations << " cycles, residual " << st.residual << ", floor " << st.floor
-            << ", error " << f32.error << " (f64: " << f64.stats.iterations << " cycles, error " << f64.error << ")\n";
+            << ", error " << f32.error << " (a cycle before: " << before.error << "; f64: " << f64.stats.iterations
+            << " cycles, error " << f64.error << ")\n";
   EXPECT_TRUE(st.converged);
   EXPECT_TRUE(st.at_floor);
   EXPECT_FALSE(st.stalled);
@@ -160,7 +162,8 @@ TEST_P(MultigridTest, AnF32SolveBelowItsRoundingFloorStopsThereConverged) {
   EXPECT_LE(st.residual, 2 * st.floor);
   EXPECT_LE(st.iterations, 10) << "residual " << st.residual;
   EXPECT_FALSE(f64.stats.at_floor);
-  EXPECT_LE(f32.error, 2 * f64.error) << "stopped before the smooth error had gone";
+  EXPECT_LT(f32.error, 0.85 * before.error) << "the cycle after the floor was reached did not cut the error";
+  EXPECT_LE(f32.error, 2.5 * f64.error);
   SolverTotals totals;
   record_solve(totals, st, SolverMethod::multigrid);
   EXPECT_EQ(totals.at_floor, 1);
