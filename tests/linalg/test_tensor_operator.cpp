@@ -161,9 +161,10 @@ void expect_run_as_serial(const TensorProblem& p, const Op& op, Op op_d, int swe
 // On CUDA a run of Gauss-Seidel sweeps is one cooperative launch (rb_sweeps, cuda/sweep_runs.cuh): it
 // must make the updates of rb_sweep's colours, in order, four for the tensor and red and black for five
 // points, on every kind of side, and return the last sweep's largest change. Against the serial sweeps
-// (f64: the same operations, fused multiply-adds on the GPU, 1e-12 relative). 300 x 200 takes a run of
-// many blocks; 1000 x 800 has more cells a colour than the GPU holds threads at once, so there the run
-// goes a launch a colour (rb_sweep).
+// (f64: the same operations, fused multiply-adds on the GPU, 1e-12 relative). 30 x 24 goes in one block
+// (180 and 360 cells a colour: threads with two and three cells, block barriers); 300 x 200 takes a run
+// of many blocks; 1000 x 800 has more cells a colour than the GPU holds threads at once, so there the
+// run goes a launch a colour (rb_sweep).
 TEST(TensorOperator, CudaRunOfSweepsInOneLaunchMakesTheSweepsOfEachColour) {
   if (!backend_available(Backend::cuda))
     GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);

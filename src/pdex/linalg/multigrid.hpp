@@ -2,13 +2,15 @@
 // Geometric multigrid for Helmholtz-type operators (helmholtz.hpp) on cell-centred grids of any size:
 // V or W cycles, red-black SOR smoothing (on a GPU from one field into a scratch one and back, two sweeps
 // a launch and one pass over memory: rb_sweep_pair_into), hat-weighted (full-weighting) restriction, bilinear
-// prolongation (transfer.hpp), the operator rediscretized on every level, and an exact-enough solve on
-// the coarsest level (one cell, or a few for elongated grids) by lexicographic Gauss-Seidel in one launch;
-// where the operator's identity part dominates a level (a theta step's, at coarse spacings), the
+// prolongation (transfer.hpp), the operator rediscretized on every level, and on the coarsest level
+// (256 cells or fewer) red-black SOR sweeps at the near-optimal omega that cut its error a
+// thousandfold, in one block on a GPU (sor_sweeps; a tensor's hierarchy goes down to one cell, or a few
+// for elongated grids, solved by lexicographic Gauss-Seidel in one launch: coarse_solve); where the operator's identity part dominates a level (a theta step's, at coarse spacings), the
 // hierarchy stops there and a few sweeps solve it (sweeps_solve). A tensor operator (anisotropic
 // diffusion) is rediscretized from its tensor and multipliers restricted like residuals, and smoothed by
 // four-colour Gauss-Seidel in place (rb_sweeps).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -97,7 +99,7 @@ class Multigrid {
     const Scale scale = scale_of(ex, op, fine_layout, ncomp);
     FieldView<const T> prev = fine_layout.cview();  // the finer level's layout
     truncated_ = sweeps_solve(op, g, scale, ncomp);
-    while (!truncated_ && coarsen(g)) {
+    while (!truncated_ && !coarse_enough(g) && coarsen(g)) {
       auto lv = std::make_unique<Level>();
       lv->x = Field<T>(g, ncomp, 1, Exec::space);
       lv->b = lv->x.like(Exec::space);
@@ -113,6 +115,10 @@ class Multigrid {
       prev = lv->x.cview();
       levels_.push_back(std::move(lv));
       truncated_ = sweeps_solve(op, g, scale, ncomp);
+    }
+    if (!truncated_ && coarse_enough(g)) {
+      coarse_omega_ = sor_omega(levels_.empty() ? op : levels_.back()->op, ncomp);
+      coarse_sweeps_ = sor_sweeps(coarse_omega_);
     }
   }
 
@@ -178,6 +184,21 @@ class Multigrid {
     return true;
   }
 
+  // Five-point operators stop coarsening at coarse_cells or fewer, where SOR sweeps (sor_sweeps) solve
+  // in one block on a GPU: the levels below took about as long as that one's sweeps each, a few launches
+  // of a few microseconds every level (docs/performance.md). A tensor's go down to coarse_solve.
+  static constexpr int coarse_cells = 256;
+  static bool coarse_enough(const Grid2& g) { return !Op::tensor() && int64_t(g.nx) * g.ny <= coarse_cells; }
+
+  // Red-black sweeps at the near-optimal omega that cut the coarsest level's error a thousandfold
+  // (SOR's rate is omega - 1 there): 19 for Poisson on 16 x 16, Dirichlet sides. A coarse correction a
+  // thousand times more accurate than a cycle's tenfold cut leaves the cycle's rate as it was.
+  static int sor_sweeps(double omega) {
+    const double rate = omega - 1;
+    if (!(rate > 0)) return 4;
+    return std::clamp(int(std::ceil(std::log(1e-3) / std::log(rate))), 4, 100);
+  }
+
   // Halves an axis (rounding up) while it has more than one cell and is not already the coarser one.
   static bool coarsen(Grid2& g) {
     const bool cx = g.nx > 2 && g.dx <= 1.5 * g.dy, cy = g.ny > 2 && g.dy <= 1.5 * g.dx;
@@ -236,6 +257,19 @@ class Multigrid {
     return from;
   }
 
+  // The coarsest level's SOR sweeps, in place. A preconditioner's (symmetric) sweep as many colour orders
+  // backward as forward: a palindrome of colours, so that the cycle stays a symmetric operator.
+  void coarse_sor(const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc) {
+    const T omega = T(coarse_omega_);
+    if (!settings_.symmetric) {
+      rb_sweeps(ex_, op, x, b, bc, omega, false, coarse_sweeps_, false);
+      return;
+    }
+    const int half = (coarse_sweeps_ + 1) / 2;
+    rb_sweeps(ex_, op, x, b, bc, omega, false, half, false);
+    rb_sweeps(ex_, op, x, b, bc, omega, true, half, false);
+  }
+
   // On a level with a tmp, V(2,2) smooths x into tmp, corrects tmp, and smooths it back into x.
   void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
     const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
@@ -245,6 +279,7 @@ class Multigrid {
     if (l == levels_.size()) {
       const int cells = x.nx * x.ny;
       if (truncated_) s = smooth(op, x, tmp, b, bc, truncated_sweeps, false);
+      else if (coarse_sweeps_) coarse_sor(op, x, b, bc);
       else coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
     } else {
       s = smooth(op, x, tmp, b, bc, settings_.pre, false);
@@ -271,6 +306,8 @@ class Multigrid {
   std::vector<std::unique_ptr<Level>> levels_;
   bool truncated_ = false;  // the coarsest level is solved by sweeps (sweeps_solve), not coarse_solve
   static constexpr int truncated_sweeps = 4;
+  double coarse_omega_ = 1;  // SOR on the coarsest level, coarse_sweeps_ sweeps (0: coarse_solve)
+  int coarse_sweeps_ = 0;
   GraphCache<Exec> graph_;
 };
 

@@ -6,6 +6,7 @@
 // a reduction.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 
 #include "pdex/core/executor.hpp"
@@ -17,6 +18,24 @@
 #include "pdex/linalg/helmholtz.hpp"
 
 namespace pdex {
+
+// A near-optimal SOR weight from the Jacobi spectral radius of the lowest mode, cos(pi / n) per axis, of
+// the stiffest component: components relaxed in lock step share the weight, and one over-relaxed past
+// its own optimum still converges at a rate of omega - 1, while one under-relaxed converges much slower
+// (seed 000's Turing run at dt 12.5: 9 sweeps a step to 1e-5 at most, against 14 with v's weight taken
+// from u's coefficient).
+template <class Op>
+double sor_omega(const Op& op, int ncomp) {
+  const double pi = 3.14159265358979323846;
+  const double ax = double(op.h.idx2), ay = double(op.h.idy2);
+  double rho = 0;
+  for (int c = 0; c < ncomp; ++c) {
+    const double b = double(op.beta[c]);
+    rho = std::max(rho, b * (2 * ax * std::cos(pi / op.nx) + 2 * ay * std::cos(pi / op.ny)) /
+                            (double(op.alpha) + b * (2 * ax + 2 * ay)));
+  }
+  return 2.0 / (1.0 + std::sqrt(std::max(0.0, 1.0 - rho * rho)));
+}
 
 namespace detail {
 template <class T>

@@ -6,7 +6,7 @@
 // into one word and handed to the host at the end. rb_sweep takes a launch a colour, and where it
 // measures, a host wait a colour. Multigrid smooths levels below sweeps_into's size in place with it,
 // inside its CUDA graph (a cooperative kernel node).
-// Larger grids take rb_sweep's launches: a grid barrier costs about what the gap between two launches
+// Colours of up to one_block_cells go in one block with block barriers. Larger grids take rb_sweep's launches: a grid barrier costs about what the gap between two launches
 // does, and threads relaxing several cells of a colour made a run slower (on an H200, multigrid's
 // Poisson solve at 1024^2 f32 5% slower with its 1024^2 level's runs in one launch; docs/performance.md).
 #include <cooperative_groups.h>
@@ -58,32 +58,42 @@ struct Colors {
   }
 };
 
-// `word` and the rest: max_of_cells's hand-over of the largest change (nullptr: not measured).
-template <class Op, class T>
+// `word` and the rest: max_of_cells's hand-over of the largest change (nullptr: not measured). OneBlock:
+// the whole run in one block (a plain launch), each thread relaxing every threads-th cell of a colour and
+// the colours divided by block barriers, a few nanoseconds where a grid barrier costs about a microsecond:
+// multigrid's coarsest level (Multigrid::coarse_cells), whose many sweeps would otherwise be that many
+// barriers.
+template <class Op, class T, bool OneBlock>
 __global__ void __launch_bounds__(threads) sweep_run_kernel(SweepRun<Op, T> run, unsigned long long* word,
                                                             unsigned* done, double* result, volatile unsigned* flag,
                                                             unsigned ticket) {
-  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  if constexpr (OneBlock) begin_dependent_grid();
   const FieldView<T> x = run.x;
   const Colors<Op> colors{x.nx, x.ny};
-  const int64_t cells = colors.cells(), q = int64_t(blockIdx.x) * threads + threadIdx.x;
+  const int64_t cells = colors.cells(), first = int64_t(blockIdx.x) * threads + threadIdx.x;
   constexpr int count = Colors<Op>::count;
   double largest = 0;
   for (int s = 0; s < run.sweeps; ++s) {
     const bool measured = word && s == run.sweeps - 1;
     for (int k = 0; k < count; ++k) {
       const int color = run.reverse ? count - 1 - k : k;
-      int i = x.nx, j = x.ny;
-      if (q < cells) colors.cell(color, q, i, j);
-      if (i < x.nx && j < x.ny) {
+      for (int64_t q = first; q < cells; q += OneBlock ? threads : cells) {
+        int i, j;
+        colors.cell(color, q, i, j);
+        if (i >= x.nx || j >= x.ny) continue;
         const T change = detail::relax_point(run.op, as_const(x), run.b, x, run.bc, run.omega, i, j);
         if (measured) largest = cuda_detail::max_or_infinity(largest, double(change));
       }
-      if (s < run.sweeps - 1 || k < count - 1) grid.sync();  // the next colour reads this one's values
+      if (s == run.sweeps - 1 && k == count - 1) break;
+      if constexpr (OneBlock) __syncthreads();  // the next colour reads this one's values
+      else cooperative_groups::this_grid().sync();
     }
   }
   if (word) cuda_detail::fold_block_max<threads>(largest, word, done, result, flag, ticket);
 }
+
+// The cells of a colour that one block's run takes: a block of `threads`, each thread up to four cells.
+constexpr int64_t one_block_cells = 4 * threads;
 
 }  // namespace sweep_run_detail
 
@@ -94,21 +104,26 @@ T rb_sweeps(const Cuda& ex, const Helmholtz<T, Tensor>& op, FieldView<T> x, Fiel
   using Op = Helmholtz<T, Tensor>;
   if (sweeps <= 0) return T(0);
   const CudaContext& ctx = *ex.context;
-  constexpr auto kernel = sweep_run_kernel<Op, T>;
-  const int64_t blocks = (Colors<Op>{x.nx, x.ny}.cells() + threads - 1) / threads;
-  const int resident = ctx.resident_blocks(reinterpret_cast<const void*>(kernel), threads, 0);
-  if (!ctx.cooperative_launch() || blocks > int64_t(resident) * ctx.multiprocessors())
+  const int64_t cells = Colors<Op>{x.nx, x.ny}.cells(), blocks = (cells + threads - 1) / threads;
+  const bool one_block = cells <= one_block_cells;
+  const auto kernel = one_block ? sweep_run_kernel<Op, T, true> : sweep_run_kernel<Op, T, false>;
+  if (!one_block && (!ctx.cooperative_launch() ||
+                     blocks > int64_t(ctx.resident_blocks(reinterpret_cast<const void*>(kernel), threads, 0)) *
+                                  ctx.multiprocessors()))
     return detail::rb_sweep_each(ex, op, x, b, bc, omega, reverse, sweeps, measure);
   const SweepRun<Op, T> run{op.refreshed(), x, b, bc, omega, reverse, sweeps};
+  const dim3 block(threads);
+  auto start = [&](auto... hand_over) {
+    if (one_block) launch(ctx, "sweep_run_kernel", kernel, dim3(1), block, 0, run, hand_over...);
+    else launch_cooperative(ctx, "sweep_run_kernel", kernel, dim3(unsigned(blocks)), block, 0, run, hand_over...);
+  };
   if (!measure) {
-    launch_cooperative(ctx, "sweep_run_kernel", kernel, dim3(unsigned(blocks)), dim3(threads), 0, run, nullptr, nullptr,
-                       nullptr, nullptr, 0u);
+    start(nullptr, nullptr, nullptr, nullptr, 0u);
     return T(0);
   }
   double* result = static_cast<double*>(ctx.pinned_result());
   const unsigned ticket = ctx.next_ticket();
-  launch_cooperative(ctx, "sweep_run_kernel", kernel, dim3(unsigned(blocks)), dim3(threads), 0, run, ctx.max_word(),
-                     ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
+  start(ctx.max_word(), ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
   ctx.wait_for(ticket);
   return T(*result);
 }
