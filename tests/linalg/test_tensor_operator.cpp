@@ -161,10 +161,10 @@ void expect_run_as_serial(const TensorProblem& p, const Op& op, Op op_d, int swe
 // On CUDA a run of Gauss-Seidel sweeps is one cooperative launch (rb_sweeps, cuda/sweep_runs.cuh): it
 // must make the updates of rb_sweep's colours, in order, four for the tensor and red and black for five
 // points, on every kind of side, and return the last sweep's largest change. Against the serial sweeps
-// (f64: the same operations, fused multiply-adds on the GPU, 1e-12 relative). 30 x 24 goes in one block
-// (180 and 360 cells a colour: threads with two and three cells, block barriers); 300 x 200 takes a run
-// of many blocks; 1000 x 800 has more cells a colour than the GPU holds threads at once, so there the
-// run goes a launch a colour (rb_sweep).
+// (f64: the same operations, fused multiply-adds on the GPU, 1e-12 relative). 16 x 14 goes in one block
+// with block barriers (56 and 112 cells a colour); 30 x 24 and 300 x 200 take runs of
+// several and many blocks; 1000 x 800 has more cells a colour than the GPU holds threads at once, so
+// there the run goes a launch a colour (rb_sweep).
 TEST(TensorOperator, CudaRunOfSweepsInOneLaunchMakesTheSweepsOfEachColour) {
   if (!backend_available(Backend::cuda))
     GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
@@ -174,8 +174,11 @@ TEST(TensorOperator, CudaRunOfSweepsInOneLaunchMakesTheSweepsOfEachColour) {
     int sweeps;
     bool reverse;
   };
-  const Grid2 small{30, 24, 1.0 / 30, 1.2 / 24}, middle{300, 200, 1.0 / 300, 0.8 / 200}, large{1000, 800, 1e-3, 1e-3};
+  const Grid2 tiny{16, 14, 1.0 / 16, 1.1 / 14}, small{30, 24, 1.0 / 30, 1.2 / 24}, middle{300, 200, 1.0 / 300, 0.8 / 200},
+      large{1000, 800, 1e-3, 1e-3};
   std::vector<Case> cases;
+  for (const Sides& s : sides_cases) cases.push_back({tiny, &s, 7, false});
+  cases.push_back({tiny, &sides_cases[2], 6, true});
   for (const Sides& s : sides_cases) cases.push_back({small, &s, 5, false});
   cases.push_back({small, &sides_cases[1], 4, true});
   cases.push_back({middle, &sides_cases[3], 3, false});

@@ -59,10 +59,11 @@ struct Colors {
 };
 
 // `word` and the rest: max_of_cells's hand-over of the largest change (nullptr: not measured). OneBlock:
-// the whole run in one block (a plain launch), each thread relaxing every threads-th cell of a colour and
-// the colours divided by block barriers, a few nanoseconds where a grid barrier costs about a microsecond:
-// multigrid's coarsest level (Multigrid::coarse_cells), whose many sweeps would otherwise be that many
-// barriers.
+// colours of at most `threads` cells in one block (a plain launch), the colours divided by block
+// barriers, which cost nanoseconds where a grid barrier costs about a microsecond: multigrid's coarsest
+// level (Multigrid::coarse_cells), whose many sweeps would otherwise be that many grid barriers. (Up to
+// four cells a thread, a 32^2 level of the Table 1 pair's four sweeps took longer in one block than in
+// four with grid barriers: seed 000's Crank-Nicolson run at 256^2 0.031 -> 0.036 s, on an H200.)
 template <class Op, class T, bool OneBlock>
 __global__ void __launch_bounds__(threads) sweep_run_kernel(SweepRun<Op, T> run, unsigned long long* word,
                                                             unsigned* done, double* result, volatile unsigned* flag,
@@ -70,17 +71,16 @@ __global__ void __launch_bounds__(threads) sweep_run_kernel(SweepRun<Op, T> run,
   if constexpr (OneBlock) begin_dependent_grid();
   const FieldView<T> x = run.x;
   const Colors<Op> colors{x.nx, x.ny};
-  const int64_t cells = colors.cells(), first = int64_t(blockIdx.x) * threads + threadIdx.x;
+  const int64_t cells = colors.cells(), q = int64_t(blockIdx.x) * threads + threadIdx.x;
   constexpr int count = Colors<Op>::count;
   double largest = 0;
   for (int s = 0; s < run.sweeps; ++s) {
     const bool measured = word && s == run.sweeps - 1;
     for (int k = 0; k < count; ++k) {
       const int color = run.reverse ? count - 1 - k : k;
-      for (int64_t q = first; q < cells; q += OneBlock ? threads : cells) {
-        int i, j;
-        colors.cell(color, q, i, j);
-        if (i >= x.nx || j >= x.ny) continue;
+      int i = x.nx, j = x.ny;
+      if (q < cells) colors.cell(color, q, i, j);
+      if (i < x.nx && j < x.ny) {
         const T change = detail::relax_point(run.op, as_const(x), run.b, x, run.bc, run.omega, i, j);
         if (measured) largest = cuda_detail::max_or_infinity(largest, double(change));
       }
@@ -92,8 +92,8 @@ __global__ void __launch_bounds__(threads) sweep_run_kernel(SweepRun<Op, T> run,
   if (word) cuda_detail::fold_block_max<threads>(largest, word, done, result, flag, ticket);
 }
 
-// The cells of a colour that one block's run takes: a block of `threads`, each thread up to four cells.
-constexpr int64_t one_block_cells = 4 * threads;
+// The cells of a colour that one block's run takes: a cell a thread.
+constexpr int64_t one_block_cells = threads;
 
 }  // namespace sweep_run_detail
 
