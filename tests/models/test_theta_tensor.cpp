@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/ard_test_support.hpp"
+#include "pdex/core/error.hpp"
 #include "pdex/models/ard/ard_stability.hpp"
 
 namespace pdex::test {
@@ -25,8 +26,8 @@ class ThetaTensorTest : public ArdBackendTest {
 };
 
 // Backward Euler at 20 times forward Euler's limit, on varying_tensor_spec's tensor and diffusivity.
-ArdSpec tensor_step_spec(BcKind kind, SolverMethod method, double solver_tol) {
-  ArdSpec s = varying_tensor_spec(Grid2{48, 40}, kind);
+ArdSpec tensor_step_spec(BcKind kind, SolverMethod method, double solver_tol, const Grid2& grid = Grid2{48, 40}) {
+  ArdSpec s = varying_tensor_spec(grid, kind);
   s.theta = 1.0;
   s.dt *= 20;
   s.solver.method = method;
@@ -150,6 +151,67 @@ TEST_P(ThetaTensorTest, StaysBoundedAtAStepHundredTimesTheExplicitLimit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ThetaTensorTest, ::testing::ValuesIn(backend_cases()), backend_case_name);
+
+// On CUDA a relaxation solve with a tensor takes its sweeps and its tests in one launch, the tests
+// decided on the device (LinearSolver::relax_run); the CPU tests on the host. Both must take the same
+// sweeps in every solve and reach the same residuals and states (f64, three backward-Euler steps):
+// residual tests every sixth sweep; a change test after every sweep, then the residual test (more tests
+// than a launch first takes, so the launches double); a change test alone; 48 x 40 cells and 300 x 200
+// (a thread a cell and component of a colour) and 640 x 480 (a thread a cell and both components, more
+// cells a colour than an H100 holds threads at once, so some threads take two). The residuals agree to 1e-6 relative, or 1e-15 of |b|:
+// near convergence a residual is a difference of nearly equal values. A cap between two tests that stops
+// every solve short stops both runs with the same error.
+TEST(ThetaTensorCuda, RelaxationSolvesTakeTheSweepsAndTestsOfTheCpu) {
+  if (!backend_available(Backend::cuda))
+    GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  struct Case {
+    SolverMethod method;
+    int every;
+    double change_tol, tol;
+    Grid2 grid;
+  };
+  const Grid2 small{48, 40}, middle{300, 200}, large{640, 480};
+  const Case cases[] = {{SolverMethod::sor, 6, 0, 1e-10, small},
+                        {SolverMethod::rbgs, 1, 1e-9, 1e-8, small},
+                        {SolverMethod::rbgs, 5, 1e-8, 0, small},
+                        {SolverMethod::sor, 6, 0, 1e-10, middle},
+                        {SolverMethod::sor, 6, 0, 1e-6, large}};
+  for (const Case& c : cases)
+    for (BcKind kind : {BcKind::periodic, BcKind::neumann, BcKind::dirichlet}) {
+      SCOPED_TRACE(std::string(solver_method_name(c.method)) + " every " + std::to_string(c.every) + ", change " +
+                   std::to_string(c.change_tol) + ", tol " + std::to_string(c.tol) + ", " +
+                   std::to_string(c.grid.nx) + " x " + std::to_string(c.grid.ny) + ", side kind " +
+                   std::to_string(int(kind)));
+      ArdSpec s = tensor_step_spec(kind, c.method, c.tol, c.grid);
+      s.solver.check_every = c.every;
+      s.solver.change_tol = c.change_tol;
+      SolverTotals t[2];
+      std::vector<double> u[2];
+      const Backend backends[2] = {Backend::serial, Backend::cuda};
+      for (int k = 0; k < 2; ++k) u[k] = run(s, backends[k], Precision::f64, 3, 0, &t[k]);
+      EXPECT_EQ(t[1].iterations_per_solve, t[0].iterations_per_solve);
+      EXPECT_EQ(t[1].unconverged, 0);
+      ASSERT_EQ(t[1].residual_per_solve.size(), t[0].residual_per_solve.size());
+      for (std::size_t k = 0; k < t[0].residual_per_solve.size(); ++k) {
+        const double want = t[0].residual_per_solve[k], got = t[1].residual_per_solve[k];
+        if (c.tol == 0) EXPECT_TRUE(std::isnan(got)) << "no residual test, none measured";
+        else EXPECT_NEAR(got, want, 1e-6 * want + 1e-15) << "solve " << k;
+      }
+      EXPECT_LT(max_abs_diff(u[1], u[0]), 1e-10 * max_abs(u[0]));
+    }
+  ArdSpec capped = tensor_step_spec(BcKind::neumann, SolverMethod::sor, 1e-14);
+  capped.solver.check_every = 4;
+  capped.solver.max_iter = 30;
+  for (Backend b : {Backend::serial, Backend::cuda}) {
+    SCOPED_TRACE(std::string(backend_name(b)));
+    try {
+      run(capped, b, Precision::f64, 1);
+      ADD_FAILURE() << "a solve capped short of its tolerance must stop the run";
+    } catch (const NumericalError& e) {
+      EXPECT_NE(std::string(e.what()).find("did not converge in 30 iterations"), std::string::npos) << e.what();
+    }
+  }
+}
 
 // Order in time on a rotated constant tensor (periodic, smooth data): the difference between runs at dt
 // and dt/2 falls fourfold for Crank-Nicolson and twofold for backward Euler when dt halves. f64, solves

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -42,8 +43,9 @@ class LinearSolver {
       queued_ = Exec::backend == Backend::cuda && !Op::tensor() &&
                 (jacobi() || colours_close(layout.grid().nx, layout.grid().ny, ncomp_, bc));
       into_ = !jacobi() && !Op::tensor() && (queued_ || sweeps_into<Exec>(layout));
+      run_ = Exec::backend == Backend::cuda && !queued_ && !jacobi();
       if (jacobi() || into_) tmp_ = field();
-      if (queued_) log_ = Buffer<SweepLog>(1, Exec::space);
+      if (queued_ || run_) log_ = Buffer<SweepLog>(1, Exec::space);
       omega_ = s.omega > 0 ? s.omega
                : s.method == SolverMethod::weighted_jacobi ? 0.8
                : s.method == SolverMethod::sor             ? sor_omega(op, ncomp_)
@@ -83,10 +85,7 @@ class LinearSolver {
       b_ = b_copy_.cview();
     }
     const bool fixed = s_.method == SolverMethod::multigrid && s_.cycles > 0;
-    if (!fixed || measure) {
-      bnorm_ = std::sqrt(dot(ex_, b_, b_));
-      if (bnorm_ == 0) bnorm_ = 1;  // then the residual test is absolute
-    }
+    if ((!fixed || measure) && !run_) set_bnorm();
     fill_ghosts(ex_, x, bc_);
     SolveStats st;
     switch (s_.method) {
@@ -115,6 +114,12 @@ class LinearSolver {
     return s_.preconditioner;
   }
 
+  void set_bnorm(double b_norm2) {
+    bnorm_ = std::sqrt(b_norm2);
+    if (bnorm_ == 0) bnorm_ = 1;  // then the residual test is absolute
+  }
+  void set_bnorm() { set_bnorm(dot(ex_, b_, b_)); }
+
   double relative_residual(FieldView<const T> x) {
     return std::sqrt(residual_norm2(ex_, op_, x, b_)) / bnorm_;
   }
@@ -139,8 +144,14 @@ class LinearSolver {
 
   SolveStats relax(FieldView<T> x) {
 #ifdef PDEX_HAVE_CUDA
-    if constexpr (Exec::backend == Backend::cuda && !Op::tensor()) {
-      if (queued_) return relax_queued(x);
+    if constexpr (Exec::backend == Backend::cuda) {
+      if constexpr (!Op::tensor())
+        if (queued_) return relax_queued(x);
+      if (run_) {
+        if (std::optional<SolveStats> st = relax_run(x)) return *st;
+        run_ = false;  // the grid's colours do not fit the GPU at once
+        set_bnorm();
+      }
     }
 #endif
     SolveStats st;
@@ -216,6 +227,47 @@ class LinearSolver {
     }
     if (s_.change_tol > 0 || on_device) queue_tests_ = std::clamp(solve_tests, 1, SweepLog::max_tests);
     if (cur.data != x.data) copy_all(cur, x);
+    return st;
+  }
+
+  // relax() in one cooperative launch of in-place sweeps, with the tests decided on the GPU
+  // (relax_in_one_launch), for what relax_queued does not take: a tensor's four colours, and red-black
+  // sweeps on periodic axes of odd length. The same sweeps and tests as relax()'s, |b| included, and one
+  // host wait a launch (three a test in relax(): the change, |b|, the residual). A launch takes as many
+  // tests as the last solve needed, doubling where they do not suffice; nullopt where the grid's colours
+  // do not fit the GPU at once.
+  std::optional<SolveStats> relax_run(FieldView<T> x) {
+    SolveStats st;
+    st.residual = std::nan("");
+    const int every = std::max(1, s_.check_every);
+    const double below = s_.change_tol > 0 ? s_.change_tol : std::numeric_limits<double>::infinity();
+    int tests = queue_tests_, solve_tests = 0;
+    while (st.iterations < s_.max_iter) {
+      const QueuePlan plan{every, tests, s_.max_iter - st.iterations};
+      if (!relax_in_one_launch(ex_, op_, x, b_, bc_, T(omega_), log_.data(), plan, below, s_.tol))
+        return std::nullopt;
+      SweepLog got;
+      read_sweep_log(ex_, log_.data(), tests, got);
+      if (s_.tol > 0) set_bnorm(got.b_norm2());
+      const int passed = int(got.stop) - 1;
+      int ran = 0;
+      for (int sweeps = 0; plan.more(sweeps, ran) && (passed < 0 || ran <= passed); ++ran) {
+        const int n = plan.to_test(sweeps);
+        sweeps += n;
+        st.iterations += n;
+        st.change = got.change(ran);
+        const bool change_passed = std::isinf(below) || st.change < below;  // the kernel's rule
+        if (s_.tol > 0 && change_passed) st.history.push_back(std::sqrt(got.residual2(ran)) / bnorm_);
+      }
+      solve_tests += ran;
+      if (passed >= 0) {
+        st.converged = true;
+        break;
+      }
+      tests = std::min(2 * tests, SweepLog::max_tests);
+    }
+    if (!st.history.empty()) st.residual = st.history.back();
+    queue_tests_ = std::clamp(solve_tests, 1, SweepLog::max_tests);
     return st;
   }
 #endif
@@ -300,6 +352,7 @@ class LinearSolver {
   bool singular_ = false;
   bool into_ = false;  // red-black sweeps out of place, one pass each (rb_sweep_into)
   bool queued_ = false;  // sweeps queued with their tests on the GPU (relax_queued)
+  bool run_ = false;     // a solve's sweeps and tests in one launch on the GPU (relax_run)
   Buffer<SweepLog> log_;
   int queue_tests_ = 1;
   double omega_ = 1, bnorm_ = 1;

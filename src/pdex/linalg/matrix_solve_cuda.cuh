@@ -58,4 +58,12 @@ template float rb_sweeps<float, true>(const Cuda&, const Helmholtz<float, true>&
                                       FieldView<const float>, const FieldBoundary&, float, bool, int, bool);
 template double rb_sweeps<double, true>(const Cuda&, const Helmholtz<double, true>&, FieldView<double>,
                                         FieldView<const double>, const FieldBoundary&, double, bool, int, bool);
+template bool relax_in_one_launch<float, false>(const Cuda&, const Helmholtz<float>&, FieldView<float>, FieldView<const float>,
+                                             const FieldBoundary&, float, SweepLog*, const QueuePlan&, double, double);
+template bool relax_in_one_launch<float, true>(const Cuda&, const Helmholtz<float, true>&, FieldView<float>, FieldView<const float>,
+                                             const FieldBoundary&, float, SweepLog*, const QueuePlan&, double, double);
+template bool relax_in_one_launch<double, false>(const Cuda&, const Helmholtz<double>&, FieldView<double>, FieldView<const double>,
+                                             const FieldBoundary&, double, SweepLog*, const QueuePlan&, double, double);
+template bool relax_in_one_launch<double, true>(const Cuda&, const Helmholtz<double, true>&, FieldView<double>, FieldView<const double>,
+                                             const FieldBoundary&, double, SweepLog*, const QueuePlan&, double, double);
 }  // namespace pdex

@@ -43,20 +43,27 @@ PDEX_HD inline T abs_of(T x) {
   return x < T(0) ? -x : x;
 }
 
-// out(i, j) = in(i, j) + omega D^-1 (b - A in)(i, j) for every component, with its boundary images;
-// returns the largest |change|. `in` and `out` may be the same field (Gauss-Seidel).
+// out(i, j) = in(i, j) + omega D^-1 (b - A in)(i, j) for component c, with its boundary images;
+// returns |change|. `in` and `out` may be the same field (Gauss-Seidel).
+template <class T, class Op>
+PDEX_HD inline T relax_component(const Op& op, const FieldView<const T>& in, const FieldView<const T>& b,
+                                 const FieldView<T>& out, const FieldBoundary& bc, T omega, int i, int j, int c) {
+  const int64_t o = in.offset(i, j);
+  const T dx = omega * (b.comp(c)[o] - op.apply(in, i, j, c)) * op.inv_diag(i, j, c, o);
+  const T v = in.comp(c)[o] + dx;
+  out.comp(c)[o] = v;
+  if (near_boundary(out, i, j)) push_ghosts(out, bc, c, i, j, v);
+  return abs_of(dx);
+}
+
+// The same for every component; returns the largest |change|.
 template <class T, class Op>
 PDEX_HD inline T relax_point(const Op& op, const FieldView<const T>& in, const FieldView<const T>& b,
                              const FieldView<T>& out, const FieldBoundary& bc, T omega, int i, int j) {
-  const int64_t o = in.offset(i, j);
-  const bool edge = near_boundary(out, i, j);
   T change = T(0);
   for (int c = 0; c < in.ncomp; ++c) {
-    const T dx = omega * (b.comp(c)[o] - op.apply(in, i, j, c)) * op.inv_diag(i, j, c, o);
-    const T v = in.comp(c)[o] + dx;
-    out.comp(c)[o] = v;
-    if (edge) push_ghosts(out, bc, c, i, j, v);
-    change = abs_of(dx) > change ? abs_of(dx) : change;
+    const T d = relax_component(op, in, b, out, bc, omega, i, j, c);
+    change = d > change ? d : change;
   }
   return change;
 }
@@ -236,6 +243,7 @@ struct SweepLog {
     double residual2[sum_words];
   };
   unsigned stop;  // 1 + the test that passed; 0 while none has
+  double b2[sum_words];  // |b|^2, where a solve in one launch tests relative residuals (relax_in_one_launch)
   Row rows[max_tests];
 
   // On the host: a test's largest change (NaN was folded as +infinity), and its |b - A x|^2.
@@ -244,9 +252,13 @@ struct SweepLog {
     for (unsigned long long w : rows[test].largest) m = std::max(m, std::bit_cast<double>(w));
     return m;
   }
-  double residual2(int test) const {
+  double residual2(int test) const { return sum(rows[test].residual2); }
+  double b_norm2() const { return sum(b2); }
+
+ private:
+  static double sum(const double (&words)[sum_words]) {
     double s = 0;
-    for (double w : rows[test].residual2) s += w;
+    for (double w : words) s += w;
     return s;
   }
 };
@@ -333,6 +345,18 @@ template <class T>
 bool resident_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldView<T> x, FieldView<T> other,
                      FieldView<const T> b, const FieldBoundary& bc, T omega, SweepLog* log, const QueuePlan& plan,
                      double below, bool residual, SweepQueue& q);
+
+// A relaxation solve's in-place red-black sweeps (four colours for a tensor: rb_sweep's) and its tests in
+// one cooperative launch (cuda/sweep_runs.cuh), for the operators and grids the queued sweeps do not
+// take (LinearSolver::relax_run): a test after every `every`-th sweep and after sweep `max_sweeps`, up
+// to `tests` tests (QueuePlan). Each test is LinearSolver::relax's: the last sweep's largest change
+// passes below `below` (+infinity: no change test); then, where tol > 0, |b - A x| <= tol |b|. The log
+// holds each test's change and |b - A x|^2, |b|^2 and the test that passed (stop). False, with nothing
+// launched, where the grid's colours do not fit the GPU at once.
+template <class T, bool Tensor>
+bool relax_in_one_launch(const Cuda& ex, const Helmholtz<T, Tensor>& op, FieldView<T> x, FieldView<const T> b,
+                         const FieldBoundary& bc, T omega, SweepLog* log, const QueuePlan& plan, double below,
+                         double tol);
 
 // Queues sweeps as a relaxation solve takes them (LinearSolver::relax_queued), ping-ponging between x
 // (first read) and `other`: a change test after every `every`-th sweep and after sweep `max_sweeps` (the

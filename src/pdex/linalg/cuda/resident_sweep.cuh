@@ -277,13 +277,6 @@ __device__ void fold_into_rows(const LargestChange<T> (&before)[K1], LargestChan
   }
 }
 
-// A block's sum into its word of the test's row (the words are added in a fixed order by all who read).
-template <int Threads>
-__device__ void add_into_row(double s, double* row) {
-  s = cuda_detail::block_reduce<double, Sum<double>, Threads>(s, Sum<double>{});
-  if (threadIdx.x == 0 && s != 0) atomicAdd(row + (blockIdx.y * gridDim.x + blockIdx.x) % SweepLog::sum_words, s);
-}
-
 // Every block alike: the first of tests `test` .. test + count - 1 (their rows complete, behind a grid
 // barrier; count <= K) that passed, 0 to count - 1, else -1; block 0 records a pass in the log's stop
 // word. `meanwhile()` runs while the rows are read (the next round's ring loads: a block that stops has

@@ -5,23 +5,29 @@
 // barrier, and go on with the next colour; the last sweep's largest change, where asked for, is folded
 // into one word and handed to the host at the end. rb_sweep takes a launch a colour, and where it
 // measures, a host wait a colour. Multigrid smooths levels below sweeps_into's size in place with it,
-// inside its CUDA graph (a cooperative kernel node).
+// inside its CUDA graph (a cooperative kernel node). A relaxation solve that the queued sweeps do not
+// take (a tensor's, LinearSolver::relax_run) makes its sweeps and tests in one such launch
+// (relax_in_one_launch).
 // Colours of up to one_block_cells go in one block with block barriers. Larger grids take rb_sweep's launches: a grid barrier costs about what the gap between two launches
 // does, and threads relaxing several cells of a colour made a run slower (on an H200, multigrid's
 // Poisson solve at 1024^2 f32 5% slower with its 1024^2 level's runs in one launch; docs/performance.md).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/cuda/launch.cuh"
 #include "pdex/core/cuda/parallel_cuda.cuh"
+#include "pdex/linalg/cuda/tile_sweep.cuh"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/relaxation.hpp"
 
 namespace pdex {
 namespace sweep_run_detail {
+using tile_sweep_detail::add_into_row, tile_sweep_detail::fold_into_row, tile_sweep_detail::LargestChange;
+
 
 // 128: a colour of a 256^2 tensor grid is then 128 blocks, one a multiprocessor (latency, not
 // bandwidth, bounds small grids' colours).
@@ -95,6 +101,93 @@ __global__ void __launch_bounds__(threads) sweep_run_kernel(SweepRun<Op, T> run,
 // The cells of a colour that one block's run takes: a cell a thread.
 constexpr int64_t one_block_cells = threads;
 
+// The sum of a row's words, read after a grid barrier: the same in every block, and on the host (SweepLog).
+__device__ inline double sum_of_words(const double* words) {
+  double s = 0;
+  for (int w = 0; w < SweepLog::sum_words; ++w) s += __ldcg(words + w);
+  return s;
+}
+__device__ inline double max_of_words(const unsigned long long* words) {
+  unsigned long long m = 0;
+  for (int w = 0; w < SweepLog::words; ++w) {
+    const unsigned long long v = __ldcg(words + w);
+    m = v > m ? v : m;
+  }
+  return __longlong_as_double(static_cast<long long>(m));
+}
+
+// A relaxation solve's sweeps and tests in one cooperative launch (relax_in_one_launch): the sweeps of
+// `run` up to each test of `plan`, then the test, decided alike by every block from the sums in the log.
+// A thread takes cells of a colour, as many as the launch's threads leave it, with all their components,
+// or where `split`, (cell, component) pairs, the components relaxing independently: a small grid's colour
+// is then twice the blocks, whose point updates are chains of dependent loads (H200, 256^2 with a
+// tensor: a step 1.2x faster split; 512^2, four blocks a multiprocessor unsplit, 7% slower split). Each
+// test's largest change (of its last sweep) goes into its row, folded before that sweep's last grid
+// barrier; the change test, where asked (below finite), passes under `below`, and only then the
+// residual test, where asked (tol2 > 0), sums |b - A x|^2 over the grid in rows into the row and passes
+// at or under tol2 |b|^2 (|b|^2 summed at the start into log->b2; 1 where b = 0, as LinearSolver's).
+// Block 0 records the test that passed in log->stop, and every block stops there.
+template <class Op, class T>
+__global__ void __launch_bounds__(threads) relax_run_kernel(SweepRun<Op, T> run, bool split, QueuePlan plan,
+                                                            double below, double tol2, SweepLog* log) {
+  const FieldView<T> x = run.x;
+  const Colors<Op> colors{x.nx, x.ny};
+  const int64_t cells = colors.cells(), items = split ? cells * x.ncomp : cells;
+  const int64_t first = int64_t(blockIdx.x) * threads + threadIdx.x, stride = int64_t(gridDim.x) * threads;
+  auto each_item = [&](int color, auto f) {  // the thread's cells (or pairs) of `color`
+    for (int64_t q = first; q < items; q += stride) {
+      int i, j;
+      colors.cell(color, q % cells, i, j);
+      if (i >= x.nx || j >= x.ny) continue;
+      if (split) f(int(q / cells), i, j);
+      else
+        for (int c = 0; c < x.ncomp; ++c) f(c, i, j);
+    }
+  };
+  auto each_cell = [&](auto f) {  // the grid by rows, for the sums
+    for (int64_t q = first; q < int64_t(x.nx) * x.ny; q += stride)
+      for (int c = 0; c < x.ncomp; ++c) f(c, int(q % x.nx), int(q / x.nx));
+  };
+  constexpr int count = Colors<Op>::count;
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  if (tol2 > 0) {
+    double b2 = 0;
+    each_cell([&](int c, int i, int j) { b2 += double(run.b(c, i, j)) * double(run.b(c, i, j)); });
+    add_into_row<threads>(b2, log->b2);
+  }
+  for (int sweeps = 0, test = 0; plan.more(sweeps, test); ++test) {
+    const int n = plan.to_test(sweeps);
+    SweepLog::Row& row = log->rows[test];
+    LargestChange<T> largest;
+    for (int s = 0; s < n; ++s)
+      for (int k = 0; k < count; ++k) {
+        each_item(run.reverse ? count - 1 - k : k, [&](int c, int i, int j) {
+          const T change = detail::relax_component(run.op, as_const(x), run.b, x, run.bc, run.omega, i, j, c);
+          if (s == n - 1) largest.add(change);
+        });
+        if (s == n - 1 && k == count - 1) fold_into_row<threads>(largest, row.largest);
+        grid.sync();  // the next colour, or the test, reads this one's values
+      }
+    sweeps += n;
+    bool passed = isinf(below) || max_of_words(row.largest) < below;  // NaN, folded as +infinity, fails
+    if (passed && tol2 > 0) {
+      double r2 = 0;
+      each_cell([&](int c, int i, int j) {
+        const double r = double(run.b(c, i, j) - run.op.apply(as_const(x), i, j, c));
+        r2 += r * r;
+      });
+      add_into_row<threads>(r2, row.residual2);
+      grid.sync();
+      const double b2 = sum_of_words(log->b2);
+      passed = sum_of_words(row.residual2) <= tol2 * (b2 > 0 ? b2 : 1);
+    }
+    if (passed) {
+      if (blockIdx.x == 0 && threadIdx.x == 0) log->stop = unsigned(test + 1);
+      return;
+    }
+  }
+}
+
 }  // namespace sweep_run_detail
 
 template <class T, bool Tensor>
@@ -126,6 +219,27 @@ T rb_sweeps(const Cuda& ex, const Helmholtz<T, Tensor>& op, FieldView<T> x, Fiel
   start(ctx.max_word(), ctx.reduce_count(), result, ctx.pinned_flag(), ticket);
   ctx.wait_for(ticket);
   return T(*result);
+}
+
+template <class T, bool Tensor>
+bool relax_in_one_launch(const Cuda& ex, const Helmholtz<T, Tensor>& op, FieldView<T> x, FieldView<const T> b,
+                         const FieldBoundary& bc, T omega, SweepLog* log, const QueuePlan& plan, double below,
+                         double tol) {
+  using namespace sweep_run_detail;
+  using Op = Helmholtz<T, Tensor>;
+  const CudaContext& ctx = *ex.context;
+  const auto kernel = relax_run_kernel<Op, T>;
+  if (!ctx.cooperative_launch()) return false;
+  const int64_t cells = Colors<Op>{x.nx, x.ny}.cells(), sms = ctx.multiprocessors();
+  const int64_t resident = int64_t(ctx.resident_blocks(reinterpret_cast<const void*>(kernel), threads, 0)) * sms;
+  const bool split = cells < 2 * sms * threads;  // fewer than two blocks a multiprocessor unsplit
+  const int64_t items = split ? cells * x.ncomp : cells, blocks = std::min((items + threads - 1) / threads, resident);
+  if (blocks < 1) return false;
+  clear_sweep_log(ex, log, plan.tests);
+  const SweepRun<Op, T> run{op.refreshed(), x, b, bc, omega, false, 0};
+  launch_cooperative(ctx, "relax_run_kernel", kernel, dim3(unsigned(blocks)), dim3(threads), 0, run, split, plan,
+                     below, tol * tol, log);
+  return true;
 }
 
 }  // namespace pdex

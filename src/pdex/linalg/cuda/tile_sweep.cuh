@@ -193,6 +193,13 @@ __device__ void fold_into_row(LargestChange<T> largest, unsigned long long* row)
   if (threadIdx.x == 0) largest.fold_into(row);
 }
 
+// A block's sum into its word of the test's row (the words are added in a fixed order by all who read).
+template <int Threads>
+__device__ void add_into_row(double s, double* row) {
+  s = cuda_detail::block_reduce<double, Sum<double>, Threads>(s, Sum<double>{});
+  if (threadIdx.x == 0 && s != 0) atomicAdd(row + (blockIdx.y * gridDim.x + blockIdx.x) % SweepLog::sum_words, s);
+}
+
 // The inverse diagonals of a region that crosses the grid's sides, for an operator without per-cell
 // coefficients: Helmholtz::inv_diag's values by whether a cell lies in the grid's first or last column
 // and row, inv[column[x] + row[y]] at region cell (x, y): a table lookup in place of inv_diag's tests,
