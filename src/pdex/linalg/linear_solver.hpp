@@ -149,7 +149,7 @@ class LinearSolver {
         if (queued_) return relax_queued(x);
       if (run_) {
         if (std::optional<SolveStats> st = relax_run(x)) return *st;
-        run_ = false;  // the grid's colours do not fit the GPU at once
+        run_ = false;  // the GPU takes no cooperative launch
         set_bnorm();
       }
     }
@@ -234,8 +234,8 @@ class LinearSolver {
   // (relax_in_one_launch), for what relax_queued does not take: a tensor's four colours, and red-black
   // sweeps on periodic axes of odd length. The same sweeps and tests as relax()'s, |b| included, and one
   // host wait a launch (three a test in relax(): the change, |b|, the residual). A launch takes as many
-  // tests as the last solve needed, doubling where they do not suffice; nullopt where the grid's colours
-  // do not fit the GPU at once.
+  // tests as the last solve needed, doubling where they do not suffice; nullopt where the GPU takes no
+  // cooperative launch.
   std::optional<SolveStats> relax_run(FieldView<T> x) {
     SolveStats st;
     st.residual = std::nan("");

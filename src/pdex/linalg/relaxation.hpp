@@ -352,7 +352,7 @@ bool resident_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldV
 // to `tests` tests (QueuePlan). Each test is LinearSolver::relax's: the last sweep's largest change
 // passes below `below` (+infinity: no change test); then, where tol > 0, |b - A x| <= tol |b|. The log
 // holds each test's change and |b - A x|^2, |b|^2 and the test that passed (stop). False, with nothing
-// launched, where the grid's colours do not fit the GPU at once.
+// launched, where the GPU takes no cooperative launch.
 template <class T, bool Tensor>
 bool relax_in_one_launch(const Cuda& ex, const Helmholtz<T, Tensor>& op, FieldView<T> x, FieldView<const T> b,
                          const FieldBoundary& bc, T omega, SweepLog* log, const QueuePlan& plan, double below,

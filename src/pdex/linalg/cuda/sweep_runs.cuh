@@ -145,14 +145,15 @@ __global__ void __launch_bounds__(threads) relax_run_kernel(SweepRun<Op, T> run,
     }
   };
   auto each_cell = [&](auto f) {  // the grid by rows, for the sums
-    for (int64_t q = first; q < int64_t(x.nx) * x.ny; q += stride)
-      for (int c = 0; c < x.ncomp; ++c) f(c, int(q % x.nx), int(q / x.nx));
+    for (int64_t q = first; q < int64_t(x.nx) * x.ny; q += stride) f(int(q % x.nx), int(q / x.nx));
   };
   constexpr int count = Colors<Op>::count;
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   if (tol2 > 0) {
     double b2 = 0;
-    each_cell([&](int c, int i, int j) { b2 += double(run.b(c, i, j)) * double(run.b(c, i, j)); });
+    each_cell([&](int i, int j) {
+      for (int c = 0; c < x.ncomp; ++c) b2 += double(run.b(c, i, j)) * double(run.b(c, i, j));
+    });
     add_into_row<threads>(b2, log->b2);
   }
   for (int sweeps = 0, test = 0; plan.more(sweeps, test); ++test) {
@@ -172,10 +173,7 @@ __global__ void __launch_bounds__(threads) relax_run_kernel(SweepRun<Op, T> run,
     bool passed = isinf(below) || max_of_words(row.largest) < below;  // NaN, folded as +infinity, fails
     if (passed && tol2 > 0) {
       double r2 = 0;
-      each_cell([&](int c, int i, int j) {
-        const double r = double(run.b(c, i, j) - run.op.apply(as_const(x), i, j, c));
-        r2 += r * r;
-      });
+      each_cell([&](int i, int j) { r2 += cell_residual2(run.op, as_const(x), run.b, i, j); });
       add_into_row<threads>(r2, row.residual2);
       grid.sync();
       const double b2 = sum_of_words(log->b2);
