@@ -73,8 +73,8 @@ def euler_step(model, u, v, alpha, lap, relu):
 def numpy_runner(model, init, precision, variant, args):
     dtype = np.float32 if precision == "f32" else np.float64
     u0, v0, alpha = (None if a is None else a.astype(dtype) for a in init)
-    # np.roll: four neighbour copies; one np.pad(mode="wrap") + four strided views measured
-    # no faster here (and slower for f32 at 1024^2), so the shared roll stencil is used.
+    # np.roll: four neighbour copies. np.pad(mode="wrap") + four strided views is no faster, so the
+    # roll stencil that every framework shares is used.
     lap = lambda a: laplacian_roll(a, np.roll)
     relu = lambda x: np.maximum(x, 0, out=x)  # in place: x is a fresh temporary
 

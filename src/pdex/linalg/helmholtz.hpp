@@ -25,7 +25,7 @@ struct CellMultiplier {
 };
 
 // Tensor is a compile-time choice, as in ArdRhs: a kernel carries only its own stencil (compiled into
-// every five-point kernel, the nine-point path doubled their registers on sm_90, 32 -> 56-64).
+// every five-point kernel, the nine-point path would raise their registers and cut their occupancy).
 template <class T, bool Tensor = false>
 struct Helmholtz {
   T alpha = T(0);

@@ -302,10 +302,8 @@ class LinearSolver {
   // (multigrid cuts it tenfold or more on the problems it suits) is tested against the rounding floor.
   // Two cycles in a row within twice the floor, and the solve has done what the precision allows: it
   // stops, converged, flagged at_floor. The second is not wasted: cycles at the floor still cut the
-  // smooth error, which the residual no longer shows (f32 Poisson at 256^2 from 0, on the CPU: max error
-  // 2.9e-5 when the residual first stopped falling, 2.5e-5 a cycle later; 1.25e-5 in f64). More would
-  // make f32 time steps slower than f64's (seed 002's pressure, warm started: 5 cycles a step with four
-  // at the floor, against 2-3 in f64 to 1e-8). A solve whose
+  // smooth error, which the residual no longer shows. More would spend cycles that gain little and make
+  // f32 time steps slower than f64's, whose solves reach their tolerance in fewer cycles. A solve whose
   // residual stops falling above the floor stops too, unconverged.
   SolveStats multigrid(FieldView<T> x) {
     constexpr double floor_margin = 2;

@@ -32,8 +32,8 @@ struct MultigridSettings {
   int pre = 2, post = 2;  // smoothing sweeps before and after the coarse correction
   // A preconditioner for CG must be a symmetric operator: post-smoothing then sweeps the colours in
   // the reverse order, without over-relaxation. Otherwise both smoothings sweep red then black,
-  // over-relaxed by smooth_omega (Yavneh's red-black SOR smoothing): measured on 2D Poisson, V(2,2)
-  // cuts the residual 0.045 per cycle instead of 0.15 (docs/solvers.md).
+  // over-relaxed by smooth_omega (Yavneh's red-black SOR smoothing), which cuts the residual of 2D
+  // Poisson far more per V(2,2) cycle (docs/solvers.md).
   bool symmetric = false;
   double smooth_omega = 1.2;
 };
@@ -185,8 +185,8 @@ class Multigrid {
   }
 
   // Five-point operators stop coarsening at coarse_cells or fewer, where SOR sweeps (sor_sweeps) solve
-  // in one block on a GPU: the levels below took about as long as that one's sweeps each, a few launches
-  // of a few microseconds every level (docs/performance.md). A tensor's go down to coarse_solve.
+  // in one block on a GPU: each level below would cost about as much as that level's sweeps, a few
+  // launches of a few microseconds every level. A tensor's go down to coarse_solve.
   static constexpr int coarse_cells = 256;
   static bool coarse_enough(const Grid2& g) { return !Op::tensor() && int64_t(g.nx) * g.ny <= coarse_cells; }
 

@@ -21,9 +21,7 @@ namespace pdex {
 
 // A near-optimal SOR weight from the Jacobi spectral radius of the lowest mode, cos(pi / n) per axis, of
 // the stiffest component: components relaxed in lock step share the weight, and one over-relaxed past
-// its own optimum still converges at a rate of omega - 1, while one under-relaxed converges much slower
-// (seed 000's Turing run at dt 12.5: 9 sweeps a step to 1e-5 at most, against 14 with v's weight taken
-// from u's coefficient).
+// its own optimum still converges at a rate of omega - 1, while one under-relaxed converges much slower.
 template <class Op>
 double sor_omega(const Op& op, int ncomp) {
   const double pi = 3.14159265358979323846;
@@ -234,8 +232,8 @@ inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
 // the row's `sum_words` words, which the sweep after it adds up in a fixed order and tests the same way.
 // A queue of launches takes up to `launched_tests` tests: each launch queued after a passed test still
 // costs its launch. A queue in one launch (resident_sweeps) stops where a test passes, so it takes up to
-// `max_tests`, so fewer host round trips: with 32, a solve with a change test after every sweep (seed
-// 004's) read the log every 32 sweeps, about 28 µs a read on an H100, a fifth of its time.
+// `max_tests`, so fewer host round trips, which a solve with a change test after every sweep (seed 004's)
+// would otherwise make every launched_tests sweeps.
 struct SweepLog {
   static constexpr int max_tests = 256, launched_tests = 32, words = 32, sum_words = 16;
   struct Row {
@@ -282,8 +280,8 @@ constexpr int fused_sweeps = 3;
 
 // The sweeps a queued GPU launch takes where each is tested (a change test after every sweep;
 // queued_tested_sweeps): fused_sweeps, but two for f64 Jacobi, whose tile of 64 x 16 with the ring of
-// three sweeps reads 1.69x its cells, against 1.33x with two (on an H100 three took 1-6% longer a sweep
-// at 2048^2 and 4096^2; f32, and f64 red-black, 7-11% less).
+// three sweeps reads 1.69x its cells, against 1.33x with two: the third sweep would cost more than the
+// launch it saves.
 template <class T>
 constexpr int tested_sweeps(bool jacobi) {
   return jacobi && sizeof(T) == sizeof(double) ? 2 : fused_sweeps;
@@ -408,8 +406,6 @@ SweepQueue queue_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, Fie
 // place on every grid: LinearSolver). Below that x and b stay in the 50 MB L2 cache of an H100 between
 // rb_sweep's two launches, whose many small blocks then beat the tiles' single wave (a 512^2 grid is 128
 // tiles).
-// Measured (docs/performance.md): seed 000's Crank-Nicolson run at 2048^2 f32, one multigrid cycle a
-// step, took 10% less time than with tiles on every level and 14% less than with tiles from 48 MB.
 template <class Exec, class T>
 bool sweeps_into(const Field<T>& layout) {
   constexpr double min_bytes = 16.0 * (1 << 20);

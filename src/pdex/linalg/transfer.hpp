@@ -7,7 +7,7 @@
 //    homogeneous boundary images, so a Dirichlet correction vanishes on the face);
 //  - restriction is the hat-weighted mean of the interior fine cells under a coarse cell's hat (near a
 //    side the weights are renormalized over the cells that exist; extending the residual across the
-//    boundary by its images measured slower cycles for Dirichlet sides, 0.16 against 0.13 per V(2,2)).
+//    boundary by its images makes cycles converge more slowly for Dirichlet sides).
 //    When n is even the weights are (1, 3, 3, 1) / 8 per axis: full weighting for cell-centred grids.
 // On exactly halved grids both transfers use those fixed weights directly (the same values to rounding).
 #include <cstdint>
@@ -98,9 +98,8 @@ PDEX_HD inline T full_weighting(const FieldView<const T>& fine, int c, int I, in
 }
 
 // The same for a coarse cell along a side: the weights of the fine cells that exist, renormalized (the
-// general hat_restriction's values on a halved grid). The general weights' arithmetic in double made
-// these cells' threads the slowest of the launch: a restriction to 32^2 took three times as long as a
-// sweep there on the H100 (docs/performance.md).
+// general hat_restriction's values on a halved grid), without the general weights' arithmetic in double,
+// which would make these cells' threads the slowest of the launch.
 template <class T>
 PDEX_HD inline T full_weighting_near_side(const FieldView<const T>& fine, int c, int I, int J) {
   const T w[4] = {T(1), T(3), T(3), T(1)};

@@ -12,8 +12,8 @@ namespace pdex {
 
 class CudaContext {
  public:
-  // About one wave of 256-thread blocks on an H100 (132 SMs x 8). Measured against 4,096 blocks (a thread
-  // per value) on 2^20 values: 4,096 blocks were slower, since the blocks beyond one wave wait for free SMs.
+  // About one wave of 256-thread blocks on a large GPU (an H100's 132 SMs x 8): blocks beyond one wave
+  // would only wait for free SMs.
   static constexpr int max_reduce_blocks = 1024;
   static constexpr std::size_t max_reduce_value_bytes = 16;
 
@@ -72,8 +72,8 @@ namespace pdex {
 // The process-wide context for device 0, created on first use, with the engine's kernels loaded
 // (load_engine_kernels).
 CudaContext& default_cuda_context();
-// Loads the module of the engine's kernels (engine_cuda.cu). CUDA loads a module at the first use of one
-// of its kernels (lazy loading, the default since CUDA 12.2): for the engine's, about 0.1 s on an H100,
-// which fell inside whatever was timed first, such as a steady solve's seconds in summary.json.
+// Loads the module of the engine's kernels (engine_cuda.cu) up front. CUDA loads a module at the first use
+// of one of its kernels (lazy loading, the default since CUDA 12.2), which would put the load inside
+// whatever is timed first, such as a steady solve's seconds in summary.json.
 void load_engine_kernels();
 }  // namespace pdex

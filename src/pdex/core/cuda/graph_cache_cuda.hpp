@@ -1,8 +1,8 @@
 #pragma once
 // GraphCache<Cuda>: a captured graph per pair of keys, for the last `capacity` pairs used. A time
 // stepper solves into its two state buffers in turn, so its multigrid cycles alternate between two
-// pairs; with one graph kept, every step captured and instantiated its cycle again: about a tenth of a
-// step at 1024^2 and 2048^2, 29% with a tensor's cycle at 256^2 (docs/performance.md, 2026-11-28).
+// pairs; with one graph kept, every step would capture and instantiate its cycle again, a sizeable share
+// of the step's time.
 #include <cuda_runtime.h>
 
 #include <array>

@@ -3,17 +3,16 @@
 // relaxation solve between two change tests (LinearSolver::relax_queued), two for a pair of multigrid
 // smoothing sweeps (rb_sweep_pair_into). A single sweep reads x and b and
 // writes x once; below 4096^2 it is one wave of tiles or a few, and costs its launch and its tiles' latency
-// more than its bytes (a 1024^2 f32 sweep: 10-11 µs against 4 µs of memory time). Here a block copies
+// more than its bytes. Here a block copies
 // its tile with a ring of `ring` cells into shared memory (tile_sweep.cuh's copies), makes K sweeps there,
 // each leaving the ring's outer cells stale (one ring a red-black half-sweep or a Jacobi sweep), and writes
 // the tile once: K sweeps for the bytes of one, plus the ring's copies, which mostly hit L2.
 //
 // Change tests after every sweep (seed 004's criterion) go three to a launch too (two for f64 Jacobi:
-// tested_sweeps in relaxation.hpp; tested_sweeps_kernel;
-// two a launch, with a ring of four cells, took 21 µs a red-black sweep at 2048^2 f32 on an H100,
-// against 17 for three untested): each sweep's largest change into its row, the field after the last written. The launch's input is left as
-// it was, so where a test but the last passes, the launch after it makes the sweeps up to that test
-// again from there into the launch's output, and the queue ends with the field of single tested launches.
+// tested_sweeps in relaxation.hpp; tested_sweeps_kernel): each sweep's largest change into its row, the
+// field after the last written. The launch's input is left as it was, so where a test but the last
+// passes, the launch after it makes the sweeps up to that test again from there into the launch's
+// output, and the queue ends with the field of single tested launches.
 //
 // Every cell's update is the one a launch a sweep makes (tile_sweep.cuh's point update, the same operands
 // in the same order), so the results are those of K single sweeps. A ring cell is the cell it stands for
@@ -29,9 +28,8 @@ namespace tile_sweep_detail {
 
 // Tiles of tx x ty cells in a ring of `ring` cells: red-black sweeps stale one ring a half-sweep, Jacobi
 // sweeps one a sweep (rounded up to even, so that regions start on even columns: aligned pairs, and a
-// region cell's colour is (x + y) % 2). Chosen on an H100 (K = 3; K = 2 and 4 measured too): f32 blocks
-// of 256 threads, four a multiprocessor (at 4096^2 8% faster than three), f64 blocks of 128, five (six
-// spilled and were 5-8% slower).
+// region cell's colour is (x + y) % 2). f32 blocks of 256 threads, four a multiprocessor, and f64 blocks
+// of 128, five (a sixth would spill), keep enough warps resident to hide the sweeps' latency.
 template <class T, int K, bool Jacobi>
 struct FusedShape {
   static constexpr bool f32 = sizeof(T) == sizeof(float);
@@ -119,8 +117,7 @@ struct FusedTile : TileRegion<S::w, S::h, S::threads, Inside, Lean, T> {
   // The cells of `colour` D or more cells in from the region's edges, in the order of a half-sweep:
   // consecutive k alternate between two rows, so that a warp's cells, every other word of one row and the
   // words between them of the next (w is even), fall on different banks of shared memory. (A row a warp,
-  // each shared load and store of the half-sweeps met two-way bank conflicts, and the sweeps took longer:
-  // f32 red-black at 1024^2 on an H100, resident, 5.0 against 4.5 µs a sweep.)
+  // each shared load and store of the half-sweeps would meet two-way bank conflicts.)
   template <int D>
   __device__ int colour_cells() const {
     return (w - 2 * D) / 2 * (this->height - 2 * D);

@@ -60,10 +60,9 @@ constexpr std::size_t resident_shared = 227 * 1024 - 4 * 1024;
 // The sweeps a round of a resident queue of NC components takes in tiles of TX x TY, `Threads` a block,
 // with tested runs (ResidentQueue::runs) or not: three where their arrays, rings and kept tiles fit in a
 // block's shared memory (227 KB on an H100), else two. Three a round cross a third fewer grid barriers
-// a sweep for a wider ring (H100, f32: a red-black sweep of a solve at 256^2 2.0 -> 1.7 µs, at 1024^2
-// 4.0 -> 3.8). In blocks of 1024 threads (64 registers a thread) three spilled more: the f32 tested runs
-// at 1024^2 took 5.8 µs a red-black sweep against 5.4 with two; f64 there stays at two, not measured.
-// f64 tested runs stay at two too: with three, 0-6% slower at 256^2 and 512^2 (seed 004's solves 1-4%).
+// a sweep for a wider ring. Two where three would cost more than they save: in blocks of 1024 threads
+// (64 registers a thread) tested runs and f64 spill more with three, and f64 tested runs are slower with
+// three at any size.
 template <class T, bool Jacobi, int TX, int TY, int Threads, int NC, bool Runs>
 constexpr int round_sweeps() {
   constexpr bool f64 = sizeof(T) != sizeof(float);
@@ -223,8 +222,8 @@ struct ResidentTile : FusedTile<S, Jacobi, Inside, Lean, T> {
 
 // What a resident queue does: queue_sweeps's plan and tests. `runs`: change tests after every sweep go
 // a round's sweeps to a round, the fields of all but the last kept in shared memory until every block
-// knows whether their tests passed (with a round a tested sweep, f32 red-black at 1024^2 took 7.8-8.0 µs
-// a sweep with a test after each, against 5.0 with one after every sixth; two a round, 6.7-7.1).
+// knows whether their tests passed, so that a test after every sweep does not cost a round, and its grid
+// barrier, every sweep.
 struct ResidentQueue {
   QueuePlan plan;
   SweepLog* log;
@@ -315,8 +314,7 @@ struct Tiles {
 
 // Every component's ring from `from` (ResidentTile::fetch_ring: all of a thread's loads in flight at
 // once), then the ghosts from their images. (Setting the ghosts in the same pass, from `from` where the
-// image is a ring cell, spared a barrier but took longer: 5.05 against 4.95 µs a sweep, f32 red-black
-// 1024^2.)
+// image is a ring cell, spares a barrier but is slower.)
 template <class Tile, int NC, class T>
 __device__ void load_rings(Tiles<Tile, NC>& tiles, const FieldView<T>& from) {
   typename Tile::RingValues v[NC];
@@ -343,8 +341,8 @@ __device__ Tiles<Tile, NC> make_tiles(const Sweep<T>& sw, T* arrays, SideInverse
 
 // A block's part of a resident queue, NC components in the shared memory at `arrays`, its region from
 // grid cell (i0, j0), `height` rows; `Runs`: q.runs
-// (a kernel of its own, so that the queues without tested runs keep the code they had: with a run-time
-// flag the Jacobi queues' sweeps took 5-9% longer at 1024^2). Round r writes to
+// (a kernel of its own, so that the queues without tested runs keep their lean code, which a run-time
+// flag would slow). Round r writes to
 // `other` (sw.out) where r is even, else to x (sw.in), and reads its ring from the field the round before
 // wrote. (One Sweep for all rounds, the fields chosen as views: a choice between two kernel parameters
 // by reference would copy both to local memory.)
@@ -421,8 +419,8 @@ __device__ void run_resident(const Sweep<T>& sw, const ResidentQueue& q, T* arra
 
 // Each block's tile (TileRows::place) for the kernel, read by block index from its parameters: column |
 // first row << 8 | rows << 24. (The origin computed in the kernel from TileRows, a chain with a
-// division, stayed in registers through the sweeps, where ptxas recomputes one read from a parameter:
-// the f32 kernels of 1024 threads spilled 20-40 bytes more.)
+// division, would stay in registers through the sweeps, where ptxas recomputes one read from a parameter:
+// the f32 kernels of 1024 threads would spill more.)
 struct TilePlaces {
   static constexpr int most = 512;
   unsigned word[most];
@@ -443,12 +441,11 @@ struct TilePlaces {
 // A resident queue (ResidentShape S) of NC components from x (sw.in) and the other field (sw.out), a
 // block a tile of `places`.
 // Without per-cell coefficients the point update is the lean one (TileRegion), in the blocks along the
-// grid's sides too (SideInverses): every round waits at the grid barrier for the slowest block (f32
-// red-black at 1024^2 on an H100, Dirichlet sides: 7.9 µs a sweep with the general update along the
-// sides, 5.1 with SideInverses; 4.4, with wrong values, where every block took the inner cells' update).
-// A kernel per component count: one kernel for both took 116 registers at 512 threads, one block a
-// multiprocessor, and spilled at 1024 threads. One block a multiprocessor, said: without, ptxas gave the
-// f32 red-black kernel of 512 threads and three sweeps a round 64 registers and 232 bytes of spills.
+// grid's sides too (SideInverses): every round waits at the grid barrier for the slowest block, which
+// the general update along the sides would make far slower than the inner ones.
+// A kernel per component count: one kernel for both needs many more registers and spills at 1024
+// threads. One block a multiprocessor, said: without it, ptxas caps the f32 red-black kernel of 512
+// threads and three sweeps a round at 64 registers, and it spills.
 template <class S, bool Jacobi, int NC, bool Runs, class T>
 __global__ void __launch_bounds__(S::threads, 1) resident_sweep_kernel(Sweep<T> sw, ResidentQueue q, TilePlaces places) {
   extern __shared__ __align__(16) unsigned char resident_arrays[];
@@ -477,11 +474,9 @@ inline SweepQueue resident_rounds(const ResidentQueue& rq, int most) {
 }
 
 // How much slower a cell of a block along the grid's sides is than an inner one's, for tile_rows: with
-// the lean point update (SideInverses), its table lookups and ghost refreshes (f32 red-black at 1024^2
-// with a change test after every sweep, on an H100: with the split for 1.3, side tiles of 52-54 rows
-// against inner ones of 70-72, Nsight Compute's warp samples still had the inner blocks wait at the grid
-// barrier 31 samples a warp and round longer than the side blocks, of 271, and the side blocks busy
-// 1.47x as long a row); with the general one, which every block takes, about as fast.
+// the lean point update (SideInverses), its table lookups and ghost refreshes make it about 1.45 times
+// as slow (a fit to profiles of f32 red-black sweeps with a change test after each); with the general
+// one, which every block takes, about as fast.
 template <class T>
 double side_weight(const Sweep<T>& sw, int components) {
   for (int c = 0; c < components; ++c)
@@ -498,12 +493,11 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
   if (!ctx.cooperative_launch()) return false;
   auto kernel = resident_sweep_kernel<S, Jacobi, NC, Runs, T>;
   // One block a multiprocessor, as tile_rows's costs assume, where a multiprocessor holds more: every
-  // round waits for the slowest, and one holding two blocks takes both blocks' time (on an H100, the
-  // 256^2 kernels of at most 128 registers: 146 blocks of smaller tiles 4-6% slower than 128).
+  // round waits for the slowest, and one holding two blocks takes both blocks' time.
   if (ctx.resident_blocks(reinterpret_cast<const void*>(kernel), S::threads, bytes) < 1) return false;
   const int blocks = ctx.multiprocessors();
   // The tiles of this kernel's last launch, kept with what they depend on: tile_rows and TilePlaces::set
-  // take 1-4 µs on the host (256^2-1024^2), and a theta scheme's run launches a queue every step.
+  // take microseconds on the host, and a theta scheme's run launches a queue every step.
   struct Split {
     int nx = 0, ny = 0, blocks = 0;
     double weight = 0;
@@ -527,9 +521,7 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
 
 // Tiles of 32 x 16, 64 x 32 or 128 x 64 cells, the first whose blocks are no more than the GPU's
 // multiprocessors (one block each: 256^2, 512^2 and 1024^2 are 128 blocks of these); larger grids take
-// the queued launches. Measured on an H100 (docs/performance.md): at 256^2 and 512^2 a resident sweep
-// took about half the time of three a launch; at 1024^2 (Dirichlet sides) f32 red-black 5.0 µs a sweep
-// against 8.6, Jacobi 3.9 against 7.2; f64 6.9 against 11.6 and 4.7 against 8.4.
+// the queued launches.
 template <bool Jacobi, int NC, bool Runs, class T>
 bool launch_resident_tiles(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq, SweepQueue& q) {
   using Small = typename ResidentShapeOf<T, Jacobi, 32, 16, 256, NC, Runs>::type;

@@ -8,9 +8,9 @@
 // inside its CUDA graph (a cooperative kernel node). A relaxation solve that the queued sweeps do not
 // take (a tensor's, LinearSolver::relax_run) makes its sweeps and tests in one such launch
 // (relax_in_one_launch).
-// Colours of up to one_block_cells go in one block with block barriers. Larger grids take rb_sweep's launches: a grid barrier costs about what the gap between two launches
-// does, and threads relaxing several cells of a colour made a run slower (on an H200, multigrid's
-// Poisson solve at 1024^2 f32 5% slower with its 1024^2 level's runs in one launch; docs/performance.md).
+// Colours of up to one_block_cells go in one block with block barriers. Larger grids take rb_sweep's
+// launches: a grid barrier costs about what the gap between two launches does, and threads relaxing
+// several cells of a colour would make a run slower.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -67,9 +67,8 @@ struct Colors {
 // `word` and the rest: max_of_cells's hand-over of the largest change (nullptr: not measured). OneBlock:
 // colours of at most `threads` cells in one block (a plain launch), the colours divided by block
 // barriers, which cost nanoseconds where a grid barrier costs about a microsecond: multigrid's coarsest
-// level (Multigrid::coarse_cells), whose many sweeps would otherwise be that many grid barriers. (Up to
-// four cells a thread, a 32^2 level of the Table 1 pair's four sweeps took longer in one block than in
-// four with grid barriers: seed 000's Crank-Nicolson run at 256^2 0.031 -> 0.036 s, on an H200.)
+// level (Multigrid::coarse_cells), whose many sweeps would otherwise be that many grid barriers. (With
+// several cells a thread, one block is slower than a few with grid barriers, hence the limit.)
 template <class Op, class T, bool OneBlock>
 __global__ void __launch_bounds__(threads) sweep_run_kernel(SweepRun<Op, T> run, unsigned long long* word,
                                                             unsigned* done, double* result, volatile unsigned* flag,
@@ -120,8 +119,8 @@ __device__ inline double max_of_words(const unsigned long long* words) {
 // `run` up to each test of `plan`, then the test, decided alike by every block from the sums in the log.
 // A thread takes cells of a colour, as many as the launch's threads leave it, with all their components,
 // or where `split`, (cell, component) pairs, the components relaxing independently: a small grid's colour
-// is then twice the blocks, whose point updates are chains of dependent loads (H200, 256^2 with a
-// tensor: a step 1.2x faster split; 512^2, four blocks a multiprocessor unsplit, 7% slower split). Each
+// is then twice the blocks, whose point updates are chains of dependent loads (split only where the
+// colour unsplit fills fewer than two blocks a multiprocessor; with more, splitting is slower). Each
 // test's largest change (of its last sweep) goes into its row, folded before that sweep's last grid
 // barrier; the change test, where asked (below finite), passes under `below`, and only then the
 // residual test, where asked (tol2 > 0), sums |b - A x|^2 over the grid in rows into the row and passes

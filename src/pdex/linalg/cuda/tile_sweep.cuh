@@ -42,9 +42,9 @@ namespace tile_sweep_detail {
 
 // A tile of tx x ty cells, its region with the two-cell ring w x h, a block of `threads` threads, and at
 // least `min_blocks` blocks a multiprocessor. f32 sweeps are bound by latency more than f64 ones (twice
-// the cells per byte): 64x16 tiles of 128 threads, nine a multiprocessor, made them 2-4% faster on the
-// H100 than 64x32 tiles of 256 threads, four a multiprocessor (red-black at 4096^2: 82% -> 85% of the
-// bandwidth bound), while f64 sweeps, at 95% with the larger tiles, got slower with the smaller.
+// the cells per byte), so they take 64x16 tiles of 128 threads, nine a multiprocessor, for more blocks in
+// flight; f64 sweeps, near the bandwidth bound already, keep 64x32 tiles of 256 threads, four a
+// multiprocessor, and would lose with the smaller.
 template <class T>
 struct TileShape {
   static constexpr bool f32 = sizeof(T) == sizeof(float);
@@ -75,7 +75,7 @@ struct Sweep {
 
 // An asynchronous copy of Bytes (4, 8 or 16) from global to shared memory through L1 (cp.async.ca),
 // which merges a warp's copies into whole sectors. __pipeline_memcpy_async makes its 16-byte copies
-// bypass L1 (.cg), and those fetched 1.8 times the sectors from L2 (Nsight Compute, f64 at 4096^2).
+// bypass L1 (.cg), and those fetch many more sectors from L2.
 template <int Bytes>
 __device__ inline void copy_async(void* dst, const void* src) {
   const unsigned to = unsigned(__cvta_generic_to_shared(dst));
@@ -126,7 +126,6 @@ __device__ inline unsigned long long warp_max(unsigned long long m) {
 // the other (a sweep stopped this way has read its first component's tile for nothing), and through L1,
 // like the tiles (cp.async.ca): the grids before have finished (begin_dependent_grid), and a block that
 // reads a stop word from before block 0 of its own grid wrote it decides the same from the row.
-// (Through L1 a sweep after a test took 78.1 µs against 79.0 through L2, f32 Jacobi at 4096^2.)
 struct QueuePeek {
   unsigned stop = 0;
   unsigned long long word = 0;
@@ -184,8 +183,7 @@ __device__ inline bool decide_queue(QueuedTest q, QueuePeek p, bool& stopped) {
 }
 
 // A block's largest change into its word of the test's row (SweepLog), by an atomic whose value no
-// thread waits for. (An atomic a warp, four times as many on the row's two cache lines, made the f32
-// sweeps at 4096^2 15% slower.)
+// thread waits for. (An atomic a warp would be four times as many on the row's two cache lines.)
 template <int Threads, class T>
 __device__ void fold_into_row(LargestChange<T> largest, unsigned long long* row) {
   using Bits = typename LargestChange<T>::Bits;
@@ -218,7 +216,7 @@ struct SideInverses {
 // (TileSweep) and fused sweeps (fused_sweep.cuh) share. `Inside`: the region lies inside the grid, so
 // no cell of it wraps or is a ghost, and no tile cell has boundary images. `Lean`: without a per-cell
 // coefficient, so a point update needs neither the cell's offset nor its diagonal tests (a sweep in f32
-// is bound by instructions, and those were a third of them): inside the grid every cell's inverse
+// is bound by instructions, and those are a large share of them): inside the grid every cell's inverse
 // diagonal is inner_inv, elsewhere it comes from `sides` (SideInverses, filled by fill_sides). `height`:
 // the rows in use, H at most (a resident queue's tiles differ in rows: tile_rows.hpp).
 template <int W, int H, int Threads, bool Inside, bool Lean, class T>
@@ -274,9 +272,8 @@ struct TileRegion {
 
   // The change at region cell (x, y), index r = y * w + x, and whether it is a grid cell (`cell`); 0 at a
   // ghost. Lean regions along the sides look up the inverse diagonal with no branch on whether the cell
-  // is a ghost (a ghost's is 0), so that the stencil's loads need not wait for the lookups (a half-sweep
-  // of those blocks, for which the others wait at a resident queue's grid barrier, took 35% longer than
-  // an inner block's).
+  // is a ghost (a ghost's is 0), so that the stencil's loads need not wait for the lookups: the other
+  // blocks wait for these at a resident queue's grid barrier.
   __device__ T change_or_zero(int r, int x, int y, bool& cell) const {
     if constexpr (Lean && !Inside) {
       const int code = sides->column[x] + sides->row[y];
@@ -378,8 +375,7 @@ struct TileSweep : TileRegion<TileShape<T>::w, TileShape<T>::h, TileShape<T>::th
   using Region::change, Region::load, Region::sw, Region::threads, Region::w, Region::h, Region::xs;
 
   // The first colour on the tile and its inner ring: (w - 2) / 2 cells in each of rows 1 .. h - 2, a row a
-  // warp. (FusedTile::half_sweep's order, two rows a warp, made this unrolled loop spill: 44-80 bytes, and
-  // the tested sweeps at 4096^2 took 26-47% longer on an H100.)
+  // warp. (FusedTile::half_sweep's order, two rows a warp, would make this unrolled loop spill.)
   __device__ void first_colour(LargestChange<T>& largest) const {
     constexpr int per_row = (w - 2) / 2, cells = per_row * (h - 2);
 #pragma unroll

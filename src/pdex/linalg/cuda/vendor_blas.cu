@@ -1,6 +1,6 @@
 // cuSPARSE and cuBLAS behind vendor_blas.hpp, opened when a product first needs them. pdex links
-// neither: loading cuBLAS (and cuBLASLt, which it pulls in) took about half a second at every start of
-// every program, runs that never call it included. Every call is checked; errors carry the library's name.
+// neither: loading cuBLAS (and cuBLASLt, which it pulls in) would delay every start of every program,
+// runs that never call it included. Every call is checked; errors carry the library's name.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusparse.h>

@@ -24,7 +24,7 @@ struct Param {
 };
 
 // A parameter known to be the same in every cell: host executors use it when no parameter of a run
-// varies, so that the compiler keeps constants in registers (2.2x on a cache-resident serial step); a
+// varies, so that the compiler keeps constants in registers instead of loading them every cell; a
 // CUDA kernel that updates one cell many times holds its cell's values as ConstParams (ArdRhs::at).
 template <class T>
 struct ConstParam {

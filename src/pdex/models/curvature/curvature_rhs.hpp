@@ -55,9 +55,9 @@ struct CurvatureWCell {
 template <class T, class Forcing, Flow F>
 struct CurvatureCell {
   static constexpr int ncomp = 1;
-  // Mean-curvature cells without a forcing term fit in 32 registers without spilling; at full occupancy
-  // the f64 right-hand side runs 5% (1024^2) to 10% (2048^2) faster on the H100 (f32 sits at 32 anyway).
-  // Willmore cells need about 64 (capped at 32 they ran 4x slower); a manufactured forcing would spill.
+  // Mean-curvature cells without a forcing term fit in 32 registers without spilling, and their f64
+  // right-hand side, bound by latency, gains from full occupancy (f32 sits at 32 anyway). Willmore cells
+  // need about 64 (capped at 32 they would spill heavily); a manufactured forcing would spill.
   static constexpr bool cuda_full_occupancy = F == Flow::mean_curvature && std::is_empty_v<Forcing>;
   FieldView<const T> phi, w;  // w: Willmore flow only
   CellFaces<T> faces;
@@ -71,7 +71,7 @@ struct CurvatureCell {
   }
   // Cells (i, j) and (i, j + 1) from shared loads and their shared face (rk_kernels.hpp). Mean curvature
   // in f32 only: in f64 the pair's 12 values take 24 of the 32 registers of full occupancy, and its
-  // kernels spilled 112-152 bytes; a Willmore cell already needs about 64 registers alone.
+  // kernels would spill; a Willmore cell already needs about 64 registers alone.
   PDEX_HD void pair(int i, int j, int64_t o, T* k0, T* k1) const
     requires(F == Flow::mean_curvature && sizeof(T) == sizeof(float))
   {

@@ -3,9 +3,9 @@
 // neighbouring columns of a few rows, from register copies of them and their neighbours
 // (ColumnPairStars: vector loads and stores), forming offsets once, and only threads whose cells touch a
 // side test them for ghost images. The shapes (pairs of columns, 1 or 2 rows, 64 threads a block) were the
-// fastest of those measured on the H100 at 512^2-8192^2 in f32 and f64 (docs/performance.md).
+// fastest of those tried from 512^2 to 8192^2, in f32 and f64.
 // The arithmetic is the model's own right-hand side (ArdRhs::eval_star), as in every other schedule.
-// Every other step takes its blocks in reverse (core/cuda/block_order.cuh): 4096^2 f32 101 -> 99 us a step.
+// Every other step takes its blocks in reverse (core/cuda/block_order.cuh), to start on rows still in L2.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -105,9 +105,8 @@ void launch_strips(const CudaContext& ctx, const StripStep<T, Rhs, R>& step) {
 
 // One forward Euler step from `in` to `out`, ghosts of `out` written as the cells are (Rhs isotropic).
 // Two rows per thread keep more loads in flight, which large grids need to approach the copy bandwidth;
-// one row leaves twice the threads, which smaller grids need to fill the GPU (H100, f32: 4096^2 165
-// against 157 Gcell/s, 512^2 42 against 49). Four rows of threads a block (two-row strips) halve the
-// L2 reads: 8192^2 f32 175 -> 180 Gcell/s.
+// one row leaves twice the threads, which smaller grids need to fill the GPU. Four rows of threads a
+// block (two-row strips) halve the L2 reads.
 template <class T, class Rhs>
 void euler_strips(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
                   T dt) {

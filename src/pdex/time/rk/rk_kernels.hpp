@@ -28,8 +28,8 @@ struct StageTerms {
     T s = T(0);
     if constexpr (sizeof(T) == sizeof(double)) {
       // Unrolled over every slot, guarded, rather than a loop to n that indexes the kernel's parameters
-      // at run time: Merson steps 3-5% faster in f64 on the H100, 2-3% slower in f32 (its stage kernels
-      // sit at 32 registers and full occupancy), which keeps the loop. Same sums either way.
+      // at run time, which is faster in f64; f32 keeps the loop, as its stage kernels sit at 32 registers
+      // and full occupancy, where the unrolled sum costs more than it saves. Same sums either way.
 #pragma unroll
       for (int m = 0; m < max_stages; ++m)
         if (m < n) s += w[m] * k[m][at];
@@ -52,7 +52,7 @@ struct NoLimit {
 // at once, o the offset of (i, j) in the state's layout, for cells that share loads and work between the
 // two; the CUDA executor then gives each thread such a pair (parallel_cuda.cuh). The single cell
 // computes its own offset: passing it in as well kept it live across the cell's arithmetic, and the f64
-// mean-curvature stage, at its 32 registers, spilled and ran 10% slower.
+// mean-curvature stage, at its 32 registers, spilled.
 // Limit: PDEX_HD T limit(int c, T x) const, applied to the candidate only (stage arguments stay as the
 // tableau makes them, so the error estimate sees the unlimited method).
 template <class Cell, class T>
