@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pdex/app/field_specs.hpp"
+#include "pdex/config/field_specs.hpp"
 #include "pdex/app/suite_args.hpp"
 #include "pdex/core/executor.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bench_util.hpp"
-#include "pdex/app/chemotaxis_config.hpp"
+#include "pdex/models/chemotaxis/chemotaxis_config.hpp"
 #include "pdex/app/commands.hpp"
 #include "pdex/app/suite_args.hpp"
 #include "pdex/core/error.hpp"
@@ -60,7 +60,8 @@ StepTiming time_steps(Stepper& s, double min_time) {
 }  // namespace
 
 int cmd_bench_chemotaxis(const std::vector<std::string>& args) {
-  CLI::App app{"pdex bench chemotaxis"};
+  CLI::App app{"seed 002's chemotaxis-Stokes workload: forward-Euler steps with the pressure solve",
+               "pdex bench chemotaxis"};
   std::vector<int> sizes{32, 64, 128, 256, 512, 1024, 2048, 4096};
   std::vector<std::string> backends, precisions{"f32", "f64"};
   std::string json_file = "bench-chemotaxis.json";

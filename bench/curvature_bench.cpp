@@ -160,7 +160,8 @@ nlohmann::json run_table8(const std::vector<std::string>& flows, const std::vect
 }  // namespace
 
 int cmd_bench_curvature(const std::vector<std::string>& args) {
-  CLI::App app{"pdex bench curvature"};
+  CLI::App app{"seed 003's Tables 5-8: Runge-Kutta-Merson steps of mean-curvature and Willmore flow",
+               "pdex bench curvature"};
   std::vector<int> sizes{16, 32, 64, 128, 256, 512, 1024};
   std::vector<std::string> backends, precisions{"f32", "f64"}, flows{"mean_curvature", "willmore"},
       table8{"mean_curvature"};

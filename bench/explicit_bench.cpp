@@ -13,7 +13,7 @@
 #include "bench_util.hpp"
 #include "pdex/app/commands.hpp"
 #include "pdex/app/suite_args.hpp"
-#include "pdex/app/field_specs.hpp"
+#include "pdex/config/field_specs.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 #include "pdex/time/euler_tiles_shape.hpp"
@@ -54,7 +54,8 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   if (suite == "linalg") return cmd_bench_linalg(args);
   if (suite != "explicit")
     throw InputError("unknown benchmark suite '" + suite + "': expected explicit, implicit, curvature, chemotaxis or linalg");
-  CLI::App app{"pdex bench explicit"};
+  CLI::App app{"forward-Euler reaction-diffusion throughput, and seed 000's Table 1 explicit run",
+               "pdex bench explicit"};
   std::vector<int> sizes{128, 256, 512, 1024, 2048, 4096, 8192};
   std::vector<std::string> backends, precisions{"f32", "f64"}, table1_backends{"openmp", "cuda"};
   std::string model = "gray_scott", json_file = "bench-explicit.json";

@@ -351,7 +351,8 @@ void sweep_suite(const std::vector<std::string>& backends, const std::vector<std
 }  // namespace
 
 int cmd_bench_implicit(const std::vector<std::string>& args) {
-  CLI::App app{"pdex bench implicit"};
+  CLI::App app{"Poisson by every linear solver, seed 000's Table 1 explicit/implicit pair, relaxation sweeps",
+               "pdex bench implicit"};
   std::vector<int> sizes{1024, 4096}, widths{128, 256, 512, 1024, 2048}, sweep_sizes{1024, 4096};
   std::vector<std::string> backends, precisions{"f64"}, table1_backends, methods;
   for (const auto& m : all_methods()) methods.push_back(m.label);

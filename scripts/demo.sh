@@ -3,5 +3,5 @@
 # else OpenMP), written as PNG under out/turing_spots_demo/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh build
+scripts/setup.sh build pdex  # the program alone, not the test suite
 build/src/pdex/app/pdex run examples/turing_spots_demo.toml --backend auto

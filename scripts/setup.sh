@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what pdex needs on Debian 12 (only what is missing) and configures + builds it.
-#   scripts/setup.sh [BUILD_DIR]      (default: build)
+#   scripts/setup.sh [BUILD_DIR [TARGET...]]      (default: build, every target)
 # CUDA is used when nvcc is on PATH or in /usr/local/cuda/bin; without it the CPU backends are built.
 # Where no GPU is visible (nvidia-smi), the CUDA kernels are compiled as a check only (see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
+targets=("${@:2}")
 pkgs=(build-essential cmake ninja-build pkg-config libomp-dev libpng-dev nlohmann-json3-dev libcli11-dev
       libtomlplusplus-dev libgtest-dev python3-numpy)
 missing=()
@@ -31,4 +32,4 @@ if [ -z "$fast" ]; then
   fi
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPDEX_WERROR=$werror -DPDEX_CUDA_FAST_COMPILE=$fast >/dev/null
-cmake --build "$build" -j"$(nproc)"
+cmake --build "$build" -j"$(nproc)" ${targets[@]:+--target "${targets[@]}"}

@@ -20,7 +20,7 @@ const std::string fig1 = std::string(PDEX_SOURCE_DIR) + "/examples/chemotaxis_se
 ChemotaxisSpec seed_spec(const std::vector<std::string>& sets = {}) {
   CliOverrides cli;
   cli.sets = sets;
-  return *load_run_config(fig1, cli).chemotaxis;
+  return spec_of<ChemotaxisSpec>(*load_run_config(fig1, cli).setup);
 }
 
 // |b - A P|_2 / |b|_2 recomputed on the host from n and P: b = grad n . grad phi + n lap phi, A = -lap,

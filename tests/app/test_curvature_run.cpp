@@ -49,7 +49,7 @@ TEST(CurvatureRun, WritesAtOutputTimesAndRecordsMersonSteps) {
   for (int k = 0; k < 4; ++k) EXPECT_DOUBLE_EQ(outs[k]["t"].get<double>(), times[k]);
   EXPECT_TRUE(fs::exists(outs[3]["files"][0].get<std::string>()));
   EXPECT_EQ(s["config"]["time"]["tol"], 1e-6);
-  EXPECT_EQ(s["config"]["boundary"]["left"]["kind"], "neumann");
+  EXPECT_EQ(s["config"]["grid"]["boundary"]["left"]["phi"]["kind"], "neumann");
 }
 
 TEST(CurvatureRun, Rk4TakesTheGivenStep) {

@@ -9,6 +9,7 @@
 #include "app_test_support.hpp"
 #include "pdex/app/run_config.hpp"
 #include "pdex/app/simulation.hpp"
+#include "pdex/models/ard/ard_spec.hpp"
 
 namespace pdex::app_testing {
 namespace {
@@ -28,11 +29,11 @@ TEST(Examples, EveryExampleLoadsIsStableAndWritesToOutByName) {
     SCOPED_TRACE(file.string());
     RunConfig rc;
     ASSERT_NO_THROW(rc = load_run_config(file.string(), CliOverrides{})) << file;
-    if (rc.mol) {  // Merson chooses its steps; the run is given by its end time
-      EXPECT_GT(rc.mol->t_end, 0);
+    if (rc.clock().simulated_time) {  // Merson chooses its steps; the run is given by its end time
+      EXPECT_GT(rc.clock().t_end, 0);
     } else {
       EXPECT_NO_THROW(check_stability(rc));
-      EXPECT_GT(rc.steps, 0);
+      EXPECT_GT(rc.clock().steps, 0);
     }
     EXPECT_EQ(rc.output.dir, "out/" + file.stem().string());
     const std::string text = read_file_bytes(file);
@@ -44,12 +45,14 @@ TEST(Examples, EveryExampleLoadsIsStableAndWritesToOutByName) {
 TEST(Examples, TheSeedsTable1ConfigurationIsKept) {
   const RunConfig rc = load_run_config((fs::path(PDEX_SOURCE_DIR) / "examples" / "turing_spots.toml").string(), {});
   EXPECT_EQ(rc.model, "turing");
-  EXPECT_EQ(rc.spec.grid.nx, 512);
-  EXPECT_EQ(rc.spec.grid.ny, 512);
-  EXPECT_EQ(rc.spec.dt, 0.5);
-  EXPECT_EQ(rc.steps, 50000);
-  for (int side = 0; side < 4; ++side) EXPECT_EQ(rc.spec.bc.side[side][0].kind, BcKind::periodic);
-  EXPECT_TRUE(rc.spec.params.at("alpha").varies()) << "alpha carries the seed's per-cell noise";
+  const ArdSpec& spec = spec_of<ArdSpec>(*rc.setup);
+  EXPECT_EQ(rc.grid().nx, 512);
+  EXPECT_EQ(rc.grid().ny, 512);
+  EXPECT_EQ(rc.clock().dt, 0.5);
+  EXPECT_EQ(spec.dt, 0.5);
+  EXPECT_EQ(rc.clock().steps, 50000);
+  for (int side = 0; side < 4; ++side) EXPECT_EQ(spec.bc.side[side][0].kind, BcKind::periodic);
+  EXPECT_TRUE(spec.params.at("alpha").varies()) << "alpha carries the seed's per-cell noise";
 }
 
 }  // namespace

@@ -70,3 +70,27 @@ TEST(SolveCli, RefusesBadInputWithFileLineAndWhatWasExpected) {
 
 }  // namespace
 }  // namespace pdex::app_testing
+
+namespace pdex::app_testing {
+namespace {
+
+// `pdex bench SUITE --help` reaches the suite, which lists its options; `pdex bench --help` lists the
+// suites, and `pdex bench` alone is an error that says what to give.
+TEST(BenchCli, EverySuitesHelpListsItsOptions) {
+  for (const char* suite : {"explicit", "implicit", "curvature", "chemotaxis", "linalg"}) {
+    const Outcome o = run_pdex({"bench", suite, "--help"});
+    EXPECT_EQ(o.status, 0) << suite << o.output;
+    EXPECT_TRUE(contains(o.output, "--backends")) << suite << o.output;
+    EXPECT_TRUE(contains(o.output, std::string("pdex bench ") + suite)) << suite << o.output;
+  }
+  const Outcome verify = run_pdex({"verify", "curvature", "--help"});
+  EXPECT_EQ(verify.status, 0) << verify.output;
+  EXPECT_TRUE(contains(verify.output, "--sizes")) << verify.output;
+  const Outcome help = run_pdex({"bench", "--help"});
+  EXPECT_EQ(help.status, 0) << help.output;
+  EXPECT_TRUE(contains(help.output, "explicit | implicit")) << help.output;
+  EXPECT_EQ(run_pdex({"bench"}).status, 1);
+}
+
+}  // namespace
+}  // namespace pdex::app_testing

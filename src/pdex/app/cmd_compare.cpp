@@ -37,11 +37,11 @@ int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vec
   std::filesystem::create_directories(dir);
 
   nlohmann::json j = {{"config_file", file}, {"model", rc[0].model}, {"precision", precision_name(rc[0].precision)},
-                      {"steps", rc[0].steps}, {"grid", {{"nx", rc[0].spec.grid.nx}, {"ny", rc[0].spec.grid.ny}}}};
+                      {"steps", res[0].steps}, {"grid", {{"nx", rc[0].grid().nx}, {"ny", rc[0].grid().ny}}}};
   const char* a = backend_name(pair[0]).data();
   const char* b = backend_name(pair[1]).data();
-  std::printf("%s, %dx%d, %lld steps, %s\n\n", rc[0].model.c_str(), rc[0].spec.grid.nx, rc[0].spec.grid.ny,
-              (long long)rc[0].steps, std::string(precision_name(rc[0].precision)).c_str());
+  std::printf("%s, %dx%d, %lld steps, %s\n\n", rc[0].model.c_str(), rc[0].grid().nx, rc[0].grid().ny,
+              (long long)res[0].steps, std::string(precision_name(rc[0].precision)).c_str());
   std::printf("%-10s %-40s %12s\n", "backend", "device", "wall [s]");
   for (int k = 0; k < 2; ++k) {
     std::printf("%-10s %-40s %12.4f\n", backend_name(pair[k]).data(), device_name(pair[k]).c_str(), res[k].step_seconds);

@@ -2,21 +2,21 @@
 
 #include "pdex/app/commands.hpp"
 #include "pdex/app/simulation.hpp"
+#include "pdex/core/format.hpp"
 
 namespace pdex {
 
 int cmd_run(const std::string& file, const CliOverrides& cli) {
   RunConfig rc = load_run_config(file, cli);
-  char dt[32];
-  std::snprintf(dt, sizeof dt, "%g", rc.spec.dt);  // chemotaxis steps are 1e-7 and below
-  const std::string clock = rc.mol ? rc.scheme + " to t=" + std::to_string(rc.mol->t_end)
-                                   : std::to_string(rc.steps) + " steps of dt=" + dt;
+  const RunClock& c = rc.clock();
+  const std::string clock = c.simulated_time ? c.scheme + " to t=" + format_number(c.t_end)
+                                             : std::to_string(c.steps) + " steps of dt=" + format_number(c.dt);
   std::fprintf(stderr, "pdex: %s on %dx%d, %s, backend %s (%s), %s -> %s\n", rc.model.c_str(),
-               rc.spec.grid.nx, rc.spec.grid.ny, clock.c_str(),
+               rc.grid().nx, rc.grid().ny, clock.c_str(),
                std::string(backend_name(rc.backend)).c_str(), device_name(rc.backend).c_str(),
                std::string(precision_name(rc.precision)).c_str(), rc.output.dir.c_str());
   RunResult r = run_simulation(rc);
-  const double rate = r.step_seconds > 0 ? double(rc.spec.grid.cells()) * double(r.steps) / r.step_seconds : 0;
+  const double rate = r.step_seconds > 0 ? double(rc.grid().cells()) * double(r.steps) / r.step_seconds : 0;
   std::printf("done: %lld steps in %.3f s (%.3g cell updates/s); ", (long long)r.steps, r.step_seconds, rate);
   for (std::size_t f = 0; f < r.field_names.size(); ++f)
     std::printf("%s in [%.4g, %.4g] mean %.4g%s", r.field_names[f].c_str(), r.stats[f].min, r.stats[f].max,

@@ -9,7 +9,7 @@ namespace pdex {
 
 int cmd_run(const std::string& file, const CliOverrides& cli);
 int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vector<std::string>& backends);
-int cmd_list();
+int cmd_list(bool json = false);  // --json: the same for programs (the explorer, Python)
 
 // pdex solve A.mtx b.mtx (cmd_solve.cpp)
 struct SolveOptions {
@@ -23,6 +23,6 @@ int cmd_solve(const SolveOptions& o);
 int cmd_bench(const std::string& suite, const std::vector<std::string>& args);
 int cmd_bench_curvature(const std::vector<std::string>& args);  // bench/curvature_bench.cpp
 int cmd_bench_chemotaxis(const std::vector<std::string>& args);  // bench/chemotaxis_bench.cpp
-int cmd_verify(const std::string& suite, const std::vector<std::string>& args);
+int cmd_verify(const std::string& suite, const std::vector<std::string>& args);  // bench/curvature_verify.cpp
 
 }  // namespace pdex

@@ -10,7 +10,8 @@
 #include "pdex/core/error.hpp"
 
 namespace {
-// Denormals cost 2.4x on these CPUs and carry no information in these models: flush them, on every thread.
+// Arithmetic on denormals is slow on x86 and they carry no information in these models: flush them, on
+// every thread.
 void flush_denormals() {
 #pragma omp parallel
   {
@@ -26,6 +27,19 @@ void add_overrides(CLI::App* cmd, pdex::CliOverrides& o, bool with_backend) {
   cmd->add_option("--precision", o.precision, "f32 | f64 (overrides run.precision)");
   cmd->add_option("--out", o.out_dir, "output folder (overrides output.dir)");
   cmd->add_option("--set", o.sets, "override any key: --set model.params.F=0.035 (repeatable)");
+}
+// Everything after SUITE goes to the suite, --help included (`pdex bench explicit --help` lists the
+// suite's options): the subcommand has no help flag of its own.
+void add_suite(CLI::App* cmd, std::string& suite, const char* what) {
+  cmd->set_help_flag();
+  cmd->add_option("suite", suite, what);
+  cmd->prefix_command();
+}
+
+bool help_asked(CLI::App* cmd) {
+  for (const auto& a : cmd->remaining())
+    if (a == "--help" || a == "-h") return true;
+  return false;
 }
 }  // namespace
 
@@ -62,26 +76,30 @@ int main(int argc, char** argv) {
   solve->add_option("--backend", so.backend, "serial | openmp | cuda | auto");
   solve->add_option("--precision", so.precision, "f32 | f64");
 
+  bool list_json = false;
   auto* list = app.add_subcommand("list", "list models, parameters, schemes, boundaries and backends");
+  list->add_flag("--json", list_json, "print the same as JSON, for programs");
 
   auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit, implicit, curvature, chemotaxis, linalg) and write JSON");
-  bench->add_option("suite", suite, "suite name: explicit | implicit | curvature | chemotaxis | linalg")->required();
-  bench->prefix_command();  // everything after SUITE goes to the suite (pdex bench explicit --help)
+  add_suite(bench, suite, "suite name: explicit | implicit | curvature | chemotaxis | linalg");
 
   auto* verify = app.add_subcommand("verify", "run a convergence study against an exact solution (curvature)");
-  verify->add_option("suite", suite, "suite name: curvature")->required();
-  verify->prefix_command();
+  add_suite(verify, suite, "suite name: curvature");
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run) return pdex::cmd_run(file, cli);
     if (*compare) return pdex::cmd_compare(file, cli, backends);
-    if (*list) return pdex::cmd_list();
+    if (*list) return pdex::cmd_list(list_json);
     if (*solve) return pdex::cmd_solve(so);
-    if (*bench) {
-      return pdex::cmd_bench(suite, bench->remaining());
+    for (CLI::App* cmd : {bench, verify}) {
+      if (!*cmd) continue;
+      if (suite.empty()) {  // `pdex bench --help`, or no suite named
+        std::fputs(cmd->help().c_str(), stdout);
+        return help_asked(cmd) ? 0 : 1;
+      }
+      return cmd == bench ? pdex::cmd_bench(suite, bench->remaining()) : pdex::cmd_verify(suite, verify->remaining());
     }
-    if (*verify) return pdex::cmd_verify(suite, verify->remaining());
   } catch (const pdex::NumericalError& e) {
     std::fprintf(stderr, "pdex: error: %s\n", e.what());
     return 3;

@@ -14,13 +14,13 @@ OutputWriter::OutputWriter(const RunConfig& rc) : rc_(rc), dir_(rc.output.dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw Error("cannot create the output folder '" + dir_ + "': " + ec.message());
-  digits_ = std::max<int>(6, int(std::to_string(rc.steps).size()));
+  digits_ = std::max<int>(6, int(std::to_string(rc.clock().steps).size()));
   io::parse_colormap(rc.output.colormap);  // fail before the run, not at the first picture
 }
 
 std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step) {
   const OutputConfig& o = rc_.output;
-  const Grid2& g = rc_.spec.grid;
+  const Grid2& g = rc_.grid();
   const auto& names = stepper.field_names();
   std::string tag = std::to_string(step);
   tag.insert(0, std::size_t(std::max(0, digits_ - int(tag.size()))), '0');

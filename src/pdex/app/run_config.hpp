@@ -1,20 +1,16 @@
 #pragma once
-// A configuration file read, validated and resolved into everything a run needs (docs/config.md).
+// A configuration file read, validated and resolved into everything a run needs (docs/config.md). The
+// model's part is its family's (models/family.hpp); this layer reads what every run shares.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "pdex/app/curvature_config.hpp"
-#include "pdex/app/mol_config.hpp"
-#include "pdex/models/chemotaxis/chemotaxis_spec.hpp"
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
-#include "pdex/models/ard/ard_spec.hpp"
-#include "pdex/models/scalar/scalar_spec.hpp"
-#include "pdex/models/wave/wave_spec.hpp"
+#include "pdex/models/family.hpp"
 
 namespace pdex {
 
@@ -32,35 +28,24 @@ struct OutputConfig {
 
 struct RunConfig {
   std::string file;
-  std::string model;
-  ArdSpec spec;                    // the reaction-diffusion models; grid, bc and dt of every model
-  bool scalar = false;             // heat, poisson, laplace: one field, `scalar_spec`
-  ScalarModelSpec scalar_spec;
-  std::vector<std::string> field_names{"u", "v"};
-  std::optional<WaveModelSpec> wave;        // model.name = wave (wave_config.hpp)
-  std::optional<CurvatureSpec> curvature;    // model.name = mean_curvature | willmore (curvature_config.hpp)
-  std::optional<MolTime> mol;                // time.scheme = merson | rk4, and every curvature run (mol_config.hpp)
-  std::optional<ChemotaxisSpec> chemotaxis;  // model.name = chemotaxis_stokes | keller_segel (chemotaxis_config.hpp)
-  std::string scheme = "euler";
-  int64_t steps = 0;
-  bool force = false;      // run even when dt exceeds the stable estimate
-  int64_t check_every = 0;  // NaN/Inf guard interval in steps
+  std::string model;                        // model.name
+  std::shared_ptr<const ModelSetup> setup;  // the family's resolved model: fields, grid, clock, stepper
   OutputConfig output;
   Backend backend = Backend::openmp;
   Precision precision = Precision::f32;
   bool progress = true;
   nlohmann::json input;     // the file as read, after --set overrides
   nlohmann::json resolved;  // every value the run uses, defaults included (summary.json's "config")
+
+  const Grid2& grid() const { return setup->grid; }
+  const RunClock& clock() const { return setup->clock; }
+  const std::vector<std::string>& fields() const { return setup->fields; }
 };
 
 struct CliOverrides {
   std::vector<std::string> sets;  // --set key=value
   std::string backend, precision, out_dir;
 };
-
-class ConfigReader;
-// Reads time.dt, time.steps | time.t_end, time.force and time.check_every into rc.
-void read_time_steps(ConfigReader& cfg, RunConfig& rc);
 
 // Reads and validates `file`; throws InputError naming the file and key for any problem.
 RunConfig load_run_config(const std::string& file, const CliOverrides& cli);

@@ -1,6 +1,7 @@
 #pragma once
-// A Simulation owns the clock and the output schedule: it advances a Stepper in chunks, writes outputs,
-// guards against NaN/Inf, reports progress, and records everything in summary.json.
+// A Simulation owns the clock and the output schedule for every model family: it builds the family's
+// Stepper, advances it in chunks (schedule.hpp), writes outputs, guards against NaN/Inf, reports
+// progress and warnings, and records everything in summary.json.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -28,10 +29,12 @@ struct RunOptions {
 };
 
 // Throws InputError (bad set-up, unstable dt), BackendUnavailable, NumericalError (NaN/Inf: the message
-// names the step, field and cell; outputs written before it and a summary.json with status "failed" remain).
+// names the step or time, field and cell; outputs written before it and a summary.json with status
+// "failed" remain).
 RunResult run_simulation(const RunConfig& rc, const RunOptions& options = {});
 
-// Refuses a dt above the stable estimate unless time.force is set; returns the estimate as JSON.
+// Refuses a dt above the model's stable step unless time.force is set; returns summary.json's
+// "stability" (null where the scheme has no such rule).
 nlohmann::json check_stability(const RunConfig& rc);
 
 // summary.json's "fields": min, max and mean of each; and writing the summary into `dir`.

@@ -1,16 +1,15 @@
 #pragma once
-// What `pdex list` shows and the configuration layer validates against: every two-species model,
-// its equations, its parameters with defaults and units, and its defaults for the rest of a run.
+// The two-species kinetics of the advection-reaction-diffusion family (ard_family.cpp describes them to
+// `pdex list` and the configuration reader): equations, parameters with defaults, units and slider
+// ranges, and defaults for the rest of a run.
 #include <string>
 #include <vector>
 
+#include "pdex/models/param_desc.hpp"
+
 namespace pdex {
 
-struct ParamInfo {
-  std::string name;
-  double default_value;
-  std::string meaning;
-};
+using ParamInfo = ParamDesc;
 
 struct ReactionInfo {
   std::string name;   // the value of model.name

@@ -7,19 +7,11 @@
 
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/scalar_spec.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 #include "pdex/models/ard/ard_rhs.hpp"
 
 namespace pdex {
-
-// A parameter: a constant, or one value per cell (row-major [y][x]).
-struct ScalarSpec {
-  double value = 0.0;
-  std::vector<double> cells;
-  bool varies() const { return !cells.empty(); }
-  double max_abs() const;
-  double min_value() const;
-};
 
 struct ArdSpec {
   std::string reaction;                      // a name from ard_catalog()

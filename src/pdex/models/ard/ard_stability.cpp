@@ -7,20 +7,6 @@
 
 namespace pdex {
 
-double ScalarSpec::max_abs() const {
-  double m = std::abs(value);
-  if (varies()) {
-    m = 0;
-    for (double c : cells) m = std::max(m, std::abs(c));
-  }
-  return m;
-}
-
-double ScalarSpec::min_value() const {
-  if (!varies()) return value;
-  return *std::min_element(cells.begin(), cells.end());
-}
-
 namespace {
 const ScalarSpec& param(const ArdSpec& s, const char* name) {
   static const ScalarSpec zero{};

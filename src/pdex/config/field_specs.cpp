@@ -1,4 +1,4 @@
-#include "pdex/app/field_specs.hpp"
+#include "pdex/config/field_specs.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -115,6 +115,17 @@ ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<
     for (std::size_t k = 0; k < count; ++k) s.cells[k] += eta[k];
   }
   return s;
+}
+
+nlohmann::json spec_json(const ScalarSpec& s) {
+  if (!s.varies()) return s.value;
+  double sum = 0;
+  for (double c : s.cells) sum += c;
+  return {{"varies", true}, {"min", s.min_value()}, {"max", s.max_value()}, {"mean", sum / double(s.cells.size())}};
+}
+
+std::vector<double> read_cells(SpecContext& ctx, const std::string& path, std::optional<double> fallback) {
+  return read_scalar(ctx, path, fallback).per_cell(std::size_t(ctx.grid.cells()));
 }
 
 }  // namespace pdex

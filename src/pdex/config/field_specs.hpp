@@ -1,15 +1,16 @@
 #pragma once
-// Reading spatially varying inputs from a configuration: numbers, seeded noise, .npy files, shapes,
-// velocity presets and diffusion tensors. Noise is generated on the host with our own generator, so the
+// Reading spatially varying inputs from a configuration: numbers, seeded noise, .npy files and shapes. Noise is generated on the host with our own generator, so the
 // same seed gives the same field on every backend, compiler and machine.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "pdex/app/config_reader.hpp"
+#include "pdex/config/config_reader.hpp"
 #include "pdex/grid/grid.hpp"
-#include "pdex/models/ard/ard_spec.hpp"
+#include "pdex/grid/scalar_spec.hpp"
 
 namespace pdex {
 
@@ -29,10 +30,11 @@ std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, st
 // A number, or { value = , noise = , seed = , file = , shapes = [...] }. Missing: `fallback`, or an error.
 ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<double> fallback = std::nullopt);
 
-// [model.advection]: scheme plus velocity (constant, preset, or per-component specs).
-void read_advection(SpecContext& ctx, ArdSpec& spec);
+// summary.json's view of an input: the number, or { varies, min, max, mean } of its cells.
+nlohmann::json spec_json(const ScalarSpec& s);
+inline nlohmann::json cells_json(const std::vector<double>& cells) { return spec_json(ScalarSpec{0.0, cells}); }
 
-// [model.diffusion]: isotropic, or a tensor given per component, from one .npy, or aligned with the flow.
-void read_diffusion(SpecContext& ctx, ArdSpec& spec);
+// read_scalar's value in every cell.
+std::vector<double> read_cells(SpecContext& ctx, const std::string& path, std::optional<double> fallback = std::nullopt);
 
 }  // namespace pdex

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "pdex/app/field_specs.hpp"
+#include "pdex/models/ard/ard_config.hpp"
 #include "pdex/core/error.hpp"
 
 namespace pdex {

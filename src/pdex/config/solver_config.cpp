@@ -1,4 +1,4 @@
-#include "pdex/app/solver_config.hpp"
+#include "pdex/config/solver_config.hpp"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "pdex/app/config_reader.hpp"
+#include "pdex/config/config_reader.hpp"
 
 #include <algorithm>
 #include <sstream>

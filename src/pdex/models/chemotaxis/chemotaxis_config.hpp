@@ -1,18 +1,16 @@
 #pragma once
 // The configuration of a chemotaxis run (model.name = "chemotaxis_stokes" | "keller_segel"): the keys of
-// docs/config.md's "Chemotaxis" section. The grid is read by run_config.cpp as for every model; its
-// spacing defaults to the unit square ([0, 1]^2, seed 002 sec. 3).
+// docs/config.md's "Chemotaxis" section. The grid's extents are read as for every model; its spacing
+// defaults to the unit square ([0, 1]^2, seed 002 sec. 3).
 #include <nlohmann/json.hpp>
 
 #include <string>
 
-#include "pdex/app/config_reader.hpp"
+#include "pdex/config/config_reader.hpp"
 #include "pdex/core/precision.hpp"
 #include "pdex/models/chemotaxis/chemotaxis_spec.hpp"
 
 namespace pdex {
-
-bool is_chemotaxis_model(const std::string& name);
 
 // Reads [model], [initial] and [solver] (time.dt is the caller's; solver.tol defaults to 1e-8, 1e-5 in
 // f32); throws InputError naming file and key.

@@ -1,14 +1,12 @@
-#include "pdex/app/chemotaxis_config.hpp"
+#include "pdex/models/chemotaxis/chemotaxis_config.hpp"
 
 #include <cmath>
 #include <numbers>
 
-#include "pdex/app/field_specs.hpp"
-#include "pdex/app/solver_config.hpp"
+#include "pdex/config/field_specs.hpp"
+#include "pdex/config/solver_config.hpp"
 
 namespace pdex {
-
-bool is_chemotaxis_model(const std::string& name) { return name == "chemotaxis_stokes" || name == "keller_segel"; }
 
 namespace {
 
@@ -117,17 +115,12 @@ ChemotaxisSpec seed002_spec(int n, Precision precision) {
 }
 
 nlohmann::json chemotaxis_json(const ChemotaxisSpec& s) {
-  auto summary = [](const std::vector<double>& v) {
-    double lo = v[0], hi = v[0], sum = 0;
-    for (double x : v) lo = std::min(lo, x), hi = std::max(hi, x), sum += x;
-    return nlohmann::json{{"min", lo}, {"max", hi}, {"mean", sum / double(v.size())}};
-  };
   nlohmann::json model = {{"growth_warning", s.growth_warning}};
   if (s.kind == ChemotaxisKind::stokes) {
     nlohmann::json S;
     const char* names[4] = {"xx", "xy", "yx", "yy"};
-    for (int k = 0; k < 4; ++k) S[names[k]] = s.s[k].varies() ? summary(s.s[k].cells) : nlohmann::json(s.s[k].value);
-    model.update({{"name", "chemotaxis_stokes"}, {"S", S}, {"phi", summary(s.phi)},
+    for (int k = 0; k < 4; ++k) S[names[k]] = spec_json(s.s[k]);
+    model.update({{"name", "chemotaxis_stokes"}, {"S", S}, {"phi", cells_json(s.phi)},
                   {"boundary", {{"n", s.bc.side[left][comp_n].value}, {"c", s.bc.side[left][comp_c].value}, {"u", 0.0}, {"P", 0.0}}}});
   } else {
     model.update({{"name", "keller_segel"}, {"variant", s.kind == ChemotaxisKind::keller_segel ? "parabolic" : "elliptic"},
@@ -135,7 +128,7 @@ nlohmann::json chemotaxis_json(const ChemotaxisSpec& s) {
   }
   return {{"model", model},
           {"grid", {{"nx", s.grid.nx}, {"ny", s.grid.ny}, {"dx", s.grid.dx}, {"dy", s.grid.dy}}},
-          {"initial", {{"n", summary(s.n0)}, {"c", summary(s.c0)}}},
+          {"initial", {{"n", cells_json(s.n0)}, {"c", cells_json(s.c0)}}},
           {"solver", solver_json(s.solver)}};
 }
 

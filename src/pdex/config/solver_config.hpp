@@ -2,7 +2,7 @@
 // The [solver] section of a configuration (docs/config.md), shared by every model with linear solves.
 #include <nlohmann/json.hpp>
 
-#include "pdex/app/config_reader.hpp"
+#include "pdex/config/config_reader.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 
 namespace pdex {

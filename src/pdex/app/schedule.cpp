@@ -1,0 +1,157 @@
+#include "pdex/app/schedule.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "pdex/core/error.hpp"
+#include "pdex/core/format.hpp"
+
+namespace pdex {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+template <class F>
+double timed(F&& f) {
+  const auto t0 = Clock::now();
+  f();
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// The first field with a NaN/Inf and where, or -1.
+std::pair<int, int64_t> first_nonfinite(Stepper& s) {
+  for (std::size_t f = 0; f < s.field_names().size(); ++f)
+    if (const int64_t at = s.first_nonfinite(int(f)); at >= 0) return {int(f), at};
+  return {-1, -1};
+}
+
+// Fixed steps of dt: chunks end at the next check or output; a chunk that ends non-finite is repeated
+// step by step from its saved start, to name the step.
+class StepSchedule : public Schedule {
+ public:
+  explicit StepSchedule(const RunConfig& rc) : rc_(rc), c_(rc.clock()) {}
+  bool done() const override { return step_ >= c_.steps; }
+  double advance(Stepper& s) override {
+    start_ = step_;
+    int64_t stop = std::min(c_.steps, step_ + c_.check_every);
+    if (rc_.output.every > 0) stop = std::min(stop, (step_ / rc_.output.every + 1) * rc_.output.every);
+    s.save();
+    const double seconds = timed([&] { s.advance(stop - step_); });
+    step_ = stop;
+    return seconds;
+  }
+  void check_finite(Stepper& s) override {
+    if (first_nonfinite(s).first < 0) return;
+    s.restore();
+    for (int64_t step = start_ + 1; step <= step_; ++step) {
+      s.advance(1);
+      const auto [f, at] = first_nonfinite(s);
+      if (f < 0) continue;
+      throw NumericalError("the solution blew up at step " + std::to_string(step) + " (t = " +
+                           format_number(double(step) * c_.dt) + "): field '" + s.field_names()[f] +
+                           "' is NaN or infinite at cell " + cell_name(at, rc_.grid()) + ". Reduce time.dt (now " +
+                           format_number(c_.dt) + "), or check the parameters and initial state; outputs written so far are kept in " +
+                           rc_.output.dir, step - 1);
+    }
+    throw NumericalError("the solution became non-finite between steps " + std::to_string(start_) + " and " +
+                         std::to_string(step_) + " but did not again when repeated step by step; "
+                         "this points to a backend fault: please report it");
+  }
+  bool output_due() const override {
+    return step_ == c_.steps || (rc_.output.every > 0 && step_ % rc_.output.every == 0);
+  }
+  int64_t step() const override { return step_; }
+  int64_t progress() const override { return step_; }
+  int64_t progress_total() const override { return c_.steps; }
+  void add_outputs(nlohmann::json& outputs, const std::vector<std::string>& files, const Stepper&) const override {
+    for (const auto& f : files) outputs.push_back(f);
+  }
+  void summarize(nlohmann::json& sum) const override {
+    sum["steps"] = step_;
+    sum["simulated_time"] = double(step_) * c_.dt;
+  }
+
+ private:
+  const RunConfig& rc_;
+  const RunClock& c_;
+  int64_t step_ = 0, start_ = 0;
+};
+
+// At most ~max_points of the accepted steps' (t, tau), evenly picked, the last one included.
+nlohmann::json step_history(const StepStats& s, std::size_t max_points = 500) {
+  nlohmann::json h = nlohmann::json::array();
+  const std::size_t n = s.history.size(), stride = std::max<std::size_t>(1, (n + max_points - 1) / max_points);
+  for (std::size_t k = 0; k < n; k += stride) h.push_back({s.history[k].t, s.history[k].tau});
+  if (n > 0 && (n - 1) % stride != 0) h.push_back({s.history.back().t, s.history.back().tau});
+  return h;
+}
+
+MolStepper& as_mol(Stepper& s) {
+  auto* m = dynamic_cast<MolStepper*>(&s);
+  if (!m) throw Error("internal: a run by simulated time needs a method-of-lines stepper");
+  return *m;
+}
+
+// Simulated time to t_end: the integrator lands on each of output.times, checked every check_every
+// accepted steps.
+class TimeSchedule : public Schedule {
+ public:
+  explicit TimeSchedule(const RunConfig& rc) : rc_(rc), c_(rc.clock()), stops_(c_.output_times) {
+    if (stops_.empty() || stops_.back() < c_.t_end) stops_.push_back(c_.t_end);
+  }
+  bool done() const override { return next_ >= stops_.size(); }
+  double advance(Stepper& s) override {
+    MolStepper& m = as_mol(s);
+    const double seconds = timed([&] { m.advance_to(stops_[next_], c_.check_every); });
+    time_ = m.time();
+    stats_ = &m.step_stats();
+    due_ = time_ >= stops_[next_];
+    if (due_) ++next_;
+    return seconds;
+  }
+  void check_finite(Stepper& s) override {
+    const auto [f, at] = first_nonfinite(s);
+    if (f < 0) return;
+    throw NumericalError("the solution blew up by t = " + std::to_string(time_) + ": field '" + s.field_names()[f] +
+                             "' is NaN or infinite at cell " + cell_name(at, rc_.grid()) +
+                             "; lower time.tol (Merson) or time.dt (rk4), or check the parameters",
+                         step());
+  }
+  bool output_due() const override { return due_; }
+  int64_t step() const override { return stats_ ? stats_->accepted : 0; }
+  int64_t progress() const override { return int64_t(1000 * time_ / c_.t_end); }  // per mille of simulated time
+  int64_t progress_total() const override { return 1000; }
+  void add_outputs(nlohmann::json& outputs, const std::vector<std::string>& files, const Stepper& s) const override {
+    outputs.push_back({{"t", dynamic_cast<const MolStepper&>(s).time()}, {"files", files}});
+  }
+  void summarize(nlohmann::json& sum) const override {
+    sum["steps"] = step();
+    sum["simulated_time"] = time_;
+    if (!stats_) return;
+    sum["rejected_steps"] = stats_->rejected;
+    sum["step_size"] = {{"min", stats_->tau_min}, {"max", stats_->tau_max}, {"history_t_tau", step_history(*stats_)}};
+  }
+
+ private:
+  const RunConfig& rc_;
+  const RunClock& c_;
+  std::vector<double> stops_;
+  std::size_t next_ = 0;
+  double time_ = 0;
+  bool due_ = false;
+  const StepStats* stats_ = nullptr;
+};
+
+}  // namespace
+
+std::string cell_name(int64_t at, const Grid2& g) {
+  return "x=" + std::to_string(at % g.nx) + ", y=" + std::to_string(at / g.nx);
+}
+
+std::unique_ptr<Schedule> make_schedule(const RunConfig& rc) {
+  if (rc.clock().simulated_time) return std::make_unique<TimeSchedule>(rc);
+  return std::make_unique<StepSchedule>(rc);
+}
+
+}  // namespace pdex

@@ -1,0 +1,41 @@
+#pragma once
+// What the run loop does that depends on how its clock counts (RunClock): by steps, in chunks of
+// time.check_every with outputs every output.every steps; or by simulated time, landing on output.times
+// while the integrator chooses its steps. Simulation (simulation.cpp) drives either one.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pdex/app/run_config.hpp"
+#include "pdex/time/stepper.hpp"
+
+namespace pdex {
+
+class Schedule {
+ public:
+  virtual ~Schedule() = default;
+  virtual bool done() const = 0;
+  // Advances to the next check, output or end; returns the wall seconds spent stepping.
+  virtual double advance(Stepper& s) = 0;
+  // After advance: throws NumericalError naming when, which field and which cell went NaN or infinite.
+  virtual void check_finite(Stepper& s) = 0;
+  virtual bool output_due() const = 0;
+  virtual int64_t step() const = 0;  // steps taken (accepted ones by simulated time)
+  // Progress in units of `progress_total()`.
+  virtual int64_t progress() const = 0;
+  virtual int64_t progress_total() const = 0;
+  // summary.json's "outputs": files by name, or by simulated time.
+  virtual void add_outputs(nlohmann::json& outputs, const std::vector<std::string>& files, const Stepper& s) const = 0;
+  // The clock's entries of summary.json at the end: steps, simulated time, step sizes.
+  virtual void summarize(nlohmann::json& summary) const = 0;
+};
+
+std::unique_ptr<Schedule> make_schedule(const RunConfig& rc);
+
+// "x=3, y=7" of a linear cell index y * nx + x.
+std::string cell_name(int64_t at, const Grid2& g);
+
+}  // namespace pdex

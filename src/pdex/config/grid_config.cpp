@@ -1,0 +1,129 @@
+#include "pdex/config/grid_config.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "pdex/core/error.hpp"
+
+namespace pdex {
+
+namespace {
+
+constexpr int64_t max_cells_per_side = 1 << 20;
+const std::vector<std::string> bc_kinds{"periodic", "neumann", "dirichlet"};
+const char* const side_names[4] = {"left", "right", "bottom", "top"};
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g GiB", bytes / double(1ull << 30));
+  return buf;
+}
+
+BcKind kind_of(const std::string& s) {
+  return s == "periodic" ? BcKind::periodic : s == "neumann" ? BcKind::neumann : BcKind::dirichlet;
+}
+
+SideBc kind_without_value(ConfigReader& cfg, const std::string& path) {
+  const BcKind k = kind_of(cfg.get_choice(path, bc_kinds));
+  if (k == BcKind::dirichlet) cfg.fail(path, "a Dirichlet side needs its value: { kind = \"dirichlet\", value = 1.0 }");
+  return SideBc{k, 0.0};
+}
+
+// One side: "kind", { kind = , value = }, { kind = "dirichlet", u = 1, v = 0 }, or { u = ..., v = ... }.
+void read_side(ConfigReader& cfg, const std::string& path, int side, const std::vector<std::string>& fields,
+               FieldBoundary& bc) {
+  const toml::node* n = cfg.find(path);
+  const int count = int(fields.size());
+  if (n->is_string()) {
+    for (int c = 0; c < count; ++c) bc.side[side][c] = kind_without_value(cfg, path);
+    return;
+  }
+  if (!n->is_table()) cfg.fail(path, "expected a kind (\"periodic\", \"neumann\", \"dirichlet\") or a table");
+  if (cfg.has(path + ".kind")) {
+    const BcKind k = kind_of(cfg.get_choice(path + ".kind", bc_kinds));
+    const double value = cfg.get_double(path + ".value", 0.0);
+    for (int c = 0; c < count; ++c) bc.side[side][c] = SideBc{k, cfg.get_double(path + "." + fields[c], value)};
+    return;
+  }
+  for (int c = 0; c < count; ++c) {
+    const std::string p = path + "." + fields[c];
+    if (!cfg.has(p)) cfg.fail(path, "missing the condition for field '" + fields[c] + "'");
+    if (cfg.find(p)->is_string())
+      bc.side[side][c] = kind_without_value(cfg, p);
+    else
+      bc.side[side][c] = SideBc{kind_of(cfg.get_choice(p + ".kind", bc_kinds)), cfg.get_double(p + ".value", 0.0)};
+  }
+}
+
+void check_periodic_pairs(const ConfigReader& cfg, const FieldBoundary& bc, int count) {
+  for (int c = 0; c < count; ++c)
+    for (int axis = 0; axis < 2; ++axis) {
+      const bool lo = bc.side[2 * axis][c].kind == BcKind::periodic, hi = bc.side[2 * axis + 1][c].kind == BcKind::periodic;
+      if (lo != hi)
+        cfg.fail("grid.boundary", std::string("periodic sides come in pairs: ") + side_names[2 * axis] + " and " +
+                                      side_names[2 * axis + 1] + " must both be periodic or neither");
+    }
+}
+
+}  // namespace
+
+Grid2 read_grid(ConfigReader& cfg) {
+  Grid2 g;
+  const int64_t nx = cfg.get_int("grid.nx"), ny = cfg.get_int("grid.ny", nx);
+  if (nx <= 0 || nx > max_cells_per_side) cfg.fail("grid.nx", "expected a positive cell count up to 2^20, got " + std::to_string(nx));
+  if (ny <= 0 || ny > max_cells_per_side) cfg.fail("grid.ny", "expected a positive cell count up to 2^20, got " + std::to_string(ny));
+  g.nx = int(nx), g.ny = int(ny);
+  g.dx = cfg.get_double("grid.dx", 1.0);
+  g.dy = cfg.get_double("grid.dy", g.dx);
+  if (!(g.dx > 0)) cfg.fail("grid.dx", "expected a positive spacing");
+  if (!(g.dy > 0)) cfg.fail("grid.dy", "expected a positive spacing");
+  g.x0 = cfg.get_double("grid.x0", 0.0);
+  g.y0 = cfg.get_double("grid.y0", 0.0);
+  return g;
+}
+
+// The initial state and per-cell inputs (doubles while reading), two states and a checkpoint of two
+// fields, and parameter fields: a bound that holds for every family's set-up.
+void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precision) {
+  const double cells = double(g.nx + 64) * double(g.ny + 2);
+  const double value = precision == Precision::f32 ? 4 : 8;
+  const double need = cells * (4 * 8 + 8 * value);
+  const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  if (need > have)
+    cfg.fail("grid.nx", "a " + std::to_string(g.nx) + " x " + std::to_string(g.ny) + " grid needs about " + gib(need) +
+                            " but this machine has " + gib(have) + "; use a smaller grid (grid.nx, grid.ny) or f32");
+}
+
+FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback) {
+  if (fields.size() > std::size_t(max_components)) throw Error("internal: more fields than a boundary holds");
+  const toml::node* n = cfg.find("grid.boundary");
+  if (!n) return FieldBoundary::all(fallback);
+  if (n->is_string()) {
+    const std::string k = cfg.get_choice("grid.boundary", bc_kinds);
+    if (k == "dirichlet") cfg.fail("grid.boundary", "a Dirichlet boundary needs values: use a table per side, e.g. { left = { kind = \"dirichlet\", value = 1.0 }, ... }");
+    return FieldBoundary::all(kind_of(k));
+  }
+  FieldBoundary bc = FieldBoundary::all(fallback);
+  for (int s = 0; s < 4; ++s) {
+    const std::string p = std::string("grid.boundary.") + side_names[s];
+    if (!cfg.has(p)) cfg.fail("grid.boundary", std::string("missing side '") + side_names[s] + "' (give all of left, right, bottom, top)");
+    read_side(cfg, p, s, fields, bc);
+  }
+  check_periodic_pairs(cfg, bc, int(fields.size()));
+  return bc;
+}
+
+nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields) {
+  const char* kinds[3] = {"periodic", "neumann", "dirichlet"};
+  nlohmann::json j;
+  for (int s = 0; s < 4; ++s)
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      const SideBc& b = bc.side[s][c];
+      j[side_names[s]][fields[c]] = {{"kind", kinds[int(b.kind)]}};
+      if (b.kind == BcKind::dirichlet) j[side_names[s]][fields[c]]["value"] = b.value;
+    }
+  return j;
+}
+
+}  // namespace pdex

@@ -1,0 +1,29 @@
+#pragma once
+// The [grid] section (docs/config.md): extents, spacing, origin, and grid.boundary per side and per field.
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "pdex/config/config_reader.hpp"
+#include "pdex/core/precision.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/grid.hpp"
+
+namespace pdex {
+
+// grid.nx, grid.ny (default nx), dx, dy (default dx), x0, y0.
+Grid2 read_grid(ConfigReader& cfg);
+
+// Refuses a grid that cannot fit in this machine's memory, before anything of its size is allocated.
+void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precision);
+
+// grid.boundary: one kind for every side, or a table per side whose entries are a kind,
+// { kind = , value = } (with per-field values), or a condition per field by name. `fields` names the
+// components of the result, at most max_components; missing: `fallback` on every side.
+FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback = BcKind::periodic);
+
+// The resolved conditions, side -> field -> { kind, value }.
+nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields);
+
+}  // namespace pdex

@@ -1,0 +1,34 @@
+#pragma once
+// The [time] section (docs/config.md): a clock of fixed steps (time.dt with time.steps or time.t_end), or,
+// for the method-of-lines schemes (time.scheme = "merson" | "rk4", seed 003), simulated time up to
+// time.t_end with outputs at output.times, Merson choosing the steps.
+#include <nlohmann/json.hpp>
+
+#include "pdex/config/config_reader.hpp"
+#include "pdex/linalg/solver_settings.hpp"
+#include "pdex/time/run_clock.hpp"
+
+namespace pdex {
+
+// True when time.scheme names a method-of-lines scheme.
+bool is_mol_scheme(ConfigReader& cfg);
+
+// Reads time.dt, time.steps | time.t_end, time.force and time.check_every; the scheme is the caller's.
+RunClock read_steps_clock(ConfigReader& cfg, const std::string& scheme);
+
+// time.scheme = "theta": time.theta in (0, 1] (default 0.5, Crank-Nicolson) and [solver], whose tolerance
+// defaults to one matched to the time-discretization error, not to machine precision (docs/solvers.md).
+struct ThetaScheme {
+  double theta = 0.5;
+  SolverSettings solver;
+};
+ThetaScheme read_theta_scheme(ConfigReader& cfg);
+
+// Reads time.scheme, t_end, tol, dt (default `default_dt`; 0: none, the caller picks one; rk4 requires
+// it), check_every and output.times; throws InputError naming the file and key.
+RunClock read_mol_time(ConfigReader& cfg, double default_dt);
+
+// The resolved values, for summary.json: {"time": {...}} and, by simulated time, "output_times".
+nlohmann::json clock_json(const RunClock& c);
+
+}  // namespace pdex

@@ -1,0 +1,149 @@
+// The advection-reaction-diffusion family: two species u, v with the kinetics of ard_catalog(), by forward
+// Euler, the theta scheme (seed 000 eqs. 9-14), or the method of lines (rk4, Merson).
+#include <cmath>
+#include <limits>
+
+#include "pdex/config/grid_config.hpp"
+#include "pdex/core/format.hpp"
+#include "pdex/config/solver_config.hpp"
+#include "pdex/config/time_config.hpp"
+#include "pdex/models/ard/ard_catalog.hpp"
+#include "pdex/models/ard/ard_config.hpp"
+#include "pdex/models/ard/ard_stability.hpp"
+#include "pdex/models/ard/ard_stepper.hpp"
+#include "pdex/models/builtin_families.hpp"
+
+namespace pdex {
+
+namespace {
+
+const std::vector<std::string> fields{"u", "v"};
+
+class ArdSetup : public SpecSetup<ArdSpec> {
+ public:
+  std::optional<StabilityRule> stability() const override {
+    if (clock.scheme == "merson") return std::nullopt;  // Merson's error control finds its own steps
+    const StableStep euler = ard_stable_step(spec);
+    if (clock.scheme != "rk4") return StabilityRule{euler, "forward-Euler", {}, {}};
+    // Classic RK4 is stable on the negative real axis to 2.785 / dt, forward Euler to 2 / dt.
+    return StabilityRule{{euler.dt_max * (2.785 / 2), euler.reason + ", times 1.39 for rk4"}, "rk4", {}, {}};
+  }
+  std::unique_ptr<Stepper> make_stepper(Backend backend, Precision precision) const override {
+    return make_ard_stepper(spec, backend, precision);
+  }
+  nlohmann::json resolved() const override;
+};
+
+nlohmann::json ArdSetup::resolved() const {
+  const ArdSpec& s = spec;
+  const char* adv[3] = {"none", "centered", "upwind"};
+  nlohmann::json params;
+  for (const auto& [name, p] : s.params) params[name] = spec_json(p);
+  nlohmann::json model = {{"name", s.reaction}, {"params", params}, {"clamp", s.clamp},
+                          {"advection", {{"scheme", adv[int(s.advection)]}, {"x", spec_json(s.ax)}, {"y", spec_json(s.ay)}}},
+                          {"diffusion", {{"kind", s.anisotropic ? "tensor" : "isotropic"}}}};
+  if (s.anisotropic)
+    model["diffusion"].update({{"xx", spec_json(s.mxx)}, {"xy", spec_json(s.mxy)}, {"yy", spec_json(s.myy)}});
+  nlohmann::json j = clock_json(clock);
+  if (!clock.simulated_time) j["time"]["theta"] = s.theta;
+  j.update({{"model", model},
+            {"grid", {{"boundary", boundary_json(s.bc, fields)}}},
+            {"run", {{"temporal_blocking", s.temporal_blocking}}},
+            {"solver", s.theta > 0 ? solver_json(s.solver) : nlohmann::json()},
+            {"initial", {{"u", cells_json(s.u0)}, {"v", cells_json(s.v0)}}}});
+  return j;
+}
+
+// model.params: only the reaction's names, each a number, noise or a file.
+void read_params(ModelContext& m, const ReactionInfo& info, SpecContext& ctx, ArdSpec& s) {
+  ConfigReader& cfg = m.cfg;
+  if (const toml::node* p = cfg.find("model.params"); p && p->is_table())
+    for (const auto& [k, v] : *p->as_table()) {
+      bool known = false;
+      for (const auto& pi : info.params) known |= pi.name == k.str();
+      if (!known) {
+        std::string names;
+        for (const auto& pi : info.params) names += (names.empty() ? "" : ", ") + pi.name;
+        cfg.fail("model.params." + std::string(k.str()), "model '" + info.name + "' has no such parameter; it has " + names);
+      }
+    }
+  for (const auto& pi : info.params) s.params[pi.name] = read_scalar(ctx, "model.params." + pi.name, pi.default_value);
+  for (const char* d : {"Du", "Dv"})
+    if (s.params[d].min_value() < 0) cfg.fail(std::string("model.params.") + d, "a diffusivity must be non-negative");
+}
+
+// time.scheme = "euler" | "theta" (with [solver]), or the method of lines: "rk4" | "merson".
+RunClock read_clock(ConfigReader& cfg, ArdSpec& s) {
+  if (is_mol_scheme(cfg)) {
+    RunClock c = read_mol_time(cfg, 0.0);
+    // Merson's first step, where time.dt does not give it: the forward-Euler estimate, which the step
+    // control then grows or shrinks as the error allows.
+    const double euler = ard_stable_step(s).dt_max;
+    if (c.dt == 0) c.dt = euler > 0 && std::isfinite(euler) ? euler : 1e-3;
+    c.force = cfg.get_bool("time.force", false);
+    s.mol_scheme = c.scheme;
+    s.tol = c.tol;
+    s.dt = c.dt;
+    return c;
+  }
+  const std::string scheme = cfg.get_choice("time.scheme", {"euler", "theta", "rk4", "merson"}, "euler");
+  if (scheme == "theta") {
+    const ThetaScheme t = read_theta_scheme(cfg);
+    s.theta = t.theta;
+    s.solver = t.solver;
+  }
+  RunClock c = read_steps_clock(cfg, scheme);
+  s.dt = c.dt;
+  return c;
+}
+
+std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
+  ConfigReader& cfg = m.cfg;
+  const ReactionInfo& info = ard_reaction(m.model.name);
+  auto setup = std::make_unique<ArdSetup>();
+  ArdSpec& s = setup->spec;
+  s.grid = m.grid;
+  s.bc = read_boundary(cfg, fields);
+  s.reaction = info.name;
+  s.clamp = cfg.get_bool("model.clamp", info.clamp);
+  s.temporal_blocking = cfg.get_bool("run.temporal_blocking", true);
+  SpecContext ctx{cfg, s.grid, m.base_dir};
+  read_params(m, info, ctx, s);
+  read_advection(ctx, s);
+  read_diffusion(ctx, s);
+  s.u0 = read_cells(ctx, "initial.u", info.u0);
+  s.v0 = read_cells(ctx, "initial.v", info.v0);
+  setup->clock = read_clock(cfg, s);  // after the model: Merson's first step comes from its stable step
+  setup->fields = fields;
+  setup->grid = s.grid;
+  return setup;
+}
+
+std::vector<std::string> examples_of(const std::string& name) {
+  if (name == "turing")
+    return {"turing_spots.toml", "turing_spots_cn.toml", "turing_spots_demo.toml", "turing_stripes.toml",
+            "anisotropic.toml", "anisotropic_cn.toml"};
+  if (name == "gray_scott")
+    return {"gray_scott_spots.toml", "gray_scott_stripes.toml", "gray_scott_waves.toml", "advection_steered.toml"};
+  if (name == "fitzhugh_nagumo") return {"fitzhugh_nagumo_spiral.toml"};
+  return {name + ".toml"};
+}
+
+}  // namespace
+
+ModelFamily ard_family() {
+  ModelFamily f{"advection_reaction_diffusion",
+                "u_t + (a.grad)u = f(u,v) + div(Du M grad u), the same for v with g, Dv (seed 000)", {}, read_ard};
+  for (const ReactionInfo& r : ard_catalog())
+    f.models.push_back(ModelDesc{
+        r.name, r.title, r.equations, fields, r.params, {"euler", "theta", "rk4", "merson"},
+        {"initial u = " + format_number(r.u0) + ", v = " + format_number(r.v0) + "; model.clamp = " + (r.clamp ? "true" : "false") +
+             " (true: u, v kept >= 0); suggested time.dt = " + format_number(r.dt) + " at dx = 1",
+         "model.advection: scheme = none | centered (seed 000 eq. 8) | upwind; velocity = [ax, ay] | preset = rotation | "
+         "shear | vortex (strength, center, radius) | x, y fields",
+         "model.diffusion: kind = isotropic (eq. 7) | tensor (xx, xy, yy | file | preset = \"along_flow\", ratio)"},
+        examples_of(r.name)});
+  return f;
+}
+
+}  // namespace pdex
