@@ -29,10 +29,10 @@ inline ArdSpec bench_spec(const std::string& model, int n, bool tiled = true) {
   for (const auto& p : info.params) s.params[p.name] = ScalarSpec{p.default_value, {}};
   if (model == "turing") s.params["alpha"].cells = uniform_noise(std::size_t(n) * n, 0.1, 7);
   if (model == "turing") for (double& a : s.params["alpha"].cells) a += 12.0;
-  s.u0 = uniform_noise(std::size_t(n) * n, 0.01, 1);
-  s.v0 = uniform_noise(std::size_t(n) * n, 0.01, 2);
-  for (double& u : s.u0) u += info.u0;
-  for (double& v : s.v0) v += info.v0 + 0.25;
+  s.initial[0] = uniform_noise(std::size_t(n) * n, 0.01, 1);
+  s.initial[1] = uniform_noise(std::size_t(n) * n, 0.01, 2);
+  for (double& u : s.initial[0]) u += info.initial[0];
+  for (double& v : s.initial[1]) v += info.initial[1] + 0.25;
   s.dt = info.dt;
   s.temporal_blocking = tiled;
   return s;

@@ -22,6 +22,7 @@ gray_scott_spots v
 gray_scott_stripes v
 gray_scott_waves v
 fitzhugh_nagumo_spiral u
+may_leonard_spirals u1
 brusselator u
 schnakenberg u
 advection_steered v

@@ -30,6 +30,28 @@ Outcome run_config(const ScratchDir& dir, const std::string& text, const std::ve
   return run_pdex(args);
 }
 
+// A three-species model: its species are its fields, by name, in [initial], grid.boundary and the
+// outputs; the theta scheme, which solves at most two species, is refused before the run.
+TEST(ConfigErrors, ThreeSpeciesRunByNameAndTheThetaSchemeIsRefused) {
+  ScratchDir dir;
+  const std::string text =
+      "[model]\nname = \"may_leonard\"\n[grid]\nnx = 16\nny = 12\n"
+      "boundary = { left = { u1 = \"neumann\", u2 = \"neumann\", u3 = { kind = \"dirichlet\", value = 0.5 } }, "
+      "right = \"neumann\", bottom = \"neumann\", top = \"neumann\" }\n"
+      "[time]\ndt = 0.1\nsteps = 20\n[initial]\nu1 = 0.2\nu2 = { value = 0.3, noise = 0.01 }\n"
+      "[output]\nformats = [\"npy\"]\n[run]\nbackend = \"serial\"\nprogress = false\n";
+  const Outcome ok = run_config(dir, text);
+  ASSERT_EQ(ok.status, 0) << ok.output;
+  for (const char* f : {"u1", "u2", "u3"}) EXPECT_TRUE(fs::exists(dir / "out" / (std::string(f) + "_000020.npy"))) << f;
+  const auto s = read_json(dir / "out" / "summary.json");
+  EXPECT_DOUBLE_EQ(s["config"]["grid"]["boundary"]["left"]["u3"]["value"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(s["config"]["initial"]["u1"]["min"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(s["config"]["initial"]["u3"]["min"].get<double>(), 1.0 / 3) << "the model's default";
+  expect_refused(run_config(dir, text, {"--set", "time.scheme=theta"}),
+                 {"cfg.toml", "key 'time.scheme'", "at most 2 species", "\"rk4\""});
+  expect_refused(run_config(dir, text, {"--set", "initial.v=1.0"}), {"cfg.toml", "key 'initial.v'", "unknown key"});
+}
+
 TEST(ConfigErrors, UnknownKeyIsRefusedWithADidYouMeanHint) {
   ScratchDir dir;
   const Outcome o = run_config(dir, gray_scott_config("evrey = 5\n"));

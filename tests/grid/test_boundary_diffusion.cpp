@@ -18,16 +18,16 @@ class BoundaryDiffusionTest : public ArdBackendTest {};
 TEST_P(BoundaryDiffusionTest, NeumannConservesMassUnderPureDiffusion) {
   const Grid2 g{48, 40, 0.5, 0.5};
   ArdSpec s = inert_diffusion_spec(g, 0.05, 0.02, FieldBoundary::all(BcKind::neumann));
-  s.u0 = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 1);
-  s.v0 = sample(g, [](double x, double y) { return x < 8 && y < 6 ? 5.0 : 0.0; });  // mass in a corner
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 1);
+  s.initial[1] = sample(g, [](double x, double y) { return x < 8 && y < 6 ? 5.0 : 0.0; });  // mass in a corner
   s.dt = 0.9 * ard_stable_step(s).dt_max;
   auto st = make(s);
   st->advance(500);
   const auto u = st->values(0), v = st->values(1);
-  EXPECT_NEAR(total(u) / total(s.u0), 1.0, tol(1e-12, 1e-6));
-  EXPECT_NEAR(total(v) / total(s.v0), 1.0, tol(1e-12, 1e-6));
+  EXPECT_NEAR(total(u) / total(s.initial[0]), 1.0, tol(1e-12, 1e-6));
+  EXPECT_NEAR(total(v) / total(s.initial[1]), 1.0, tol(1e-12, 1e-6));
   // Diffusion did act: the noise is mostly gone and the corner's mass has spread.
-  EXPECT_LT(variance(u), 0.05 * variance(s.u0));
+  EXPECT_LT(variance(u), 0.05 * variance(s.initial[0]));
   EXPECT_GT(v[std::size_t(20) * g.nx + 20], 0.01);
 }
 
@@ -35,14 +35,14 @@ TEST_P(BoundaryDiffusionTest, NeumannConservesMassUnderPureDiffusion) {
 TEST_P(BoundaryDiffusionTest, PeriodicConservesMassUnderPureDiffusion) {
   const Grid2 g{40, 48};
   ArdSpec s = inert_diffusion_spec(g, 0.2, 0.1, FieldBoundary::all(BcKind::periodic));
-  s.u0 = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 2);
-  s.v0 = sample(g, [](double x, double) { return x < 2 ? 5.0 : 0.0; });  // a band across the seam
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 2);
+  s.initial[1] = sample(g, [](double x, double) { return x < 2 ? 5.0 : 0.0; });  // a band across the seam
   s.dt = 0.9 * ard_stable_step(s).dt_max;
   auto st = make(s);
   st->advance(500);
-  EXPECT_NEAR(total(st->values(0)) / total(s.u0), 1.0, tol(1e-12, 1e-6));
-  EXPECT_NEAR(total(st->values(1)) / total(s.v0), 1.0, tol(1e-12, 1e-6));
-  EXPECT_LT(variance(st->values(0)), 0.05 * variance(s.u0));
+  EXPECT_NEAR(total(st->values(0)) / total(s.initial[0]), 1.0, tol(1e-12, 1e-6));
+  EXPECT_NEAR(total(st->values(1)) / total(s.initial[1]), 1.0, tol(1e-12, 1e-6));
+  EXPECT_LT(variance(st->values(0)), 0.05 * variance(s.initial[0]));
 }
 
 // Dirichlet b on every side: the only steady state is u = b. The slowest mode decays by e^-28 over
@@ -54,8 +54,8 @@ TEST_P(BoundaryDiffusionTest, DirichletDiffusionConvergesToTheBoundaryValue) {
     s.bc.side[side][0] = {BcKind::dirichlet, 0.7};
     s.bc.side[side][1] = {BcKind::dirichlet, -0.3};
   }
-  s.u0 = uniform_noise(std::size_t(g.cells()), 0.0, 1.0, 3);
-  s.v0 = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 4);
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), 0.0, 1.0, 3);
+  s.initial[1] = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 4);
   s.dt = 0.9 * ard_stable_step(s).dt_max;
   auto st = make(s);
   st->advance(1200);
@@ -78,8 +78,8 @@ TEST_P(BoundaryDiffusionTest, MixedSidesAndComponentsConvergeToTheirLinearSteady
   s.bc.side[right][1] = {BcKind::periodic, 0.0};
   s.bc.side[bottom][1] = {BcKind::dirichlet, 2.0};
   s.bc.side[top][1] = {BcKind::dirichlet, 3.0};
-  s.u0 = uniform_noise(std::size_t(g.cells()), 0.5, 0.5, 5);
-  s.v0 = uniform_noise(std::size_t(g.cells()), 0.0, 1.0, 6);
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), 0.5, 0.5, 5);
+  s.initial[1] = uniform_noise(std::size_t(g.cells()), 0.0, 1.0, 6);
   s.dt = 0.9 * ard_stable_step(s).dt_max;
   auto st = make(s);
   st->advance(2000);

@@ -76,8 +76,9 @@ inline ArdSpec catalog_spec(const std::string& reaction, const Grid2& grid) {
   s.clamp = ard_reaction(reaction).clamp;
   s.dt = ard_reaction(reaction).dt;
   s.grid = grid;
-  s.u0.assign(std::size_t(grid.cells()), ard_reaction(reaction).u0);
-  s.v0.assign(std::size_t(grid.cells()), ard_reaction(reaction).v0);
+  s.species = ard_reaction(reaction).species;
+  s.initial.clear();
+  for (double x : ard_reaction(reaction).initial) s.initial.emplace_back(std::size_t(grid.cells()), x);
   return s;
 }
 
@@ -157,8 +158,8 @@ inline ArdSpec varying_tensor_spec(const Grid2& g, BcKind kind) {
   s.myy.cells = sample(g, [=](double, double y) { return 1 + 0.5 * std::cos(2 * pi * y / ly); });
   s.mxy.cells = sample(g, [=](double x, double y) { return 0.4 * std::cos(2 * pi * x / lx) * std::cos(pi * y / ly); });
   s.params["Du"].cells = sample(g, [=](double x, double y) { return 0.2 + 0.1 * std::sin(2 * pi * (x / lx + y / ly)); });
-  s.u0 = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 21);
-  s.v0 = sample(g, [](double x, double y) { return x < 6 && y > 30 ? 4.0 : 0.0; });  // mass against two sides
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 21);
+  s.initial[1] = sample(g, [](double x, double y) { return x < 6 && y > 30 ? 4.0 : 0.0; });  // mass against two sides
   s.dt = 0.9 * ard_stable_step(s).dt_max;
   return s;
 }

@@ -37,15 +37,15 @@ class AdvectionTest : public ArdBackendTest {
         return height * std::exp(-((x - c.x0) * (x - c.x0) + (y - c.y0) * (y - c.y0)) / (2 * sigma * sigma));
       });
     };
-    s.u0 = gauss(c.sigma, 1.0);
-    s.v0 = gauss(0.75 * c.sigma, 3.0);
+    s.initial[0] = gauss(c.sigma, 1.0);
+    s.initial[1] = gauss(0.75 * c.sigma, 3.0);
     s.dt = 0.8 * ard_stable_step(s).dt_max;
     auto st = make(s);
     st->advance(steps);
     const double t = s.dt * double(steps);
     for (int f = 0; f < 2; ++f) {
       SCOPED_TRACE(f == 0 ? "u" : "v");
-      const Moments m0 = moments(g, f == 0 ? s.u0 : s.v0), m = moments(g, st->values(f));
+      const Moments m0 = moments(g, f == 0 ? s.initial[0] : s.initial[1]), m = moments(g, st->values(f));
       EXPECT_NEAR(m.cx, m0.cx + c.ax * t, 1e-4);
       EXPECT_NEAR(m.cy, m0.cy + c.ay * t, 1e-4);
       EXPECT_NEAR(m.mass / m0.mass, 1.0, tol(1e-12, 1e-6));

@@ -22,9 +22,9 @@ void expect_mass_conserved(ArdBackendTest& t, const ArdSpec& s) {
   st->advance(300);
   const auto u = st->values(0), v = st->values(1);
   const double tol = t.GetParam().precision == Precision::f32 ? 1e-6 : 1e-12;
-  EXPECT_NEAR(total(u) / total(s.u0), 1.0, tol);
-  EXPECT_NEAR(total(v) / total(s.v0), 1.0, tol);
-  EXPECT_LT(variance(u), 0.1 * variance(s.u0)) << "diffusion did not act";
+  EXPECT_NEAR(total(u) / total(s.initial[0]), 1.0, tol);
+  EXPECT_NEAR(total(v) / total(s.initial[1]), 1.0, tol);
+  EXPECT_LT(variance(u), 0.1 * variance(s.initial[0])) << "diffusion did not act";
 }
 
 TEST_P(AnisotropicTest, VaryingTensorWithOffDiagonalConservesMassOnAPeriodicDomain) {
@@ -42,8 +42,8 @@ TEST_P(AnisotropicTest, IdentityTensorReproducesTheIsotropicOperator) {
     SCOPED_TRACE(kind == BcKind::periodic ? "periodic" : "neumann");
     const Grid2 g{40, 32, 0.5, 0.5};
     ArdSpec iso = inert_diffusion_spec(g, 0.05, 0.02, FieldBoundary::all(kind));
-    iso.u0 = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 31);
-    iso.v0 = uniform_noise(std::size_t(g.cells()), 1.0, 0.5, 32);
+    iso.initial[0] = uniform_noise(std::size_t(g.cells()), 2.0, 1.0, 31);
+    iso.initial[1] = uniform_noise(std::size_t(g.cells()), 1.0, 0.5, 32);
     iso.dt = 0.9 * ard_stable_step(iso).dt_max;
     ArdSpec aniso = iso;
     aniso.anisotropic = true;
@@ -57,7 +57,7 @@ TEST_P(AnisotropicTest, IdentityTensorReproducesTheIsotropicOperator) {
     for (int f = 0; f < 2; ++f) {
       const auto ua = a->values(f), ub = b->values(f);
       EXPECT_LT(max_abs_diff(ua, ub) / max_abs(ua), tol(1e-12, 1e-5)) << "field " << f;
-      EXPECT_GT(max_abs_diff(ua, f == 0 ? iso.u0 : iso.v0), 0.1) << "nothing happened";
+      EXPECT_GT(max_abs_diff(ua, f == 0 ? iso.initial[0] : iso.initial[1]), 0.1) << "nothing happened";
     }
   }
 }
@@ -75,14 +75,14 @@ TEST_P(AnisotropicTest, ConstantTensorGrowsTheCovarianceOfAGaussianBy2DMt) {
   s.mxx = ScalarSpec{mxx, {}};
   s.mxy = ScalarSpec{mxy, {}};
   s.myy = ScalarSpec{myy, {}};
-  s.u0 = sample(g, [](double x, double y) { return std::exp(-((x - 64) * (x - 64) + (y - 64) * (y - 64)) / 32.0); });
-  s.v0 = s.u0;
+  s.initial[0] = sample(g, [](double x, double y) { return std::exp(-((x - 64) * (x - 64) + (y - 64) * (y - 64)) / 32.0); });
+  s.initial[1] = s.initial[0];
   s.dt = 0.9 * ard_stable_step(s).dt_max;
   const int64_t steps = 200;
   auto st = make(s);
   st->advance(steps);
   const double t = s.dt * double(steps);
-  const Moments m0 = moments(g, s.u0), m = moments(g, st->values(0));
+  const Moments m0 = moments(g, s.initial[0]), m = moments(g, st->values(0));
   const double growth = 2 * D * t, rel = tol(1e-6, 1e-5);
   EXPECT_NEAR(m.cxx - m0.cxx, growth * mxx, rel * growth);
   EXPECT_NEAR(m.cxy - m0.cxy, growth * mxy, rel * growth);

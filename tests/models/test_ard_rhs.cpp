@@ -41,8 +41,8 @@ void expect_frozen_matches_per_cell() {
   rhs.reaction = ard_detail::make_reaction<double>(std::type_identity<Reaction>{}, [&](const char*) {
     return params.next();
   });
-  rhs.Du = params.next();
-  rhs.Dv = params.next();
+  rhs.D[0] = params.next();
+  rhs.D[1] = params.next();
   rhs.ax = params.next();
   rhs.ay = params.next();
   rhs.h = Spacing<double>::make(0.5, 0.25, 16);

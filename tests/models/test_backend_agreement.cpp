@@ -20,8 +20,8 @@ namespace {
 ArdSpec turing_from_noise(const Grid2& g) {
   ArdSpec s = catalog_spec("turing", g);
   s.params["alpha"].cells = uniform_noise(std::size_t(g.cells()), s.params["alpha"].value, 0.1, 41);
-  s.u0 = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 42);
-  s.v0 = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 43);
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 42);
+  s.initial[1] = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 43);
   s.dt = std::min(s.dt, 0.8 * ard_stable_step(s).dt_max);  // see test_turing_patterns.cpp
   return s;
 }
@@ -35,8 +35,8 @@ ArdSpec gray_scott_from_noise(const Grid2& g) {
     for (int i = 0; i < g.nx; ++i) {
       const std::size_t k = std::size_t(j) * g.nx + i;
       const bool centre = std::abs(i - g.nx / 2) < g.nx / 6 && std::abs(j - g.ny / 2) < g.ny / 6;
-      s.u0[k] = (centre ? 0.5 : 1.0) + eta[k];
-      s.v0[k] = (centre ? 0.25 : 0.0) + std::abs(eta[k]);
+      s.initial[0][k] = (centre ? 0.5 : 1.0) + eta[k];
+      s.initial[1][k] = (centre ? 0.25 : 0.0) + std::abs(eta[k]);
     }
   return s;
 }
@@ -59,7 +59,7 @@ TEST_P(SerialOpenMPTest, TuringFromNoiseIsBitIdenticalAfter200Steps) {
     omp_set_num_threads(saved);
     for (int f = 0; f < 2; ++f) {
       EXPECT_TRUE(same_bits(serial->values(f), openmp->values(f))) << "field " << f << ", " << threads << " threads";
-      EXPECT_GT(max_abs_diff(serial->values(f), f == 0 ? s.u0 : s.v0), 1e-4) << "the run changed nothing";
+      EXPECT_GT(max_abs_diff(serial->values(f), f == 0 ? s.initial[0] : s.initial[1]), 1e-4) << "the run changed nothing";
     }
   }
 }
@@ -160,7 +160,7 @@ TEST_P(CpuCudaTest, TemporalBlockingAgreesWithOneLaunchPerStep) {
     const double tol = GetParam() == Precision::f64 ? 1e-12 : 1e-5;
     for (int f = 0; f < 2; ++f) {
       EXPECT_LT(rel_l2_diff(tiled->values(f), plain->values(f)), tol) << "field " << f << ", advection " << advect;
-      EXPECT_GT(rel_l2_diff(tiled->values(f), f == 0 ? s.u0 : s.v0), 1e-6) << "the run changed nothing";
+      EXPECT_GT(rel_l2_diff(tiled->values(f), f == 0 ? s.initial[0] : s.initial[1]), 1e-6) << "the run changed nothing";
     }
   }
 }
@@ -211,7 +211,7 @@ TEST_P(CpuCudaTest, OneLaunchThetaStepAgreesWithThePlainSolver) {
     const double tol = f64 ? 1e-10 : 1e-4;
     for (int f = 0; f < 2; ++f) {
       EXPECT_LT(rel_l2_diff(tiled->values(f), plain->values(f)), tol) << "field " << f << ", " << label;
-      EXPECT_GT(rel_l2_diff(tiled->values(f), f == 0 ? s.u0 : s.v0), 1e-6) << "the run changed nothing, " << label;
+      EXPECT_GT(rel_l2_diff(tiled->values(f), f == 0 ? s.initial[0] : s.initial[1]), 1e-6) << "the run changed nothing, " << label;
     }
   }
 }

@@ -32,8 +32,8 @@ struct ModeErrors {
 ModeErrors mode_errors(const BackendCase& bc, int n, BcKind kind, const Mode& mu, const Mode& mv) {
   const Grid2 g{n, n / 2, 1.0 / n, 1.0 / n};
   ArdSpec s = inert_diffusion_spec(g, mu.D, mv.D, FieldBoundary::all(kind));
-  s.u0 = sample(g, mu);
-  s.v0 = sample(g, mv);
+  s.initial[0] = sample(g, mu);
+  s.initial[1] = sample(g, mv);
   const int64_t steps = 32 * (n / 16) * (n / 16);
   const double t_end = 1.0;
   s.dt = t_end / double(steps);

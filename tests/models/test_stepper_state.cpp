@@ -18,8 +18,8 @@ class StepperStateTest : public ArdBackendTest {
     const int n = GetParam().backend == Backend::cuda ? 4096 : 64;
     const Grid2 g{n, n};
     ArdSpec s = catalog_spec("gray_scott", g);
-    s.u0 = uniform_noise(std::size_t(g.cells()), 0.6, 0.2, 71);
-    s.v0 = uniform_noise(std::size_t(g.cells()), 0.25, 0.1, 72);
+    s.initial[0] = uniform_noise(std::size_t(g.cells()), 0.6, 0.2, 71);
+    s.initial[1] = uniform_noise(std::size_t(g.cells()), 0.25, 0.1, 72);
     return s;
   }
 };

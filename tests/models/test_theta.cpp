@@ -100,8 +100,8 @@ class ThetaTuringTest : public ArdBackendTest {};
 ArdSpec turing_cn_spec(const Grid2& g) {
   ArdSpec s = catalog_spec("turing", g);
   s.params["alpha"].cells = uniform_noise(std::size_t(g.cells()), s.params["alpha"].value, 0.1, 50);
-  s.u0 = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 51);
-  s.v0 = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 52);
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 51);
+  s.initial[1] = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 52);
   s.theta = 0.5;
   s.dt = 12.5;
   return s;
@@ -134,8 +134,8 @@ TEST_P(ThetaTuringTest, FixedCyclesStayWithinTheTimeError) {
   const double lambda_h = 2 * 4 / (h * h) * std::pow(std::sin(pi * h), 2);
   auto run = [&](int cycles) {
     ArdSpec s = inert_diffusion_spec(Grid2{n, n, h, h}, D[0], D[1], FieldBoundary::all(BcKind::periodic));
-    s.u0 = sample(s.grid, [&](double x, double y) { return std::cos(2 * pi * x) * std::cos(2 * pi * y); });
-    s.v0 = s.u0;
+    s.initial[0] = sample(s.grid, [&](double x, double y) { return std::cos(2 * pi * x) * std::cos(2 * pi * y); });
+    s.initial[1] = s.initial[0];
     s.theta = 0.5;
     s.dt = dt;
     s.solver.tol = 1e-12;
@@ -147,8 +147,8 @@ TEST_P(ThetaTuringTest, FixedCyclesStayWithinTheTimeError) {
       const double z = D[c] * lambda_h * dt, g = std::pow((1 - z / 2) / (1 + z / 2), steps);
       const std::vector<double> x = st->values(c);
       for (std::size_t k = 0; k < x.size(); ++k) {
-        solver_err = std::max(solver_err, std::abs(x[k] - g * s.u0[k]));
-        time_err = std::max(time_err, std::abs(g - std::exp(-steps * z)) * std::abs(s.u0[k]));
+        solver_err = std::max(solver_err, std::abs(x[k] - g * s.initial[0][k]));
+        time_err = std::max(time_err, std::abs(g - std::exp(-steps * z)) * std::abs(s.initial[0][k]));
       }
     }
     return std::pair{solver_err, time_err};

@@ -69,9 +69,9 @@ TEST_P(ThetaTensorTest, EverySolverReachesTheSameStepOnEveryBoundaryKind) {
       EXPECT_LE(t.max_residual, solver_tol());
       EXPECT_LT(max_abs_diff(u, ref), tol(1e-7, 3e-2));
       if (kind != BcKind::dirichlet) {
-        EXPECT_NEAR(total(u) / total(s.u0), 1.0, tol(1e-8, 1e-3));
+        EXPECT_NEAR(total(u) / total(s.initial[0]), 1.0, tol(1e-8, 1e-3));
       }
-      EXPECT_GT(max_abs_diff(u, s.u0), 0.1) << "nothing happened";
+      EXPECT_GT(max_abs_diff(u, s.initial[0]), 0.1) << "nothing happened";
     }
   }
 }
@@ -95,8 +95,8 @@ TEST_P(ThetaTensorTest, AgreesWithTheSerialRunInStateAndIterations) {
 // M = I and a constant D: the isotropic theta scheme (five points), to the solver's tolerance.
 TEST_P(ThetaTensorTest, IdentityTensorGivesTheIsotropicScheme) {
   ArdSpec iso = inert_diffusion_spec(Grid2{40, 32, 0.5, 0.5}, 0.05, 0.02, FieldBoundary::all(BcKind::neumann));
-  iso.u0 = uniform_noise(std::size_t(iso.grid.cells()), 2.0, 1.0, 31);
-  iso.v0 = uniform_noise(std::size_t(iso.grid.cells()), 1.0, 0.5, 32);
+  iso.initial[0] = uniform_noise(std::size_t(iso.grid.cells()), 2.0, 1.0, 31);
+  iso.initial[1] = uniform_noise(std::size_t(iso.grid.cells()), 1.0, 0.5, 32);
   iso.theta = 0.5;
   iso.dt = 30 * ard_stable_step(inert_diffusion_spec(iso.grid, 0.05, 0.02, iso.bc)).dt_max;
   iso.solver.tol = solver_tol();
@@ -109,7 +109,7 @@ TEST_P(ThetaTensorTest, IdentityTensorGivesTheIsotropicScheme) {
     const auto a = run(iso, GetParam().backend, GetParam().precision, 10, f);
     const auto b = run(aniso, GetParam().backend, GetParam().precision, 10, f);
     EXPECT_LT(max_abs_diff(a, b), tol(1e-8, 1e-3)) << "field " << f;
-    EXPECT_GT(max_abs_diff(a, f == 0 ? iso.u0 : iso.v0), 0.1) << "nothing happened";
+    EXPECT_GT(max_abs_diff(a, f == 0 ? iso.initial[0] : iso.initial[1]), 0.1) << "nothing happened";
   }
 }
 
@@ -124,7 +124,7 @@ TEST_P(ThetaTensorTest, CrankNicolsonAtTheExplicitStepFollowsForwardEuler) {
   cn.solver.tol = solver_tol();
   const auto a = run(fe, GetParam().backend, GetParam().precision, 60);
   const auto b = run(cn, GetParam().backend, GetParam().precision, 60);
-  EXPECT_LT(max_abs_diff(a, b), 0.02 * max_abs_diff(a, fe.u0));
+  EXPECT_LT(max_abs_diff(a, b), 0.02 * max_abs_diff(a, fe.initial[0]));
 }
 
 // Far past the explicit limit (100 times) on the varying tensor, Crank-Nicolson and backward Euler stay
@@ -138,14 +138,14 @@ TEST_P(ThetaTensorTest, StaysBoundedAtAStepHundredTimesTheExplicitLimit) {
     s.dt *= 100;
     s.solver.tol = solver_tol();
     const auto u = run(s, GetParam().backend, GetParam().precision, 40);
-    const double lo = *std::min_element(s.u0.begin(), s.u0.end()), hi = *std::max_element(s.u0.begin(), s.u0.end());
+    const double lo = *std::min_element(s.initial[0].begin(), s.initial[0].end()), hi = *std::max_element(s.initial[0].begin(), s.initial[0].end());
     for (double x : u) {
       ASSERT_TRUE(std::isfinite(x));
       ASSERT_GE(x, lo - 0.05 * (hi - lo));
       ASSERT_LE(x, hi + 0.05 * (hi - lo));
     }
     if (theta == 1.0) {
-      EXPECT_LT(variance(u), 0.01 * variance(s.u0));
+      EXPECT_LT(variance(u), 0.01 * variance(s.initial[0]));
     }
   }
 }
@@ -231,10 +231,10 @@ std::vector<double> rotated_run(double theta, int64_t steps, Backend b) {
   s.mxx = ScalarSpec{1.0, {}};
   s.mxy = ScalarSpec{0.4, {}};
   s.myy = ScalarSpec{0.6, {}};
-  s.u0 = sample(g, [](double x, double y) {
+  s.initial[0] = sample(g, [](double x, double y) {
     return std::sin(2 * pi * x) * std::cos(2 * pi * y) + std::cos(2 * pi * (x + y));
   });
-  s.v0 = s.u0;
+  s.initial[1] = s.initial[0];
   s.theta = theta;
   s.dt = 0.02 / double(steps);
   s.solver.tol = 1e-12;

@@ -33,13 +33,13 @@ TEST_P(TuringPatternTest, SpotsGrowFromNoiseSaturateAndNumberBetween5And400) {
   const Grid2 g{128, 128};
   ArdSpec s = catalog_spec("turing", g);
   s.params["alpha"].cells = uniform_noise(std::size_t(g.cells()), s.params["alpha"].value, 0.1, 50);
-  s.u0 = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 51);
-  s.v0 = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 52);
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 51);
+  s.initial[1] = uniform_noise(std::size_t(g.cells()), 4.0, 0.01, 52);
   s.dt = std::min(s.dt, 0.8 * ard_stable_step(s).dt_max);
   const int64_t steps = int64_t(std::llround(12000 / s.dt));
   auto st = make(s);
   st->advance(steps * 3 / 4);
-  const double var_initial = variance(s.u0), var_three_quarters = variance(st->values(0));
+  const double var_initial = variance(s.initial[0]), var_three_quarters = variance(st->values(0));
   st->advance(steps - steps * 3 / 4);
   const auto u = st->values(0);
   const double var_end = variance(u);
@@ -64,8 +64,8 @@ TEST_P(CatalogStepTest, SuggestedStepKeepsTheDefaultsFinite) {
   const Grid2 g{64, 64};
   ArdSpec s = catalog_spec(GetParam(), g);
   EXPECT_LE(s.dt, ard_stable_step(s).dt_max);
-  s.u0 = uniform_noise(std::size_t(g.cells()), ard_reaction(GetParam()).u0, 0.01, 61);
-  s.v0 = uniform_noise(std::size_t(g.cells()), ard_reaction(GetParam()).v0, 0.01, 62);
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), ard_reaction(GetParam()).initial[0], 0.01, 61);
+  s.initial[1] = uniform_noise(std::size_t(g.cells()), ard_reaction(GetParam()).initial[1], 0.01, 62);
   auto st = make_ard_stepper(s, Backend::openmp, Precision::f64);
   st->advance(3000);
   EXPECT_EQ(st->first_nonfinite(0), -1);

@@ -70,9 +70,9 @@ class ParamStore {
   std::size_t n_constants_ = 0;
 };
 
-inline bool all_periodic(const FieldBoundary& bc) {
+inline bool all_periodic(const FieldBoundary& bc, int ncomp) {
   for (const auto& side : bc.side)
-    for (int c = 0; c < 2; ++c)
+    for (int c = 0; c < ncomp; ++c)
       if (side[c].kind != BcKind::periodic) return false;
   return true;
 }
@@ -98,6 +98,14 @@ template <class T, class P, class F>
 Schnakenberg<T, P> make_reaction(std::type_identity<Schnakenberg<T, P>>, F&& p) {
   return {p("a"), p("b"), p("gamma")};
 }
+template <class T, class P, class F>
+FisherKpp<T, P> make_reaction(std::type_identity<FisherKpp<T, P>>, F&& p) {
+  return {p("r")};
+}
+template <class T, int N, class P, class F>
+CyclicCompetition<T, N, P> make_reaction(std::type_identity<CyclicCompetition<T, N, P>>, F&& p) {
+  return {p("alpha"), p("beta")};
+}
 
 // What every scheme of the model shares: parameters on the backend, the state with its ghosts, and the
 // read-outs of the Stepper interface (or of a richer one, MolStepper). A scheme adds advance().
@@ -106,11 +114,13 @@ class ArdBase : public Interface {
  public:
   ArdBase(const Exec& ex, const ArdSpec& spec) : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), params_(spec.grid) {
     const Grid2& g = spec.grid;
+    if (int(spec.species.size()) != Rhs::ncomp || spec.initial.size() != spec.species.size())
+      throw Error("internal: model '" + spec.reaction + "' has " + std::to_string(Rhs::ncomp) + " species");
     using P = typename Rhs::param_type;
-    auto param = [&](const char* name) { return P(params_.upload(spec.params.at(name), bc_)); };
+    auto param = [&](const std::string& name) { return P(params_.upload(spec.params.at(name), bc_)); };
     rhs_.reaction = make_reaction<T>(std::type_identity<typename Rhs::reaction_type>{}, param);
-    rhs_.Du = param("Du");
-    rhs_.Dv = param("Dv");
+    const std::vector<std::string> d = diffusivity_names(spec);
+    for (int c = 0; c < Rhs::ncomp; ++c) rhs_.D[c] = param(d[c]);
     rhs_.ax = P(params_.upload(spec.ax, bc_));
     rhs_.ay = P(params_.upload(spec.ay, bc_));
     if (spec.anisotropic) {
@@ -119,14 +129,14 @@ class ArdBase : public Interface {
       rhs_.m_stride = m.comp_stride;
     }
     rhs_.clamp.floor = spec.clamp ? T(0) : std::numeric_limits<T>::lowest();
-    Field<T> host(g, 2, ghost_width, MemorySpace::host);
-    host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
-    host.set_interior(1, std::vector<T>(spec.v0.begin(), spec.v0.end()));
+    Field<T> host(g, Rhs::ncomp, ghost_width, MemorySpace::host);
+    for (int c = 0; c < Rhs::ncomp; ++c) host.set_interior(c, std::vector<T>(spec.initial[c].begin(), spec.initial[c].end()));
     fill_ghosts(Serial{}, host, bc_);
     rhs_.h = Spacing<T>::make(g.dx, g.dy, host.view().pitch);
     state_[0] = to_space(host, Exec::space);
     state_[1] = host.like(Exec::space);
     saved_ = host.like(Exec::space);
+    names_ = spec.species;
   }
 
   const std::vector<std::string>& field_names() const override { return names_; }
@@ -146,7 +156,7 @@ class ArdBase : public Interface {
   int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, current().cview(), field); }
   void save() override { copy(saved_, current()); }
   void restore() override { copy(current(), saved_); }
-  double bytes_per_step() const override { return 4.0 * sizeof(T) * double(saved_.grid().cells()); }
+  double bytes_per_step() const override { return 2.0 * Rhs::ncomp * sizeof(T) * double(saved_.grid().cells()); }
 
  protected:
   // The field that holds the state now; a scheme that keeps its state elsewhere says where.
@@ -159,7 +169,7 @@ class ArdBase : public Interface {
   Rhs rhs_{};
   Field<T> state_[2], saved_;
   int cur_ = 0;
-  std::vector<std::string> names_{"u", "v"};
+  std::vector<std::string> names_;
 };
 
 }  // namespace pdex::ard_detail

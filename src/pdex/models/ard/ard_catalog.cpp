@@ -5,6 +5,20 @@
 namespace pdex {
 
 namespace {
+// Species u1 .. un with equal shares of the coexistence state's total and unit diffusivities.
+ReactionInfo cyclic_competition(std::string name, std::string title, std::string equations, int n) {
+  ReactionInfo r{std::move(name), std::move(title), std::move(equations),
+                 {{"alpha", 0.5, "competition from the next species", "1", 0, 2},
+                  {"beta", 2.0, "competition from the previous species", "1", 0, 3}},
+                 true, std::vector<double>(std::size_t(n), 1.0 / n), 0.1, {}};
+  for (int c = 1; c <= n; ++c) {
+    const std::string u = "u" + std::to_string(c);
+    r.species.push_back(u);
+    r.params.push_back({"D" + u, 1.0, "diffusivity of " + u, "length^2/time", 0, 4});
+  }
+  return r;
+}
+
 // Parameters are dimensionless: lengths in units of the grid spacing's unit, times in the step's unit.
 std::vector<ReactionInfo> make_catalog() {
   return {
@@ -21,33 +35,45 @@ std::vector<ReactionInfo> make_catalog() {
         {"s", 1.0 / 128.0, "reaction rate", "1/time", 0, 1.0 / 32},
         {"Du", 1.0 / 16.0, "diffusivity of u", "length^2/time", 0, 0.5},
         {"Dv", 0.26, "diffusivity of v", "length^2/time", 0, 1}},
-       true, 4.0, 4.0, 0.5},
+       true, {4.0, 4.0}, 0.5},
       {"gray_scott", "Gray-Scott (Pearson 1993)", "f = -u v^2 + F (1 - u),  g = u v^2 - (F + k) v",
        {{"F", 0.0367, "feed rate", "1/time", 0, 0.1},
         {"k", 0.0649, "kill rate", "1/time", 0, 0.1},
         {"Du", 0.2097, "diffusivity of u", "length^2/time", 0, 0.5},
         {"Dv", 0.105, "diffusivity of v", "length^2/time", 0, 0.5}},
-       true, 1.0, 0.0, 1.0},
+       true, {1.0, 0.0}, 1.0},
       {"fitzhugh_nagumo", "FitzHugh-Nagumo excitable medium", "f = u - u^3/3 - v,  g = eps (u + a - b v)",
        {{"a", 0.7, "offset of the recovery nullcline", "1", -1, 2},
         {"b", 0.8, "slope of the recovery nullcline", "1", 0, 2},
         {"eps", 0.08, "time-scale ratio of recovery to excitation", "1", 0, 0.5},
         {"Du", 1.0, "diffusivity of u", "length^2/time", 0, 4},
         {"Dv", 0.0, "diffusivity of v", "length^2/time", 0, 4}},
-       false, -1.2, -0.62, 0.1},
+       false, {-1.2, -0.62}, 0.1},
       {"brusselator", "Brusselator (Prigogine-Lefever)", "f = a - (b + 1) u + u^2 v,  g = b u - u^2 v",
        {{"a", 3.0, "input rate", "1/time", 0, 6},
         {"b", 9.0, "conversion rate", "1/time", 0, 18},
         {"Du", 1.0, "diffusivity of u", "length^2/time", 0, 4},
         {"Dv", 8.0, "diffusivity of v", "length^2/time", 0, 32}},
-       true, 3.0, 3.0, 0.005},  // dt: the pattern's peaks (u ~ 11) make the reaction stiff (-u^2 ~ -130)
+       true, {3.0, 3.0}, 0.005},  // dt: the pattern's peaks (u ~ 11) make the reaction stiff (-u^2 ~ -130)
       {"schnakenberg", "Schnakenberg", "f = gamma (a - u + u^2 v),  g = gamma (b - u^2 v)",
        {{"a", 0.1, "production of u", "1/time", 0, 1},
         {"b", 0.9, "production of v", "1/time", 0, 2},
         {"gamma", 1.0, "reaction strength", "1", 0, 4},
         {"Du", 1.0, "diffusivity of u", "length^2/time", 0, 4},
         {"Dv", 40.0, "diffusivity of v", "length^2/time", 0, 100}},
-       true, 1.0, 0.9, 0.005},
+       true, {1.0, 0.9}, 0.005},
+      // Fisher-KPP: the N = 1 case; a front from a step travels at 2 sqrt(D r).
+      {"fisher_kpp", "Fisher-KPP (Fisher 1937; Kolmogorov, Petrovsky and Piskunov 1937)", "f = r u (1 - u)",
+       {{"r", 1.0, "growth rate", "1/time", 0, 4},
+        {"Du", 1.0, "diffusivity of u", "length^2/time", 0, 4}},
+       true, {0.0}, 0.1, {"u"}},
+      // May-Leonard (1975): rock-paper-scissors competition of three species; alpha < 1 < beta with
+      // alpha + beta > 2 makes the coexistence state unstable, and with diffusion rotating spirals form.
+      cyclic_competition("may_leonard", "May-Leonard cyclic competition, rock-paper-scissors (May and Leonard 1975)",
+                         "f_i = u_i (1 - u_i - alpha u_{i+1} - beta u_{i-1}), i = 1, 2, 3 cyclically", 3),
+      // The same among four species, the one opposite competing with weight 1.
+      cyclic_competition("cyclic_competition_4", "cyclic competition of four species (May-Leonard for N = 4)",
+                         "f_i = u_i (1 - u_i - alpha u_{i+1} - beta u_{i-1} - u_{i+2}), i = 1..4 cyclically", 4),
   };
 }
 }  // namespace

@@ -1,5 +1,5 @@
 #pragma once
-// The two-species kinetics of the advection-reaction-diffusion family (ard_family.cpp describes them to
+// The kinetics of the advection-reaction-diffusion family (ard_family.cpp describes them to
 // `pdex list` and the configuration reader): equations, parameters with defaults, units and slider
 // ranges, and defaults for the rest of a run.
 #include <string>
@@ -14,11 +14,12 @@ using ParamInfo = ParamDesc;
 struct ReactionInfo {
   std::string name;   // the value of model.name
   std::string title;
-  std::string equations;  // f and g as text
-  std::vector<ParamInfo> params;  // reaction parameters, then Du and Dv
+  std::string equations;  // the kinetics as text
+  std::vector<ParamInfo> params;  // reaction parameters, then the diffusivities "D" + species
   bool clamp;             // default for model.clamp
-  double u0, v0;          // default uniform initial state
+  std::vector<double> initial;  // default uniform initial state, per species
   double dt;              // a suggested step for unit spacing
+  std::vector<std::string> species{"u", "v"};
 };
 
 const std::vector<ReactionInfo>& ard_catalog();

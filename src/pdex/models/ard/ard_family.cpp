@@ -1,5 +1,5 @@
-// The advection-reaction-diffusion family: two species u, v with the kinetics of ard_catalog(), by forward
-// Euler, the theta scheme (seed 000 eqs. 9-14), or the method of lines (rk4, Merson).
+// The advection-reaction-diffusion family: the species and kinetics of ard_catalog() (two, u and v, in
+// seed 000), by forward Euler, the theta scheme (seed 000 eqs. 9-14), or the method of lines (rk4, Merson).
 #include <cmath>
 #include <limits>
 
@@ -7,6 +7,7 @@
 #include "pdex/core/format.hpp"
 #include "pdex/config/solver_config.hpp"
 #include "pdex/config/time_config.hpp"
+#include "pdex/linalg/helmholtz.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/ard/ard_config.hpp"
 #include "pdex/models/ard/ard_stability.hpp"
@@ -16,8 +17,6 @@
 namespace pdex {
 
 namespace {
-
-const std::vector<std::string> fields{"u", "v"};
 
 class ArdSetup : public SpecSetup<ArdSpec> {
  public:
@@ -47,10 +46,11 @@ nlohmann::json ArdSetup::resolved() const {
   nlohmann::json j = clock_json(clock);
   if (!clock.simulated_time) j["time"]["theta"] = s.theta;
   j.update({{"model", model},
-            {"grid", {{"boundary", boundary_json(s.bc, fields)}}},
+            {"grid", {{"boundary", boundary_json(s.bc, s.species)}}},
             {"run", {{"temporal_blocking", s.temporal_blocking}}},
             {"solver", s.theta > 0 ? solver_json(s.solver) : nlohmann::json()},
-            {"initial", {{"u", cells_json(s.u0)}, {"v", cells_json(s.v0)}}}});
+            {"initial", nlohmann::json::object()}});
+  for (std::size_t c = 0; c < s.species.size(); ++c) j["initial"][s.species[c]] = cells_json(s.initial[c]);
   return j;
 }
 
@@ -68,8 +68,8 @@ void read_params(ModelContext& m, const ReactionInfo& info, SpecContext& ctx, Ar
       }
     }
   for (const auto& pi : info.params) s.params[pi.name] = read_scalar(ctx, "model.params." + pi.name, pi.default_value);
-  for (const char* d : {"Du", "Dv"})
-    if (s.params[d].min_value() < 0) cfg.fail(std::string("model.params.") + d, "a diffusivity must be non-negative");
+  for (const std::string& d : diffusivity_names(s))
+    if (s.params[d].min_value() < 0) cfg.fail("model.params." + d, "a diffusivity must be non-negative");
 }
 
 // time.scheme = "euler" | "theta" (with [solver]), or the method of lines: "rk4" | "merson".
@@ -103,7 +103,8 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   auto setup = std::make_unique<ArdSetup>();
   ArdSpec& s = setup->spec;
   s.grid = m.grid;
-  s.bc = read_boundary(cfg, fields);
+  s.species = info.species;
+  s.bc = read_boundary(cfg, s.species);
   s.reaction = info.name;
   s.clamp = cfg.get_bool("model.clamp", info.clamp);
   s.temporal_blocking = cfg.get_bool("run.temporal_blocking", true);
@@ -111,10 +112,15 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   read_params(m, info, ctx, s);
   read_advection(ctx, s);
   read_diffusion(ctx, s);
-  s.u0 = read_cells(ctx, "initial.u", info.u0);
-  s.v0 = read_cells(ctx, "initial.v", info.v0);
+  s.initial.clear();
+  for (std::size_t c = 0; c < s.species.size(); ++c)
+    s.initial.push_back(read_cells(ctx, "initial." + s.species[c], info.initial[c]));
   setup->clock = read_clock(cfg, s);  // after the model: Merson's first step comes from its stable step
-  setup->fields = fields;
+  if (s.theta > 0 && s.species.size() > std::size_t(max_solver_components))
+    cfg.fail("time.scheme", "the theta scheme solves at most " + std::to_string(max_solver_components) +
+                                " species, and model '" + info.name + "' has " + std::to_string(s.species.size()) +
+                                "; use \"euler\", \"rk4\" or \"merson\"");
+  setup->fields = s.species;
   setup->grid = s.grid;
   return setup;
 }
@@ -126,6 +132,8 @@ std::vector<std::string> examples_of(const std::string& name) {
   if (name == "gray_scott")
     return {"gray_scott_spots.toml", "gray_scott_stripes.toml", "gray_scott_waves.toml", "advection_steered.toml"};
   if (name == "fitzhugh_nagumo") return {"fitzhugh_nagumo_spiral.toml"};
+  if (name == "may_leonard") return {"may_leonard_spirals.toml"};
+  if (name == "fisher_kpp" || name == "cyclic_competition_4") return {};
   return {name + ".toml"};
 }
 
@@ -133,16 +141,23 @@ std::vector<std::string> examples_of(const std::string& name) {
 
 ModelFamily ard_family() {
   ModelFamily f{"advection_reaction_diffusion",
-                "u_t + (a.grad)u = f(u,v) + div(Du M grad u), the same for v with g, Dv (seed 000)", {}, read_ard};
-  for (const ReactionInfo& r : ard_catalog())
+                "u_t + (a.grad)u = f(u) + div(Du M grad u) for each species u (seed 000: two, u and v)", {}, read_ard};
+  for (const ReactionInfo& r : ard_catalog()) {
+    std::string initial;
+    for (std::size_t c = 0; c < r.species.size(); ++c)
+      initial += (c ? ", " : "") + r.species[c] + " = " + format_number(r.initial[c]);
+    const bool theta = r.species.size() <= std::size_t(max_solver_components);
+    std::vector<std::string> schemes{"euler", "theta", "rk4", "merson"};
+    if (!theta) schemes.erase(schemes.begin() + 1);
     f.models.push_back(ModelDesc{
-        r.name, r.title, r.equations, fields, r.params, {"euler", "theta", "rk4", "merson"},
-        {"initial u = " + format_number(r.u0) + ", v = " + format_number(r.v0) + "; model.clamp = " + (r.clamp ? "true" : "false") +
-             " (true: u, v kept >= 0); suggested time.dt = " + format_number(r.dt) + " at dx = 1",
+        r.name, r.title, r.equations, r.species, r.params, schemes,
+        {"initial " + initial + "; model.clamp = " + (r.clamp ? "true" : "false") +
+             " (true: every species kept >= 0); suggested time.dt = " + format_number(r.dt) + " at dx = 1",
          "model.advection: scheme = none | centered (seed 000 eq. 8) | upwind; velocity = [ax, ay] | preset = rotation | "
          "shear | vortex (strength, center, radius) | x, y fields",
          "model.diffusion: kind = isotropic (eq. 7) | tensor (xx, xy, yy | file | preset = \"along_flow\", ratio)"},
         examples_of(r.name)});
+  }
   return f;
 }
 

@@ -25,7 +25,7 @@ struct ArdSystem {
   template <class Exec>
   void prepare(const Exec&, double, FieldView<const T>) const {}
   ArdCell<T, Rhs> cell(double, FieldView<const T> u) const { return {rhs, u}; }
-  ClampBelow<T> limiter() const { return rhs.clamp; }
+  ClampBelow<T, Rhs::ncomp> limiter() const { return rhs.clamp; }
 };
 
 template <class Exec, class T, class Rhs>
@@ -57,7 +57,7 @@ class ArdMol final : public ArdBase<Exec, T, Rhs, MolStepper> {
     mol_.set_time(saved_t_);
   }
 
-  // Per stage the right-hand side reads both species; the combinations move what runge_kutta.hpp counts.
+  // Per stage the right-hand side reads every species; the combinations move what runge_kutta.hpp counts.
   double bytes_per_step() const override {
     const double values = Rhs::ncomp * (tableau_.stages + combine_values_per_step(tableau_));
     return values * sizeof(T) * double(this->saved_.grid().cells());

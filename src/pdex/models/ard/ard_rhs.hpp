@@ -1,8 +1,8 @@
 #pragma once
-// The right-hand side of the two-species advection-reaction-diffusion system, seed 000 eqs. (5)-(6):
-//   u_t = -(a . grad) u + f(u, v) + div(sigma_u grad u)
-//   v_t = -(a . grad) v + g(u, v) + div(sigma_v grad v)
-// with sigma = D I (isotropic, eq. 7) or sigma = D M for a symmetric tensor field M (anisotropic).
+// The right-hand side of the advection-reaction-diffusion system, seed 000 eqs. (5)-(6), for the
+// reaction's ncomp species (two in the seed: u, v):
+//   u_c,t = -(a . grad) u_c + f_c(u) + div(sigma_c grad u_c)
+// with sigma_c = D_c I (isotropic, eq. 7) or sigma_c = D_c M for a symmetric tensor field M (anisotropic).
 #include <cstdint>
 
 #include "pdex/core/macros.hpp"
@@ -14,13 +14,13 @@ namespace pdex {
 
 enum class Advection : int { none = 0, centered = 1, upwind = 2 };
 
-// Both species are kept non-negative, as the seed does (Sec. 3.1.1 and its Appendix): clamped from below
+// Every species is kept non-negative, as the seed does (Sec. 3.1.1 and its Appendix): clamped from below
 // at 0, or at the lowest value where the model does not clamp. A type apart from the right-hand side, so
 // that the kernels that only clamp (the theta scheme's, the method of lines' host combinations) are
-// compiled once for every model rather than once for each.
-template <class T>
+// compiled once for every species count rather than once for each model.
+template <class T, int N = 2>
 struct ClampBelow {
-  static constexpr int ncomp = 2;
+  static constexpr int ncomp = N;
   T floor = T(0);
   PDEX_HD T limit(int, T x) const { return x < floor ? floor : x; }
 };
@@ -30,37 +30,49 @@ template <class T, class Reaction, Advection Adv = Advection::none, bool Tensor 
 struct ArdRhs {
   using reaction_type = Reaction;
   using param_type = P;
-  static constexpr int ncomp = 2;
+  static constexpr int ncomp = Reaction::ncomp;
   static constexpr bool tensor = Tensor;
   Reaction reaction;
-  P Du, Dv;
+  P D[ncomp];  // diffusivities, one per species
   P ax, ay;
   const T* m = nullptr;  // tensor M (Tensor only): components xx, xy, yy at m + c * m_stride
   int64_t m_stride = 0;
-  ClampBelow<T> clamp{};
+  ClampBelow<T, ncomp> clamp{};
   Spacing<T> h{};
 
   // Stencils read the state around offset `so` with spacing data `sh`; parameters are read at `po`.
   // The two differ only when the state is a tile copied elsewhere (the temporally blocked CUDA schedule).
-  PDEX_HD void eval(const T* u, const T* v, int64_t so, const Spacing<T>& sh, int64_t po, T r[ncomp]) const {
+  // `comp(c)` gives species c's values.
+  template <class Comps>
+  PDEX_HD void eval(const Comps& comp, int64_t so, const Spacing<T>& sh, int64_t po, T r[ncomp]) const {
     if constexpr (Tensor) {  // so == po
-      T fu, fv;
-      reaction(u[so], v[so], po, fu, fv);
-      r[0] = fu + diffusion(u, so, Du, sh, po) - transport(star_at(u, so, sh.pitch), sh, po);
-      r[1] = fv + diffusion(v, so, Dv, sh, po) - transport(star_at(v, so, sh.pitch), sh, po);
+      T x[ncomp], f[ncomp];
+      for (int c = 0; c < ncomp; ++c) x[c] = comp(c)[so];
+      reaction(x, po, f);
+      for (int c = 0; c < ncomp; ++c)
+        r[c] = f[c] + diffusion(comp(c), so, D[c], sh, po) - transport(star_at(comp(c), so, sh.pitch), sh, po);
     } else {
-      eval_star(star_at(u, so, sh.pitch), star_at(v, so, sh.pitch), sh, po, r);
+      Star<T> s[ncomp];
+      for (int c = 0; c < ncomp; ++c) s[c] = star_at(comp(c), so, sh.pitch);
+      eval_stars(s, sh, po, r);
     }
   }
 
   // Isotropic diffusion needs only a cell and its four neighbours, which a kernel may hold in registers.
-  PDEX_HD void eval_star(const Star<T>& u, const Star<T>& v, const Spacing<T>& sh, int64_t po, T r[ncomp]) const
+  PDEX_HD void eval_stars(const Star<T> (&s)[ncomp], const Spacing<T>& sh, int64_t po, T r[ncomp]) const
     requires(!Tensor)
   {
-    T fu, fv;
-    reaction(u.c, v.c, po, fu, fv);
-    r[0] = fu + Du.at(po) * lap(u, sh) - transport(u, sh, po);  // eq. (5)
-    r[1] = fv + Dv.at(po) * lap(v, sh) - transport(v, sh, po);  // eq. (6)
+    T x[ncomp], f[ncomp];
+    for (int c = 0; c < ncomp; ++c) x[c] = s[c].c;
+    reaction(x, po, f);
+    for (int c = 0; c < ncomp; ++c) r[c] = f[c] + D[c].at(po) * lap(s[c], sh) - transport(s[c], sh, po);  // eqs. (5)-(6)
+  }
+  // The two-species schedules of CUDA (tiles, strips) hold u's and v's stars apart.
+  PDEX_HD void eval_star(const Star<T>& u, const Star<T>& v, const Spacing<T>& sh, int64_t po, T r[ncomp]) const
+    requires(!Tensor && ncomp == 2)
+  {
+    const Star<T> s[2] = {u, v};
+    eval_stars(s, sh, po, r);
   }
 
   // This right-hand side with every parameter read once, at cell offset po: a kernel that updates the
@@ -72,8 +84,7 @@ struct ArdRhs {
     const auto freeze = [po](const P& p) { return ConstParam<T>(p.at(po)); };
     ArdRhs<T, decltype(reaction.map(freeze)), Adv, false, ConstParam<T>> r;
     r.reaction = reaction.map(freeze);
-    r.Du = freeze(Du);
-    r.Dv = freeze(Dv);
+    for (int c = 0; c < ncomp; ++c) r.D[c] = freeze(D[c]);
     r.ax = freeze(ax);
     r.ay = freeze(ay);
     r.clamp = clamp;
@@ -83,9 +94,9 @@ struct ArdRhs {
 
   // div(sigma grad p) for a species of diffusivity D: D lap p (eq. 7), or div(D M grad p) with the tensor
   // (the theta scheme's implicit part is this term, helmholtz.hpp).
-  PDEX_HD T diffusion(const T* p, int64_t so, const P& D, const Spacing<T>& sh, int64_t po) const {
-    if constexpr (Tensor) return div_tensor(p, so, D, m, m + m_stride, m + 2 * m_stride, sh);  // so == po
-    else return D.at(po) * lap(p, so, sh);
+  PDEX_HD T diffusion(const T* p, int64_t so, const P& d, const Spacing<T>& sh, int64_t po) const {
+    if constexpr (Tensor) return div_tensor(p, so, d, m, m + m_stride, m + 2 * m_stride, sh);  // so == po
+    else return d.at(po) * lap(p, so, sh);
   }
 
   PDEX_HD T transport(const Star<T>& p, const Spacing<T>& sh, int64_t po) const {
@@ -96,7 +107,7 @@ struct ArdRhs {
 
   PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
     const int64_t o = s.offset(i, j);
-    eval(s.comp(0), s.comp(1), o, h, o, r);
+    eval([&](int c) { return s.comp(c); }, o, h, o, r);
   }
 
   PDEX_HD T limit(int c, T x) const { return clamp.limit(c, x); }

@@ -1,6 +1,7 @@
 #pragma once
 // A fully resolved advection-reaction-diffusion run, as the configuration layer hands it to the engine.
-// Host-side plain data; the engine turns it into device fields and kernel structs.
+// Host-side plain data; the engine turns it into device fields and kernel structs. Species c is named
+// species[c], starts from initial[c] and diffuses with the parameter "D" + species[c] (Du, Dv, ...).
 #include <map>
 #include <string>
 #include <vector>
@@ -15,7 +16,8 @@ namespace pdex {
 
 struct ArdSpec {
   std::string reaction;                      // a name from ard_catalog()
-  std::map<std::string, ScalarSpec> params;  // the reaction's parameters and Du, Dv
+  std::vector<std::string> species{"u", "v"};  // the reaction's, in its order
+  std::map<std::string, ScalarSpec> params;  // the reaction's parameters and the diffusivities
   Advection advection = Advection::none;
   ScalarSpec ax, ay;                          // velocity components
   bool anisotropic = false;
@@ -23,7 +25,7 @@ struct ArdSpec {
   bool clamp = true;
   FieldBoundary bc = FieldBoundary::all(BcKind::periodic);
   Grid2 grid;
-  std::vector<double> u0, v0;  // initial state, row-major
+  std::vector<std::vector<double>> initial = std::vector<std::vector<double>>(2);  // per species, row-major
   double dt = 1.0;
   double theta = 0.0;      // 0: forward Euler; > 0: the theta scheme, seed 000 eqs. (11)-(14)
   std::string mol_scheme;  // "merson" | "rk4": the method of lines (dt is then Merson's first step); "": as theta says
@@ -31,5 +33,12 @@ struct ArdSpec {
   SolverSettings solver;   // the theta scheme's linear solves
   bool temporal_blocking = true;  // let CUDA take several steps per launch where it can (periodic, isotropic)
 };
+
+// The diffusivities' parameter names, species by species: "D" + the species' name.
+inline std::vector<std::string> diffusivity_names(const ArdSpec& s) {
+  std::vector<std::string> names;
+  for (const std::string& c : s.species) names.push_back("D" + c);
+  return names;
+}
 
 }  // namespace pdex

@@ -8,10 +8,16 @@
 namespace pdex {
 
 namespace {
-const ScalarSpec& param(const ArdSpec& s, const char* name) {
-  static const ScalarSpec zero{};
-  auto it = s.params.find(name);
-  return it == s.params.end() ? zero : it->second;
+// The largest |D| and the smallest D over every species' diffusivity.
+std::pair<double, double> diffusivity_range(const ArdSpec& s) {
+  double dmax = 0, dmin = std::numeric_limits<double>::infinity();
+  for (const std::string& name : diffusivity_names(s)) {
+    auto it = s.params.find(name);
+    const ScalarSpec d = it == s.params.end() ? ScalarSpec{} : it->second;
+    dmax = std::max(dmax, d.max_abs());
+    dmin = std::min(dmin, d.min_value());
+  }
+  return {dmax, dmin};
 }
 
 // Largest eigenvalue bound (Gershgorin) of the discrete diffusion operator per unit diffusivity.
@@ -23,7 +29,7 @@ double diffusion_eigen_bound(const ArdSpec& s) {
 }  // namespace
 
 StableStep ard_stable_step(const ArdSpec& s) {
-  const double dmax = std::max(param(s, "Du").max_abs(), param(s, "Dv").max_abs());
+  const auto [dmax, dmin] = diffusivity_range(s);
   // The theta scheme treats diffusion implicitly: only its explicit share (1 - theta) limits dt, and not at
   // all from theta = 1/2 on (A-stability of Crank-Nicolson and backward Euler).
   const double explicit_share = std::max(0.0, 1 - 2 * s.theta);
@@ -43,7 +49,6 @@ StableStep ard_stable_step(const ArdSpec& s) {
   }
   // Centred differences with forward Euler: von Neumann needs dt <= 2 Dmin / |a|^2 besides the diffusion bound.
   const double a2 = axm * axm + aym * aym;
-  const double dmin = std::min(param(s, "Du").min_value(), param(s, "Dv").min_value());
   if (a2 == 0) return diff;
   if (dmin <= 0)
     return {0, "centred advection is unstable with forward Euler when a species has no diffusion; "

@@ -34,13 +34,13 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec),
-        tiled_(spec.temporal_blocking && all_periodic(spec.bc) && spec.grid.cells() <= temporal_blocking_max_cells),
+        tiled_(spec.temporal_blocking && all_periodic(spec.bc, Rhs::ncomp) && spec.grid.cells() <= temporal_blocking_max_cells),
         strips_(spec.grid.cells() >= strips_min_cells) {}
 
   void advance(int64_t steps) override {
     loop_.run(ex_, steps, cur_, [this](int64_t n) {
       int64_t k = 0;
-      if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor) {
+      if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor && Rhs::ncomp == 2) {
         for (constexpr int block = EulerTiles<T>::steps; tiled_ && k + block <= n; k += block) {
           euler_tiles(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
           cur_ = 1 - cur_;
@@ -55,7 +55,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 
  private:
   void step(FieldView<const T> in, FieldView<T> out) {
-    if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor)
+    if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor && Rhs::ncomp == 2)
       if (strips_) return euler_strips(ex_, rhs_, in, out, bc_, dt_);
     euler_step(ex_, rhs_, in, out, bc_, dt_);
   }
@@ -72,7 +72,11 @@ std::unique_ptr<Stepper> make_with(const Exec& ex, const ArdSpec& spec) {
   auto make = [&]<Advection A, bool Tensor>() -> std::unique_ptr<Stepper> {
     using Rhs = ArdRhs<T, Reaction, A, Tensor, P>;
     if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
-    if (spec.theta > 0) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
+    if (spec.theta > 0) {
+      if constexpr (Rhs::ncomp <= max_solver_components) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
+      throw InputError("model '" + spec.reaction + "': the theta scheme solves at most " +
+                       std::to_string(max_solver_components) + " species; use time.scheme \"euler\", \"rk4\" or \"merson\"");
+    }
     return std::make_unique<ArdEuler<Exec, T, Rhs>>(ex, spec);
   };
   auto with_tensor = [&]<Advection A>() {
@@ -109,6 +113,9 @@ std::unique_ptr<Stepper> make_typed(const Exec& ex, const ArdSpec& spec) {
   if (r == "fitzhugh_nagumo") return make_for<Exec, T, FitzHughNagumo>(ex, spec);
   if (r == "brusselator") return make_for<Exec, T, Brusselator>(ex, spec);
   if (r == "schnakenberg") return make_for<Exec, T, Schnakenberg>(ex, spec);
+  if (r == "fisher_kpp") return make_for<Exec, T, FisherKpp>(ex, spec);
+  if (r == "may_leonard") return make_for<Exec, T, MayLeonard>(ex, spec);
+  if (r == "cyclic_competition_4") return make_for<Exec, T, CyclicCompetition4>(ex, spec);
   throw InputError("unknown reaction '" + r + "'");
 }
 

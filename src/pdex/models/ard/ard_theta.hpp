@@ -3,7 +3,7 @@
 // reaction explicit, diffusion weighted theta implicit / (1 - theta) explicit. Each step solves
 //   (I - theta dt D lap) u^{n+1} = u^n + dt (-A(u^n) + F(u^n, v^n) + (1 - theta) D lap u^n)
 // (D lap u is div(D M grad u) with an anisotropic tensor M)
-// for u and v in lock step (one block-diagonal system), starting from 2 u^n - u^{n-1}, then clamps as the explicit
+// for every species in lock step (one block-diagonal system), starting from 2 u^n - u^{n-1}, then clamps as the explicit
 // scheme does (the seed clamps after the residual test, sec. 3.2.3).
 #include <algorithm>
 #include <chrono>
@@ -22,11 +22,11 @@ namespace pdex::ard_detail {
 
 // b = u + dt (rhs(u) - theta div(sigma grad u)) at offset o: the right-hand sides of eqs. (13)-(14).
 template <class T, class Rhs>
-PDEX_HD inline void theta_b(const Rhs& rhs, const FieldView<const T>& u, int64_t o, T dt, T theta, T b[2]) {
+PDEX_HD inline void theta_b(const Rhs& rhs, const FieldView<const T>& u, int64_t o, T dt, T theta, T b[Rhs::ncomp]) {
   T r[Rhs::ncomp];
-  rhs.eval(u.comp(0), u.comp(1), o, rhs.h, o, r);
-  b[0] = u.comp(0)[o] + dt * (r[0] - theta * rhs.diffusion(u.comp(0), o, rhs.Du, rhs.h, o));
-  b[1] = u.comp(1)[o] + dt * (r[1] - theta * rhs.diffusion(u.comp(1), o, rhs.Dv, rhs.h, o));
+  rhs.eval([&](int c) { return u.comp(c); }, o, rhs.h, o, r);
+  for (int c = 0; c < Rhs::ncomp; ++c)
+    b[c] = u.comp(c)[o] + dt * (r[c] - theta * rhs.diffusion(u.comp(c), o, rhs.D[c], rhs.h, o));
 }
 
 // b at every cell and, in the same pass, the solve's initial guess x = 2 u - x (x holding the previous
@@ -36,7 +36,7 @@ template <class Exec, class T, class Rhs>
 void theta_rhs(const Exec& ex, const Rhs& rhs, FieldView<const T> u, FieldView<T> b, FieldView<T> x, T dt, T theta) {
   for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
     const int64_t o = u.offset(i, j);
-    T bo[2];
+    T bo[Rhs::ncomp];
     theta_b(rhs, u, o, dt, theta, bo);
     for (int c = 0; c < Rhs::ncomp; ++c) {
       b.comp(c)[o] = bo[c];
@@ -47,27 +47,27 @@ void theta_rhs(const Exec& ex, const Rhs& rhs, FieldView<const T> u, FieldView<T
 
 // to at (i, j) = the clamped state from `from` (the same field, or the solution written elsewhere),
 // with its boundary images.
-template <class T>
-PDEX_HD inline void limit_cell(const ClampBelow<T>& clamp, const FieldView<const T>& from, const FieldView<T>& to,
+template <class T, int N>
+PDEX_HD inline void limit_cell(const ClampBelow<T, N>& clamp, const FieldView<const T>& from, const FieldView<T>& to,
                                const FieldBoundary& bc, int i, int j) {
   const bool edge = near_boundary(to, i, j);
-  for (int c = 0; c < ClampBelow<T>::ncomp; ++c) {
+  for (int c = 0; c < N; ++c) {
     const T v = clamp.limit(c, from(c, i, j));
     to(c, i, j) = v;
     if (edge) push_ghosts(to, bc, c, i, j, v);
   }
 }
 
-template <class Exec, class T>
-void limit_state(const Exec& ex, const ClampBelow<T>& clamp, FieldView<const T> from, FieldView<T> to,
+template <class Exec, class T, int N>
+void limit_state(const Exec& ex, const ClampBelow<T, N>& clamp, FieldView<const T> from, FieldView<T> to,
                  const FieldBoundary& bc) {
   for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) { limit_cell(clamp, from, to, bc, i, j); });
 }
 
 // The clamp of a queued step (ThetaQueue): from whichever of buf[0] and buf[1] its last launch wrote;
 // nothing once a step has run out of launches.
-template <class Exec, class T>
-void limit_queued(const Exec& ex, const ClampBelow<T>& clamp, FieldView<const T> buf0, FieldView<const T> buf1,
+template <class Exec, class T, int N>
+void limit_queued(const Exec& ex, const ClampBelow<T, N>& clamp, FieldView<const T> buf0, FieldView<const T> buf1,
                   FieldView<T> to, const FieldBoundary& bc, const ThetaQueue* queue) {
   for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) {
     if (queue->overflow == 0) limit_cell(clamp, queue->result ? buf1 : buf0, to, bc, i, j);
@@ -81,8 +81,9 @@ void limit_queued(const Exec& ex, const ClampBelow<T>& clamp, FieldView<const T>
 template <class T>
 bool theta_tiles_apply(const ArdSpec& s) {
   const SolverSettings& v = s.solver;
-  return s.temporal_blocking && all_periodic(s.bc) && s.grid.nx % 2 == 0 && s.grid.ny % 2 == 0 && !s.anisotropic &&
-         !s.params.at("Du").varies() && !s.params.at("Dv").varies() &&
+  for (const std::string& d : diffusivity_names(s))
+    if (s.params.at(d).varies()) return false;
+  return s.temporal_blocking && all_periodic(s.bc, int(s.species.size())) && s.grid.nx % 2 == 0 && s.grid.ny % 2 == 0 && !s.anisotropic &&
          (v.method == SolverMethod::rbgs || v.method == SolverMethod::sor) && v.change_tol == 0 && v.tol > 0 &&
          v.check_every >= 1 && v.check_every <= ThetaTiles<T>::sweeps;
 }
@@ -96,7 +97,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   ArdTheta(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec), theta_(T(spec.theta)),
         b_(state_[0].like(Exec::space)), solver_(ex, state_[0], implicit_operator(spec), spec.bc, spec.solver),
-        tiled_(Exec::backend == Backend::cuda && !Rhs::tensor && theta_tiles_apply<T>(spec)) {
+        tiled_(Exec::backend == Backend::cuda && !Rhs::tensor && Rhs::ncomp == 2 && theta_tiles_apply<T>(spec)) {
     if (tiled_) queue_ = Buffer<ThetaQueue>(1, Exec::space);
   }
 
@@ -131,18 +132,19 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   // I - theta dt D lap, or I - theta dt div(D M grad) with the tensor M; D per species: a constant, or a
   // per-cell field (then beta = theta dt, d = D).
   Op implicit_operator(const ArdSpec& spec) {
+    static_assert(Rhs::ncomp <= max_solver_components, "the theta scheme solves at most max_solver_components species");
     const Grid2& g = spec.grid;
-    const char* names[2] = {"Du", "Dv"};
-    double beta[2];
-    const T* d[2] = {nullptr, nullptr};
-    for (int c = 0; c < 2; ++c) {
+    const std::vector<std::string> names = diffusivity_names(spec);
+    double beta[Rhs::ncomp];
+    for (int c = 0; c < Rhs::ncomp; ++c) {
       const ScalarSpec& D = spec.params.at(names[c]);
       beta[c] = spec.theta * spec.dt * (D.varies() ? 1.0 : D.value);
-      if (D.varies()) d[c] = params_.upload(D, bc_).cells;
     }
-    Op op = make_helmholtz<T, Rhs::tensor>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, 2, spec.bc);
-    op.d[0] = d[0];
-    op.d[1] = d[1];
+    Op op = make_helmholtz<T, Rhs::tensor>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, Rhs::ncomp, spec.bc);
+    for (int c = 0; c < Rhs::ncomp; ++c) {
+      const ScalarSpec& D = spec.params.at(names[c]);
+      op.d[c] = D.varies() ? params_.upload(D, bc_).cells : nullptr;
+    }
     if constexpr (Rhs::tensor) {
       op.m = rhs_.m;
       op.m_stride = rhs_.m_stride;
@@ -162,7 +164,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   // mean wall time of the queue. The queue doubles after a queue without overflow and starts again from
   // min_batch after one: what an overflow wastes stays small, and so does the share of the waits.
   int queue_steps(int n) {
-    if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor) {
+    if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor && Rhs::ncomp == 2) {
       const auto t0 = std::chrono::steady_clock::now();
       const int cur0 = cur_;
       for (int k = 0; k < n; ++k) {

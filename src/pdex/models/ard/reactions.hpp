@@ -1,7 +1,8 @@
 #pragma once
-// Reaction kinetics f(u, v), g(u, v) of the two-species models. Each is a parameter struct plus a
-// device function; every parameter may vary per cell. Equations as in docs/models.md. map(f) gives the
-// same kinetics with every parameter passed through f (ArdRhs::at reads them all at one cell).
+// Reaction kinetics of the advection-reaction-diffusion models: f(u) for the `ncomp` species of a cell,
+// f[c] from u[c]. Each is a parameter struct plus a device function; every parameter may vary per cell.
+// Equations as in docs/models.md. map(f) gives the same kinetics with every parameter passed through f
+// (ArdRhs::at reads them all at one cell).
 #include <cstdint>
 
 #include "pdex/core/macros.hpp"
@@ -17,10 +18,11 @@ struct Turing {
   PDEX_HD auto map(Fn f) const -> Turing<T, decltype(f(alpha))> {
     return {f(alpha), f(beta), f(s)};
   }
-  PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
-    const T uv = u * v, rate = s.at(o);
-    fu = rate * (uv - u - alpha.at(o));  // eq. (3)
-    fv = rate * (beta.at(o) - uv);       // eq. (4)
+  static constexpr int ncomp = 2;
+  PDEX_HD void operator()(const T* x, int64_t o, T* f) const {
+    const T u = x[0], v = x[1], uv = u * v, rate = s.at(o);
+    f[0] = rate * (uv - u - alpha.at(o));  // eq. (3)
+    f[1] = rate * (beta.at(o) - uv);       // eq. (4)
   }
 };
 
@@ -32,10 +34,11 @@ struct GrayScott {
   PDEX_HD auto map(Fn f) const -> GrayScott<T, decltype(f(F))> {
     return {f(F), f(k)};
   }
-  PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
-    const T uvv = u * v * v, feed = F.at(o);
-    fu = -uvv + feed * (T(1) - u);
-    fv = uvv - (feed + k.at(o)) * v;
+  static constexpr int ncomp = 2;
+  PDEX_HD void operator()(const T* x, int64_t o, T* f) const {
+    const T u = x[0], v = x[1], uvv = u * v * v, feed = F.at(o);
+    f[0] = -uvv + feed * (T(1) - u);
+    f[1] = uvv - (feed + k.at(o)) * v;
   }
 };
 
@@ -47,9 +50,11 @@ struct FitzHughNagumo {
   PDEX_HD auto map(Fn f) const -> FitzHughNagumo<T, decltype(f(a))> {
     return {f(a), f(b), f(eps)};
   }
-  PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
-    fu = u - u * u * u / T(3) - v;
-    fv = eps.at(o) * (u + a.at(o) - b.at(o) * v);
+  static constexpr int ncomp = 2;
+  PDEX_HD void operator()(const T* x, int64_t o, T* f) const {
+    const T u = x[0], v = x[1];
+    f[0] = u - u * u * u / T(3) - v;
+    f[1] = eps.at(o) * (u + a.at(o) - b.at(o) * v);
   }
 };
 
@@ -61,10 +66,11 @@ struct Brusselator {
   PDEX_HD auto map(Fn f) const -> Brusselator<T, decltype(f(a))> {
     return {f(a), f(b)};
   }
-  PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
-    const T uuv = u * u * v, bb = b.at(o);
-    fu = a.at(o) - (bb + T(1)) * u + uuv;
-    fv = bb * u - uuv;
+  static constexpr int ncomp = 2;
+  PDEX_HD void operator()(const T* x, int64_t o, T* f) const {
+    const T u = x[0], v = x[1], uuv = u * u * v, bb = b.at(o);
+    f[0] = a.at(o) - (bb + T(1)) * u + uuv;
+    f[1] = bb * u - uuv;
   }
 };
 
@@ -76,11 +82,51 @@ struct Schnakenberg {
   PDEX_HD auto map(Fn f) const -> Schnakenberg<T, decltype(f(a))> {
     return {f(a), f(b), f(gamma)};
   }
-  PDEX_HD void operator()(T u, T v, int64_t o, T& fu, T& fv) const {
-    const T uuv = u * u * v, g = gamma.at(o);
-    fu = g * (a.at(o) - u + uuv);
-    fv = g * (b.at(o) - uuv);
+  static constexpr int ncomp = 2;
+  PDEX_HD void operator()(const T* x, int64_t o, T* f) const {
+    const T u = x[0], v = x[1], uuv = u * u * v, g = gamma.at(o);
+    f[0] = g * (a.at(o) - u + uuv);
+    f[1] = g * (b.at(o) - uuv);
   }
 };
+
+// Fisher-KPP (Fisher 1937; Kolmogorov, Petrovsky and Piskunov 1937): one species with logistic growth,
+// whose fronts travel at 2 sqrt(D r).
+template <class T, class P = Param<T>>
+struct FisherKpp {
+  P r;
+  template <class Fn>
+  PDEX_HD auto map(Fn f) const -> FisherKpp<T, decltype(f(r))> {
+    return {f(r)};
+  }
+  static constexpr int ncomp = 1;
+  PDEX_HD void operator()(const T* x, int64_t o, T* f) const { f[0] = r.at(o) * x[0] * (T(1) - x[0]); }
+};
+
+// Cyclic competition of N species (May and Leonard 1975 for N = 3: rock-paper-scissors): species i
+// grows logistically and is suppressed by species i+1 with weight alpha, by species i-1 with beta, and
+// by any other with weight 1. With alpha + beta = 2 the total S = sum u_i grows as S(1 - S) exactly.
+template <class T, int N, class P = Param<T>>
+struct CyclicCompetition {
+  P alpha, beta;
+  template <class Fn>
+  PDEX_HD auto map(Fn f) const -> CyclicCompetition<T, N, decltype(f(alpha))> {
+    return {f(alpha), f(beta)};
+  }
+  static constexpr int ncomp = N;
+  PDEX_HD void operator()(const T* x, int64_t o, T* f) const {
+    T total = T(0);
+#pragma unroll
+    for (int c = 0; c < N; ++c) total += x[c];
+    const T a = alpha.at(o) - T(1), b = beta.at(o) - T(1);
+#pragma unroll
+    for (int c = 0; c < N; ++c)
+      f[c] = x[c] * (T(1) - total - a * x[(c + 1) % N] - b * x[(c + N - 1) % N]);
+  }
+};
+template <class T, class P = Param<T>>
+using MayLeonard = CyclicCompetition<T, 3, P>;
+template <class T, class P = Param<T>>
+using CyclicCompetition4 = CyclicCompetition<T, 4, P>;
 
 }  // namespace pdex
