@@ -12,9 +12,10 @@ ReactionInfo cyclic_competition(std::string name, std::string title, std::string
                   {"beta", 2.0, "competition from the previous species", "1", 0, 3}},
                  true, std::vector<double>(std::size_t(n), 1.0 / n), 0.1, {}};
   for (int c = 1; c <= n; ++c) {
-    const std::string u = "u" + std::to_string(c);
+    std::string u = "u";
+    u += std::to_string(c);
     r.species.push_back(u);
-    r.params.push_back({"D" + u, 1.0, "diffusivity of " + u, "length^2/time", 0, 4});
+    r.params.push_back({std::string("D") + u, 1.0, std::string("diffusivity of ") + u, "length^2/time", 0, 4});
   }
   return r;
 }
