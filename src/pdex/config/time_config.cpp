@@ -47,6 +47,11 @@ ThetaScheme read_theta_scheme(ConfigReader& cfg) {
   return t;
 }
 
+RunClock read_euler_or_theta(ConfigReader& cfg, const std::string& scheme, ThetaScheme& theta) {
+  theta = scheme == "theta" ? read_theta_scheme(cfg) : ThetaScheme{0.0, SolverSettings{}};
+  return read_steps_clock(cfg, scheme);
+}
+
 namespace {
 void read_output_times(ConfigReader& cfg, RunClock& c) {
   const toml::node* n = cfg.find("output.times");

@@ -24,6 +24,10 @@ struct ThetaScheme {
 };
 ThetaScheme read_theta_scheme(ConfigReader& cfg);
 
+// time.scheme = "euler" | "theta" (the caller checks which it allows) by steps of time.dt; theta's
+// settings where the scheme is "theta", theta = 0 otherwise.
+RunClock read_euler_or_theta(ConfigReader& cfg, const std::string& scheme, ThetaScheme& theta);
+
 // Reads time.scheme, t_end, tol, dt (default `default_dt`; 0: none, the caller picks one; rk4 requires
 // it), check_every and output.times; throws InputError naming the file and key.
 RunClock read_mol_time(ConfigReader& cfg, double default_dt);

@@ -12,8 +12,8 @@ namespace pdex {
 
 class CudaContext {
  public:
-  // About one wave of 256-thread blocks on a large GPU (an H100's 132 SMs x 8): blocks beyond one wave
-  // would only wait for free SMs.
+  // About one wave of 256-thread blocks on a large GPU (eight blocks on each of about 130 multiprocessors):
+  // blocks beyond one wave would only wait for free multiprocessors.
   static constexpr int max_reduce_blocks = 1024;
   static constexpr std::size_t max_reduce_value_bytes = 16;
 

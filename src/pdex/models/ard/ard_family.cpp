@@ -87,12 +87,10 @@ RunClock read_clock(ConfigReader& cfg, ArdSpec& s) {
     return c;
   }
   const std::string scheme = cfg.get_choice("time.scheme", {"euler", "theta", "rk4", "merson"}, "euler");
-  if (scheme == "theta") {
-    const ThetaScheme t = read_theta_scheme(cfg);
-    s.theta = t.theta;
-    s.solver = t.solver;
-  }
-  RunClock c = read_steps_clock(cfg, scheme);
+  ThetaScheme t;
+  RunClock c = read_euler_or_theta(cfg, scheme, t);
+  s.theta = t.theta;
+  if (t.theta > 0) s.solver = t.solver;
   s.dt = c.dt;
   return c;
 }

@@ -77,12 +77,10 @@ RunClock read_clock(ConfigReader& cfg, const std::string& name, ScalarModelSpec&
   const std::string scheme = cfg.get_choice("time.scheme", {"euler", "theta", "rk4", "merson"}, "euler");
   if (scheme != "euler" && scheme != "theta")
     cfg.fail("time.scheme", "'" + scheme + "' is not available for model '" + name + "'; use \"euler\" or \"theta\"");
-  if (scheme == "theta") {
-    const ThetaScheme t = read_theta_scheme(cfg);
-    m.theta = t.theta;
-    m.solver = t.solver;
-  }
-  RunClock c = read_steps_clock(cfg, scheme);
+  ThetaScheme t;
+  RunClock c = read_euler_or_theta(cfg, scheme, t);
+  m.theta = t.theta;
+  if (t.theta > 0) m.solver = t.solver;
   m.dt = c.dt;
   return c;
 }
