@@ -22,7 +22,7 @@
 #include "pdex/core/error.hpp"
 #include "pdex/linalg/elliptic.hpp"
 #include "pdex/linalg/linalg_timing.hpp"
-#include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/device_relaxation.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 

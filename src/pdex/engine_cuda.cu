@@ -7,13 +7,13 @@
 // seen on the H100 in the stored-matrix solvers and `pdex bench linalg`. One translation unit
 // instantiates each kernel once. (Test sources compiled by nvcc live in executables of their own for
 // the same reason: tests/CMakeLists.txt.)
-#include "pdex/linalg/matrix_solve_cuda.cuh"  // first: it defines rb_sweep_into, which the solvers call
-#include "pdex/linalg/elliptic_cuda.cuh"
-#include "pdex/models/ard/ard_cuda.cuh"
-#include "pdex/models/scalar/scalar_cuda.cuh"
-#include "pdex/models/wave/wave_cuda.cuh"
-#include "pdex/models/curvature/curvature_cuda.cuh"
-#include "pdex/models/chemotaxis/chemotaxis_cuda.cuh"
+#include "pdex/linalg/cuda/matrix_solve_cuda.cuh"  // first: it defines rb_sweep_into, which the solvers call
+#include "pdex/linalg/cuda/elliptic_cuda.cuh"
+#include "pdex/models/ard/cuda/ard_cuda.cuh"
+#include "pdex/models/scalar/cuda/scalar_cuda.cuh"
+#include "pdex/models/wave/cuda/wave_cuda.cuh"
+#include "pdex/models/curvature/cuda/curvature_cuda.cuh"
+#include "pdex/models/chemotaxis/cuda/chemotaxis_cuda.cuh"
 
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"

@@ -15,7 +15,7 @@
 
 #include "core/executor_types.hpp"
 #include "grid/ghost_test_support.hpp"
-#include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/device_relaxation.hpp"
 #ifdef PDEX_HAVE_CUDA
 #include "pdex/core/cuda/cuda_context.hpp"
 #endif

@@ -31,6 +31,12 @@ struct Cuda {
   CudaContext* context = nullptr;
 };
 
+// Waits until everything the executor has queued is done: host executors run each call to its end, a
+// device's calls return once queued (core/cuda/cuda_context.cpp).
+inline void finish(const Serial&) {}
+inline void finish(const OpenMP&) {}
+void finish(const Cuda& ex);
+
 std::string_view backend_name(Backend b);
 // Parses "serial" | "openmp" | "cuda"; "auto" is resolved by best_backend(). Throws InputError otherwise.
 Backend parse_backend(std::string_view name);

@@ -8,25 +8,14 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/linalg/grid_assembly.hpp"
 #include "pdex/linalg/linalg_timing.hpp"
+#include "pdex/linalg/device_relaxation.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/linalg/matrix_system.hpp"
-#include "pdex/linalg/relaxation.hpp"
 #include "pdex/linalg/stored_matrix.hpp"
 #include "pdex/linalg/vector_ops.hpp"
-#ifdef PDEX_HAVE_CUDA
-#include "pdex/core/cuda/cuda_context.hpp"
-#endif
 
 namespace pdex {
 namespace timing_detail {
-
-template <class Exec>
-void finish(const Exec& ex) {
-#ifdef PDEX_HAVE_CUDA
-  if constexpr (is_cuda<Exec>) ex.context->synchronize();
-#endif
-  (void)ex;
-}
 
 // Median seconds per call of f (`calls` calls per sample, after one warm-up sample).
 template <class Exec, class F>
@@ -99,9 +88,8 @@ T sweep_once(const Exec& ex, const Helmholtz<T>& op, bool jacobi, Field<T>& from
   return rb_sweep_into(ex, op, from.cview(), b.cview(), to.view(), bc, T(1.5), false, measure);
 }
 
-#ifdef PDEX_HAVE_CUDA
 // Seconds per sweep of a queue of sweeps as a long relaxation solve on the GPU queues them
-// (LinearSolver::relax_queued, queue_sweeps): SweepLog::max_tests change tests, one after every `every`-th
+// (DeviceRelaxation::queued, queue_sweeps): SweepLog::max_tests change tests, one after every `every`-th
 // sweep, with a threshold that no sweep reaches, the log read at the end.
 template <class Exec, class T>
 double queued_sweeps(const Exec& ex, const Helmholtz<T>& op, bool jacobi, int every, Field<T>& x, Field<T>& y,
@@ -119,7 +107,6 @@ double queued_sweeps(const Exec& ex, const Helmholtz<T>& op, bool jacobi, int ev
   };
   return median_seconds(ex, repeats, 1, queue) / sweeps;
 }
-#endif
 
 template <class Exec, class T>
 SweepTimings sweeps(const Exec& ex, int n, int repeats) {
@@ -146,7 +133,7 @@ SweepTimings sweeps(const Exec& ex, int n, int repeats) {
   SweepTimings t;
   t.jacobi = per_sweep(true, 0);
   t.red_black = per_sweep(false, 0);
-  if constexpr (Exec::backend == Backend::cuda) {
+  if constexpr (LinalgSchedules<Exec>::queued_sweeps) {
     t.jacobi_tested = queued_sweeps(ex, op, true, 1, x, y, b, bc, repeats);
     t.red_black_tested = queued_sweeps(ex, op, false, 1, x, y, b, bc, repeats);
     t.jacobi_solve = queued_sweeps(ex, op, true, every, x, y, b, bc, repeats);

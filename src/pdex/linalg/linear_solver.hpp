@@ -20,7 +20,9 @@
 #include "pdex/linalg/grid_system.hpp"
 #include "pdex/linalg/krylov.hpp"
 #include "pdex/linalg/multigrid.hpp"
+#include "pdex/linalg/device_relaxation.hpp"
 #include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/schedules.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 
 namespace pdex {
@@ -39,13 +41,13 @@ class LinearSolver {
     if (singular_) b_copy_ = field();
     r_ = field();
     if (is_relaxation(s.method)) {
-      // The queued and out-of-place sweeps of the GPU take five points: a tensor's sweeps are the generic ones.
-      queued_ = Exec::backend == Backend::cuda && !Op::tensor() &&
+      // The queued and out-of-place sweeps of a device take five points: a tensor's sweeps are the generic ones.
+      queued_ = Schedules::queued_sweeps && !Op::tensor() &&
                 (jacobi() || colours_close(layout.grid().nx, layout.grid().ny, ncomp_, bc));
       into_ = !jacobi() && !Op::tensor() && (queued_ || sweeps_into<Exec>(layout));
-      run_ = Exec::backend == Backend::cuda && !queued_ && !jacobi();
+      run_ = Schedules::one_launch_relaxation && !queued_ && !jacobi();
       if (jacobi() || into_) tmp_ = field();
-      if (queued_ || run_) log_ = Buffer<SweepLog>(1, Exec::space);
+      device_ = DeviceRelaxation<Exec, T>(queued_ || run_);
       omega_ = s.omega > 0 ? s.omega
                : s.method == SolverMethod::weighted_jacobi ? 0.8
                : s.method == SolverMethod::sor             ? sor_omega(op, ncomp_)
@@ -109,6 +111,9 @@ class LinearSolver {
   }
 
  private:
+  using Schedules = LinalgSchedules<Exec>;
+  friend class DeviceRelaxation<Exec, T>;  // relax() in the device's schedules, in its own file
+
   Preconditioner preconditioner() const {
     if (s_.method == SolverMethod::cg) return Preconditioner::none;
     return s_.preconditioner;
@@ -143,17 +148,14 @@ class LinearSolver {
   }
 
   SolveStats relax(FieldView<T> x) {
-#ifdef PDEX_HAVE_CUDA
-    if constexpr (Exec::backend == Backend::cuda) {
-      if constexpr (!Op::tensor())
-        if (queued_) return relax_queued(x);
+    if constexpr (Schedules::queued_sweeps && !Op::tensor())
+      if (queued_) return device_.queued(*this, x);
+    if constexpr (Schedules::one_launch_relaxation)
       if (run_) {
-        if (std::optional<SolveStats> st = relax_run(x)) return *st;
-        run_ = false;  // the GPU takes no cooperative launch
+        if (std::optional<SolveStats> st = device_.one_launch(*this, x)) return *st;
+        run_ = false;  // the device takes no cooperative launch
         set_bnorm();
       }
-    }
-#endif
     SolveStats st;
     st.residual = std::nan("");
     const bool jacobi = this->jacobi();
@@ -181,96 +183,6 @@ class LinearSolver {
     if (cur.data != x.data) copy_all(cur, x);
     return st;
   }
-
-#ifdef PDEX_HAVE_CUDA  // SweepQueue and the queued sweeps: relaxation.hpp
-  // relax() with the sweeps queued on the GPU, `tests` tests a queue, and the tests on the device
-  // (SweepLog, queue_sweeps): the same sweeps and tests, and no host wait but one a queue, where the
-  // host reads the log. The launches queued after a passed test do nothing. A queue that passes no test
-  // doubles the next (up to SweepLog::max_tests; queue_sweeps puts no more than SweepLog::launched_tests
-  // into a queue of launches); a solve starts with as many as the last took. With a
-  // change test the host tests the residual after a passed one; without, the residual tests are queued
-  // on the device too (after every change test, which then always passes).
-  SolveStats relax_queued(FieldView<T> x) {
-    SolveStats st;
-    st.residual = std::nan("");
-    FieldView<T> cur = x, other = tmp_.view();
-    const int every = std::max(1, s_.check_every);
-    const double below = s_.change_tol > 0 ? s_.change_tol : std::numeric_limits<double>::infinity();
-    const bool on_device = s_.change_tol <= 0 && s_.tol > 0;  // the residual tests
-    const double residual_below = on_device ? std::pow(s_.tol * bnorm_, 2) : 0;
-    int tests = s_.change_tol > 0 || on_device ? queue_tests_ : 1, solve_tests = 0;
-    while (st.iterations < s_.max_iter) {
-      const SweepQueue q = queue_sweeps(ex_, op_, jacobi(), cur, other, b_, bc_, T(omega_), log_.data(), every,
-                                        tests, s_.max_iter - st.iterations, below, residual_below);
-      SweepLog got;
-      read_sweep_log(ex_, log_.data(), q.tests, got);
-      // The test that passed: recorded by the launch after it, or the last one, which none followed.
-      const int last = q.tests - 1;
-      int passed = int(got.stop) - 1;
-      if (passed < 0 && (on_device ? got.residual2(last) < residual_below : got.change(last) < below)) passed = last;
-      if (q.launches_run(passed) % 2) std::swap(cur, other);
-      const int ran = passed < 0 ? q.tests : passed + 1;
-      st.iterations += passed < 0 ? q.sweeps : std::min(ran * every, q.sweeps);
-      solve_tests += ran;
-      st.change = got.change(ran - 1);
-      for (int t = 0; on_device && t < ran; ++t) st.history.push_back(std::sqrt(got.residual2(t)) / bnorm_);
-      if (on_device) st.residual = st.history.back();
-      if (passed < 0) {
-        tests = std::min(2 * tests, SweepLog::max_tests);
-        continue;
-      }
-      if (on_device) {
-        st.converged = true;
-        break;
-      }
-      if (passed_residual_test(as_const(cur), st)) break;
-    }
-    if (s_.change_tol > 0 || on_device) queue_tests_ = std::clamp(solve_tests, 1, SweepLog::max_tests);
-    if (cur.data != x.data) copy_all(cur, x);
-    return st;
-  }
-
-  // relax() in one cooperative launch of in-place sweeps, with the tests decided on the GPU
-  // (relax_in_one_launch), for what relax_queued does not take: a tensor's four colours, and red-black
-  // sweeps on periodic axes of odd length. The same sweeps and tests as relax()'s, |b| included, and one
-  // host wait a launch (three a test in relax(): the change, |b|, the residual). A launch takes as many
-  // tests as the last solve needed, doubling where they do not suffice; nullopt where the GPU takes no
-  // cooperative launch.
-  std::optional<SolveStats> relax_run(FieldView<T> x) {
-    SolveStats st;
-    st.residual = std::nan("");
-    const int every = std::max(1, s_.check_every);
-    const double below = s_.change_tol > 0 ? s_.change_tol : std::numeric_limits<double>::infinity();
-    int tests = queue_tests_, solve_tests = 0;
-    while (st.iterations < s_.max_iter) {
-      const QueuePlan plan{every, tests, s_.max_iter - st.iterations};
-      if (!relax_in_one_launch(ex_, op_, x, b_, bc_, T(omega_), log_.data(), plan, below, s_.tol))
-        return std::nullopt;
-      SweepLog got;
-      read_sweep_log(ex_, log_.data(), tests, got);
-      if (s_.tol > 0) set_bnorm(got.b_norm2());
-      const int passed = int(got.stop) - 1;
-      int ran = 0;
-      for (int sweeps = 0; plan.more(sweeps, ran) && (passed < 0 || ran <= passed); ++ran) {
-        const int n = plan.to_test(sweeps);
-        sweeps += n;
-        st.iterations += n;
-        st.change = got.change(ran);
-        const bool change_passed = std::isinf(below) || st.change < below;  // the kernel's rule
-        if (s_.tol > 0 && change_passed) st.history.push_back(std::sqrt(got.residual2(ran)) / bnorm_);
-      }
-      solve_tests += ran;
-      if (passed >= 0) {
-        st.converged = true;
-        break;
-      }
-      tests = std::min(2 * tests, SweepLog::max_tests);
-    }
-    if (!st.history.empty()) st.residual = st.history.back();
-    queue_tests_ = std::clamp(solve_tests, 1, SweepLog::max_tests);
-    return st;
-  }
-#endif
 
   void copy_all(FieldView<T> from, FieldView<T> to) {
     copy_interior(ex_, as_const(from), to);
@@ -349,10 +261,9 @@ class LinearSolver {
   int ncomp_ = 1;
   bool singular_ = false;
   bool into_ = false;  // red-black sweeps out of place, one pass each (rb_sweep_into)
-  bool queued_ = false;  // sweeps queued with their tests on the GPU (relax_queued)
-  bool run_ = false;     // a solve's sweeps and tests in one launch on the GPU (relax_run)
-  Buffer<SweepLog> log_;
-  int queue_tests_ = 1;
+  bool queued_ = false;  // sweeps queued with their tests on the device (DeviceRelaxation::queued)
+  bool run_ = false;     // a solve's sweeps and tests in one launch on the device (DeviceRelaxation::one_launch)
+  DeviceRelaxation<Exec, T> device_;
   double omega_ = 1, bnorm_ = 1;
   FieldView<const T> b_{};  // the right-hand side of the current solve
   Field<T> b_copy_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;

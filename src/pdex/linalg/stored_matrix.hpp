@@ -13,6 +13,7 @@
 #include "pdex/linalg/cuda/vendor_blas.hpp"
 #include "pdex/linalg/matrix.hpp"
 #include "pdex/linalg/matrix_kernels.hpp"
+#include "pdex/linalg/schedules.hpp"
 #include "pdex/linalg/vector.hpp"
 
 namespace pdex {
@@ -27,12 +28,13 @@ Buffer<U> upload(const std::vector<U>& v, MemorySpace space) {
   return out;
 }
 
+// True where the executor's products go through the vendor's libraries (LinalgSchedules).
 template <class Exec>
-constexpr bool is_cuda = Exec::backend == Backend::cuda;
+constexpr bool uses_vendor_blas = LinalgSchedules<Exec>::vendor_blas;
 
-// The vendor library's handle, held only by CUDA instantiations (host builds have no library to call).
+// The vendor library's handle, held only where the executor uses it (host builds have no library to call).
 template <class Exec, class Library>
-using LibraryOn = std::conditional_t<is_cuda<Exec>, std::unique_ptr<Library>, std::nullptr_t>;
+using LibraryOn = std::conditional_t<uses_vendor_blas<Exec>, std::unique_ptr<Library>, std::nullptr_t>;
 
 template <class T>
 std::vector<T> diagonal(const CsrMatrix<T>& m) {
@@ -47,7 +49,7 @@ class DenseOn {
  public:
   DenseOn(const Exec& ex, const DenseMatrix<T>& m)
       : ex_(ex), rows_(m.rows), cols_(m.cols), a_(upload(m.values, Exec::space)) {
-    if constexpr (is_cuda<Exec>) blas_ = std::make_unique<CublasDense<T>>(*ex.context, rows_, cols_, a_.data());
+    if constexpr (uses_vendor_blas<Exec>) blas_ = std::make_unique<CublasDense<T>>(*ex.context, rows_, cols_, a_.data());
   }
   int rows() const { return rows_; }
   int cols() const { return cols_; }
@@ -56,7 +58,7 @@ class DenseOn {
 
  private:
   void multiply(FieldView<const T> x, FieldView<T> y, bool transpose) {
-    if constexpr (is_cuda<Exec>) {
+    if constexpr (uses_vendor_blas<Exec>) {
       blas_->multiply(x.data, y.data, transpose);
     } else {
       const DenseRows<T> a{rows_, cols_, a_.data()};
@@ -116,12 +118,12 @@ class CsrOn {
     Part(const Exec& ex, const CsrMatrix<T>& m)
         : rows(m.rows), nnz(m.nnz()), row_ptr(upload(m.row_ptr, Exec::space)), col(upload(m.col, Exec::space)),
           val(upload(m.val, Exec::space)) {
-      if constexpr (is_cuda<Exec>)
+      if constexpr (uses_vendor_blas<Exec>)
         sparse = std::make_unique<CusparseCsr<T>>(*ex.context, m.rows, m.cols, nnz, row_ptr.data(), col.data(),
                                                   val.data());
     }
     void multiply(const Exec& ex, FieldView<const T> x, FieldView<T> y) {
-      if constexpr (is_cuda<Exec>)
+      if constexpr (uses_vendor_blas<Exec>)
         sparse->multiply(x.data, y.data);
       else
         multiply_rows(ex, CsrRows<T>{rows, row_ptr.data(), col.data(), val.data()}, x, y, rows);

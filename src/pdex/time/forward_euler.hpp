@@ -41,8 +41,3 @@ void euler_step(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView
 }
 
 }  // namespace pdex
-
-#if defined(__CUDACC__) && defined(PDEX_HAVE_CUDA)
-#include "pdex/time/cuda/euler_strips.cuh"
-#include "pdex/time/cuda/euler_tiles.cuh"
-#endif

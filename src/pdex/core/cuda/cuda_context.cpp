@@ -7,6 +7,7 @@
 
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/core/executor.hpp"
 
 namespace pdex {
 
@@ -83,6 +84,8 @@ bool CudaContext::allow_shared(const void* kernel, std::size_t shared) const {
 }
 
 void CudaContext::synchronize() const { PDEX_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+void finish(const Cuda& ex) { ex.context->synchronize(); }
 
 }  // namespace pdex
 

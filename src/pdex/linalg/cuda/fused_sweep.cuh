@@ -1,6 +1,6 @@
 #pragma once
 // Several relaxation sweeps in one launch on CUDA (temporal blocking): three for the queued sweeps of a
-// relaxation solve between two change tests (LinearSolver::relax_queued), two for a pair of multigrid
+// relaxation solve between two change tests (DeviceRelaxation::queued), two for a pair of multigrid
 // smoothing sweeps (rb_sweep_pair_into). A single sweep reads x and b and
 // writes x once; below 4096^2 it is one wave of tiles or a few, and costs its launch and its tiles' latency
 // more than its bytes. Here a block copies
@@ -9,7 +9,7 @@
 // the tile once: K sweeps for the bytes of one, plus the ring's copies, which mostly hit L2.
 //
 // Change tests after every sweep (seed 004's criterion) go three to a launch too (two for f64 Jacobi:
-// tested_sweeps in relaxation.hpp; tested_sweeps_kernel): each sweep's largest change into its row, the
+// tested_sweeps in device_relaxation.hpp; tested_sweeps_kernel): each sweep's largest change into its row, the
 // field after the last written. The launch's input is left as it was, so where a test but the last
 // passes, the launch after it makes the sweeps up to that test again from there into the launch's
 // output, and the queue ends with the field of single tested launches.

@@ -1,11 +1,11 @@
-// The host's side of the queued relaxation sweeps' log (relaxation.hpp's SweepLog).
+// The host's side of the queued relaxation sweeps' log (device_relaxation.hpp's SweepLog).
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
-#include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/cuda/sweeps_cuda.hpp"
 
 namespace pdex {
 

@@ -6,7 +6,7 @@
 // into one word and handed to the host at the end. rb_sweep takes a launch a colour, and where it
 // measures, a host wait a colour. Multigrid smooths levels below sweeps_into's size in place with it,
 // inside its CUDA graph (a cooperative kernel node). A relaxation solve that the queued sweeps do not
-// take (a tensor's, LinearSolver::relax_run) makes its sweeps and tests in one such launch
+// take (a tensor's, DeviceRelaxation::one_launch) makes its sweeps and tests in one such launch
 // (relax_in_one_launch).
 // Colours of up to one_block_cells go in one block with block barriers. Larger grids take rb_sweep's
 // launches: a grid barrier costs about what the gap between two launches does, and threads relaxing
@@ -22,7 +22,7 @@
 #include "pdex/core/cuda/parallel_cuda.cuh"
 #include "pdex/linalg/cuda/tile_sweep.cuh"
 #include "pdex/linalg/helmholtz.hpp"
-#include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/cuda/sweeps_cuda.hpp"
 
 namespace pdex {
 namespace sweep_run_detail {

@@ -16,8 +16,8 @@
 // other grids take the copy-and-sweep path. A Jacobi sweep updates every tile cell from the old values.
 // Sweeps that ping-pong between two fields alternate the order of their blocks (core/cuda/block_order.cuh).
 //
-// Sweeps may be queued with change tests on the device (relaxation.hpp's SweepLog, LinearSolver's
-// relax_queued): a queued sweep first reads whether a test before it passed, and a tested one folds its
+// Sweeps may be queued with change tests on the device (device_relaxation.hpp's SweepLog and
+// DeviceRelaxation::queued): a queued sweep first reads whether a test before it passed, and a tested one folds its
 // largest change into the test's row. A sweep that measures its change for the host is a queue of one.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
@@ -35,7 +35,7 @@
 #include "pdex/grid/boundary.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
-#include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/cuda/sweeps_cuda.hpp"
 
 namespace pdex {
 namespace tile_sweep_detail {

@@ -12,7 +12,8 @@
 
 namespace pdex {
 
-enum class Advection : int { none = 0, centered = 1, upwind = 2 };
+// `runtime` is a kernel's choice, never a run's: the kernel reads the run's scheme (ArdRhs::advection).
+enum class Advection : int { none = 0, centered = 1, upwind = 2, runtime = 3 };
 
 // Every species is kept non-negative, as the seed does (Sec. 3.1.1 and its Appendix): clamped from below
 // at 0, or at the lowest value where the model does not clamp. A type apart from the right-hand side, so
@@ -25,7 +26,8 @@ struct ClampBelow {
   PDEX_HD T limit(int, T x) const { return x < floor ? floor : x; }
 };
 
-// Adv and Tensor are fixed at compile time: each kernel carries only the terms it evaluates.
+// Adv and Tensor are fixed at compile time: each kernel carries only the terms it evaluates. With Adv
+// runtime the scheme is `advection`'s, a branch uniform across the grid.
 template <class T, class Reaction, Advection Adv = Advection::none, bool Tensor = false, class P = Param<T>>
 struct ArdRhs {
   using reaction_type = Reaction;
@@ -35,6 +37,7 @@ struct ArdRhs {
   Reaction reaction;
   P D[ncomp];  // diffusivities, one per species
   P ax, ay;
+  Advection advection = Adv;  // the scheme, where Adv is Advection::runtime
   const T* m = nullptr;  // tensor M (Tensor only): components xx, xy, yy at m + c * m_stride
   int64_t m_stride = 0;
   ClampBelow<T, ncomp> clamp{};
@@ -87,6 +90,7 @@ struct ArdRhs {
     for (int c = 0; c < ncomp; ++c) r.D[c] = freeze(D[c]);
     r.ax = freeze(ax);
     r.ay = freeze(ay);
+    r.advection = advection;
     r.clamp = clamp;
     r.h = h;
     return r;
@@ -100,9 +104,10 @@ struct ArdRhs {
   }
 
   PDEX_HD T transport(const Star<T>& p, const Spacing<T>& sh, int64_t po) const {
-    if constexpr (Adv == Advection::none) return T(0);
-    else if constexpr (Adv == Advection::upwind) return advect_upwind(p, ax.at(po), ay.at(po), sh);
-    else return advect_centered(p, ax.at(po), ay.at(po), sh);
+    const Advection a = Adv == Advection::runtime ? advection : Adv;
+    if (a == Advection::none) return T(0);
+    if (a == Advection::upwind) return advect_upwind(p, ax.at(po), ay.at(po), sh);
+    return advect_centered(p, ax.at(po), ay.at(po), sh);
   }
 
   PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {

@@ -20,6 +20,7 @@
 #include "pdex/models/ard/reactions.hpp"
 #include "pdex/time/euler_tiles_shape.hpp"
 #include "pdex/time/forward_euler.hpp"
+#include "pdex/time/schedules.hpp"
 #include "pdex/time/step_loop.hpp"
 #include "pdex/time/stepper.hpp"
 
@@ -40,7 +41,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   void advance(int64_t steps) override {
     loop_.run(ex_, steps, cur_, [this](int64_t n) {
       int64_t k = 0;
-      if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor && Rhs::ncomp == 2) {
+      if constexpr (TimeSchedules<Exec>::euler_tiles && schedules_take<Rhs>) {
         for (constexpr int block = EulerTiles<T>::steps; tiled_ && k + block <= n; k += block) {
           euler_tiles(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
           cur_ = 1 - cur_;
@@ -55,39 +56,25 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 
  private:
   void step(FieldView<const T> in, FieldView<T> out) {
-    if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor && Rhs::ncomp == 2)
+    if constexpr (TimeSchedules<Exec>::euler_strips && schedules_take<Rhs>)
       if (strips_) return euler_strips(ex_, rhs_, in, out, bc_, dt_);
     euler_step(ex_, rhs_, in, out, bc_, dt_);
   }
 
-  bool tiled_ = false;   // temporally blocked CUDA schedule (time/cuda/euler_tiles.cuh)
-  bool strips_ = false;  // one-pass CUDA step by strips (time/cuda/euler_strips.cuh)
+  bool tiled_ = false;   // temporally blocked device schedule (time/cuda/euler_tiles.cuh)
+  bool strips_ = false;  // one-pass device step by strips (time/cuda/euler_strips.cuh)
   StepLoop<Exec> loop_;
 };
 
-// The advection scheme and the tensor are compile-time choices, so that each kernel carries only the
-// work it needs and host loops stay branch-free.
-template <class Exec, class T, class P, class Reaction>
-std::unique_ptr<Stepper> make_with(const Exec& ex, const ArdSpec& spec) {
-  auto make = [&]<Advection A, bool Tensor>() -> std::unique_ptr<Stepper> {
-    using Rhs = ArdRhs<T, Reaction, A, Tensor, P>;
-    if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
-    if (spec.theta > 0) {
-      if constexpr (Rhs::ncomp <= max_solver_components) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
-      throw InputError("model '" + spec.reaction + "': the theta scheme solves at most " +
-                       std::to_string(max_solver_components) + " species; use time.scheme \"euler\", \"rk4\" or \"merson\"");
-    }
-    return std::make_unique<ArdEuler<Exec, T, Rhs>>(ex, spec);
-  };
-  auto with_tensor = [&]<Advection A>() {
-    return spec.anisotropic ? make.template operator()<A, true>() : make.template operator()<A, false>();
-  };
-  switch (spec.advection) {
-    case Advection::none: return with_tensor.template operator()<Advection::none>();
-    case Advection::centered: return with_tensor.template operator()<Advection::centered>();
-    case Advection::upwind: return with_tensor.template operator()<Advection::upwind>();
+template <class Exec, class T, class Rhs>
+std::unique_ptr<Stepper> make_scheme(const Exec& ex, const ArdSpec& spec) {
+  if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
+  if (spec.theta > 0) {
+    if constexpr (Rhs::ncomp <= max_solver_components) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
+    throw InputError("model '" + spec.reaction + "': the theta scheme solves at most " +
+                     std::to_string(max_solver_components) + " species; use time.scheme \"euler\", \"rk4\" or \"merson\"");
   }
-  throw Error("internal: unknown advection scheme");
+  return std::make_unique<ArdEuler<Exec, T, Rhs>>(ex, spec);
 }
 
 inline bool all_constant(const ArdSpec& spec) {
@@ -96,27 +83,32 @@ inline bool all_constant(const ArdSpec& spec) {
   return !spec.ax.varies() && !spec.ay.varies();
 }
 
-// On the host, runs whose parameters are all constant get ConstParam kernels (constants in registers);
-// the GPU always uses Param, whose warp-uniform branch costs nothing there.
+// The kernels a run gets. The plain model (no advection, isotropic diffusion) has its own, each carrying
+// only the terms it evaluates, and on the host, where all parameters are constant, ConstParam ones
+// (constants in registers; the GPU's Param branch is warp-uniform and costs nothing there). Runs with
+// advection or a tensor share kernels that read the advection scheme at run time: a third of the
+// instantiations, for a branch uniform across the grid.
 template <class Exec, class T, template <class, class> class R>
 std::unique_ptr<Stepper> make_for(const Exec& ex, const ArdSpec& spec) {
-  if constexpr (Exec::space == MemorySpace::host)
-    if (all_constant(spec)) return make_with<Exec, T, ConstParam<T>, R<T, ConstParam<T>>>(ex, spec);
-  return make_with<Exec, T, Param<T>, R<T, Param<T>>>(ex, spec);
+  using P = Param<T>;
+  if (spec.advection == Advection::none && !spec.anisotropic) {
+    if constexpr (Exec::space == MemorySpace::host) {
+      using C = ConstParam<T>;
+      if (all_constant(spec)) return make_scheme<Exec, T, ArdRhs<T, R<T, C>, Advection::none, false, C>>(ex, spec);
+    }
+    return make_scheme<Exec, T, ArdRhs<T, R<T, P>, Advection::none, false, P>>(ex, spec);
+  }
+  if (spec.anisotropic) return make_scheme<Exec, T, ArdRhs<T, R<T, P>, Advection::runtime, true, P>>(ex, spec);
+  return make_scheme<Exec, T, ArdRhs<T, R<T, P>, Advection::runtime, false, P>>(ex, spec);
 }
 
 template <class Exec, class T>
 std::unique_ptr<Stepper> make_typed(const Exec& ex, const ArdSpec& spec) {
-  const std::string& r = spec.reaction;
-  if (r == "turing") return make_for<Exec, T, Turing>(ex, spec);
-  if (r == "gray_scott") return make_for<Exec, T, GrayScott>(ex, spec);
-  if (r == "fitzhugh_nagumo") return make_for<Exec, T, FitzHughNagumo>(ex, spec);
-  if (r == "brusselator") return make_for<Exec, T, Brusselator>(ex, spec);
-  if (r == "schnakenberg") return make_for<Exec, T, Schnakenberg>(ex, spec);
-  if (r == "fisher_kpp") return make_for<Exec, T, FisherKpp>(ex, spec);
-  if (r == "may_leonard") return make_for<Exec, T, MayLeonard>(ex, spec);
-  if (r == "cyclic_competition_4") return make_for<Exec, T, CyclicCompetition4>(ex, spec);
-  throw InputError("unknown reaction '" + r + "'");
+#define PDEX_MAKE_FOR(name, R) \
+  if (spec.reaction == name) return make_for<Exec, T, R>(ex, spec);
+  PDEX_ARD_KINETICS(PDEX_MAKE_FOR)
+#undef PDEX_MAKE_FOR
+  throw InputError("unknown reaction '" + spec.reaction + "'");
 }
 
 }  // namespace pdex::ard_detail

@@ -15,6 +15,7 @@
 
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/ard/ard_base.hpp"
+#include "pdex/models/ard/ard_schedules.hpp"
 #include "pdex/models/ard/theta_tiles_shape.hpp"
 #include "pdex/time/solver_totals.hpp"
 
@@ -97,7 +98,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   ArdTheta(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec), theta_(T(spec.theta)),
         b_(state_[0].like(Exec::space)), solver_(ex, state_[0], implicit_operator(spec), spec.bc, spec.solver),
-        tiled_(Exec::backend == Backend::cuda && !Rhs::tensor && Rhs::ncomp == 2 && theta_tiles_apply<T>(spec)) {
+        tiled_(has_tiles && theta_tiles_apply<T>(spec)) {
     if (tiled_) queue_ = Buffer<ThetaQueue>(1, Exec::space);
   }
 
@@ -128,6 +129,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
 
  private:
   using Op = Helmholtz<T, Rhs::tensor>;
+  static constexpr bool has_tiles = ArdSchedules<Exec>::theta_tiles && schedules_take<Rhs>;
 
   // I - theta dt D lap, or I - theta dt div(D M grad) with the tensor M; D per species: a constant, or a
   // per-cell field (then beta = theta dt, d = D).
@@ -164,7 +166,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   // mean wall time of the queue. The queue doubles after a queue without overflow and starts again from
   // min_batch after one: what an overflow wastes stays small, and so does the share of the waits.
   int queue_steps(int n) {
-    if constexpr (Exec::backend == Backend::cuda && !Rhs::tensor && Rhs::ncomp == 2) {
+    if constexpr (has_tiles) {
       const auto t0 = std::chrono::steady_clock::now();
       const int cur0 = cur_;
       for (int k = 0; k < n; ++k) {
@@ -258,7 +260,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   bool has_previous_ = false;
   Field<T> b_;
   LinearSolver<Exec, T, Op> solver_;
-  bool tiled_ = false;  // the one-launch CUDA step (theta_tiles.cuh)
+  bool tiled_ = false;  // the one-launch device step (cuda/theta_tiles.cuh)
   Buffer<ThetaQueue> queue_;  // the device's record of queued steps
   ThetaQueue log_{};          // its copy on the host
   int extra_ = 0;             // launches queued per step after the first: what the last queue's steps took
@@ -268,7 +270,3 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
 };
 
 }  // namespace pdex::ard_detail
-
-#if defined(__CUDACC__) && defined(PDEX_HAVE_CUDA)
-#include "pdex/models/ard/theta_tiles.cuh"
-#endif

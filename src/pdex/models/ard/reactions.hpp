@@ -130,3 +130,11 @@ template <class T, class P = Param<T>>
 using CyclicCompetition4 = CyclicCompetition<T, 4, P>;
 
 }  // namespace pdex
+
+// Every built-in kinetics: its name in configurations and its type, for the engine's dispatch
+// (ard_stepper_impl.hpp) and its translation units (a kinetics' host kernels are compiled in one of
+// their own, ard_kinetics.cpp, listed again in src/CMakeLists.txt).
+#define PDEX_ARD_KINETICS(X)                                                                         \
+  X("turing", Turing) X("gray_scott", GrayScott) X("fitzhugh_nagumo", FitzHughNagumo)                \
+  X("brusselator", Brusselator) X("schnakenberg", Schnakenberg) X("fisher_kpp", FisherKpp)            \
+  X("may_leonard", MayLeonard) X("cyclic_competition_4", CyclicCompetition4)

@@ -1,5 +1,5 @@
 #pragma once
-// Tile shape of the one-launch CUDA theta step (theta_tiles.cuh) and the device's record of queued
+// Tile shape of the one-launch CUDA theta step (cuda/theta_tiles.cuh) and the device's record of queued
 // steps, visible to all translation units (the stepper decides with them, ard_theta.hpp).
 #include <cmath>
 #include <cstddef>

@@ -23,6 +23,7 @@
 #include "pdex/grid/field_view.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
+#include "pdex/models/ard/ard_theta.hpp"
 #include "pdex/models/ard/theta_tiles_shape.hpp"
 #include "pdex/time/cuda/euler_tiles.cuh"
 

@@ -1,6 +1,10 @@
 #pragma once
 // Instantiates the advection-reaction-diffusion engine for the CUDA executor (engine_cuda.cu includes it).
 #include "pdex/models/ard/ard_stepper_impl.hpp"
+#include "pdex/models/ard/cuda/theta_tiles.cuh"
+#include "pdex/time/cuda/euler_strips.cuh"
+#include "pdex/time/cuda/euler_tiles.cuh"
+#include "pdex/time/cuda/graph_loop.hpp"
 
 namespace pdex {
 template std::unique_ptr<Stepper> make_ard_stepper_on<Cuda>(const Cuda&, const ArdSpec&, Precision);

@@ -9,11 +9,9 @@
 #include "pdex/core/cuda/graph_capture.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/executor.hpp"
+#include "pdex/time/step_loop.hpp"
 
 namespace pdex {
-
-template <class Exec>
-class StepLoop;
 
 template <>
 class StepLoop<Cuda> {
