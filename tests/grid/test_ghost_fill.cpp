@@ -75,7 +75,7 @@ void check_dirichlet_face_values(const Exec& ex, int ghost) {
   SCOPED_TRACE(::testing::Message() << "ghost " << ghost);
   const Grid2 g{8, 6};
   const FieldBoundary bc = dirichlet_sides();
-  const Field<T> f = fill_on(ex, numbered_field<T>(g, 2, ghost), bc);
+  const Field<T> f = fill_on(ex, numbered_field<T>(g, max_components, ghost), bc);
   auto v = f.view();
   const T eps = std::numeric_limits<T>::epsilon();
   // (ghost + its mirror cell) / 2 is the value at the face between them: b, to rounding of 2b - x.
@@ -84,7 +84,7 @@ void check_dirichlet_face_values(const Exec& ex, int ghost) {
     EXPECT_LE(std::abs(double(face) - b), 2 * double(eps) * (2 * std::abs(b) + std::abs(double(cell))))
         << "face value " << face << " for b = " << b;
   };
-  for (int c = 0; c < 2; ++c)
+  for (int c = 0; c < max_components; ++c)  // every component a boundary holds
     for (int k = 0; k < ghost; ++k) {
       for (int j = 0; j < g.ny; ++j) {
         expect_face(v(c, -1 - k, j), v(c, k, j), bc.side[left][c].value);
@@ -96,7 +96,7 @@ void check_dirichlet_face_values(const Exec& ex, int ghost) {
       }
     }
   // Corners: the x rule, then the y rule.
-  EXPECT_TRUE(same_cells(f, reference_fill(numbered_field<T>(g, 2, ghost), bc)));
+  EXPECT_TRUE(same_cells(f, reference_fill(numbered_field<T>(g, max_components, ghost), bc)));
 }
 
 TYPED_TEST(GhostFillTest, DirichletFaceValueEqualsTheBoundaryValue) {

@@ -18,7 +18,7 @@ struct State {
 };
 using Kinetics = std::function<State(State)>;
 
-// The kinetics as written in docs/models.md, independently of reactions.hpp.
+// The kinetics as written in docs/models.md, independently of kinetics/.
 State gray_scott(State s, double F, double k) {
   const double uvv = s.u * s.v * s.v;
   return {-uvv + F * (1 - s.u), uvv - (F + k) * s.v};

@@ -16,7 +16,7 @@ namespace pdex {
 
 enum class BcKind : int { periodic = 0, neumann = 1, dirichlet = 2 };
 enum Side : int { left = 0, right = 1, bottom = 2, top = 3 };
-constexpr int max_components = 4;
+constexpr int max_components = 8;
 
 struct SideBc {
   BcKind kind = BcKind::periodic;
@@ -31,6 +31,14 @@ struct FieldBoundary {
     FieldBoundary b;
     for (auto& s : b.side)
       for (auto& c : s) c = SideBc{kind, value};
+    return b;
+  }
+
+  // The conditions of components first .. first + count - 1, as those of a field of their own.
+  FieldBoundary components(int first, int count) const {
+    FieldBoundary b;
+    for (int s = 0; s < 4; ++s)
+      for (int c = 0; c < count; ++c) b.side[s][c] = side[s][first + c];
     return b;
   }
 };

@@ -22,6 +22,13 @@ struct FieldView {
   PDEX_HD T* comp(int c) const { return data + c * comp_stride; }
   PDEX_HD T& operator()(int c, int i, int j) const { return data[c * comp_stride + offset(i, j)]; }
   PDEX_HD Range2 interior() const { return Range2{0, nx, 0, ny}; }
+  // Components first .. first + count - 1, as a field of their own.
+  FieldView components(int first, int count) const {
+    FieldView v = *this;
+    v.data = comp(first);
+    v.ncomp = count;
+    return v;
+  }
 };
 
 }  // namespace pdex

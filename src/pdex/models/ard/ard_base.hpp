@@ -77,36 +77,6 @@ inline bool all_periodic(const FieldBoundary& bc, int ncomp) {
   return true;
 }
 
-// Each reaction's parameters by name; `p(name)` uploads one.
-template <class T, class P, class F>
-Turing<T, P> make_reaction(std::type_identity<Turing<T, P>>, F&& p) {
-  return {p("alpha"), p("beta"), p("s")};
-}
-template <class T, class P, class F>
-GrayScott<T, P> make_reaction(std::type_identity<GrayScott<T, P>>, F&& p) {
-  return {p("F"), p("k")};
-}
-template <class T, class P, class F>
-FitzHughNagumo<T, P> make_reaction(std::type_identity<FitzHughNagumo<T, P>>, F&& p) {
-  return {p("a"), p("b"), p("eps")};
-}
-template <class T, class P, class F>
-Brusselator<T, P> make_reaction(std::type_identity<Brusselator<T, P>>, F&& p) {
-  return {p("a"), p("b")};
-}
-template <class T, class P, class F>
-Schnakenberg<T, P> make_reaction(std::type_identity<Schnakenberg<T, P>>, F&& p) {
-  return {p("a"), p("b"), p("gamma")};
-}
-template <class T, class P, class F>
-FisherKpp<T, P> make_reaction(std::type_identity<FisherKpp<T, P>>, F&& p) {
-  return {p("r")};
-}
-template <class T, int N, class P, class F>
-CyclicCompetition<T, N, P> make_reaction(std::type_identity<CyclicCompetition<T, N, P>>, F&& p) {
-  return {p("alpha"), p("beta")};
-}
-
 // What every scheme of the model shares: parameters on the backend, the state with its ghosts, and the
 // read-outs of the Stepper interface (or of a richer one, MolStepper). A scheme adds advance().
 template <class Exec, class T, class Rhs, class Interface = Stepper>

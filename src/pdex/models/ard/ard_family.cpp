@@ -114,10 +114,6 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   for (std::size_t c = 0; c < s.species.size(); ++c)
     s.initial.push_back(read_cells(ctx, "initial." + s.species[c], info.initial[c]));
   setup->clock = read_clock(cfg, s);  // after the model: Merson's first step comes from its stable step
-  if (s.theta > 0 && s.species.size() > std::size_t(max_solver_components))
-    cfg.fail("time.scheme", "the theta scheme solves at most " + std::to_string(max_solver_components) +
-                                " species, and model '" + info.name + "' has " + std::to_string(s.species.size()) +
-                                "; use \"euler\", \"rk4\" or \"merson\"");
   setup->fields = s.species;
   setup->grid = s.grid;
   return setup;
@@ -144,9 +140,7 @@ ModelFamily ard_family() {
     std::string initial;
     for (std::size_t c = 0; c < r.species.size(); ++c)
       initial += (c ? ", " : "") + r.species[c] + " = " + format_number(r.initial[c]);
-    const bool theta = r.species.size() <= std::size_t(max_solver_components);
-    std::vector<std::string> schemes{"euler", "theta", "rk4", "merson"};
-    if (!theta) schemes.erase(schemes.begin() + 1);
+    const std::vector<std::string> schemes{"euler", "theta", "rk4", "merson"};
     f.models.push_back(ModelDesc{
         r.name, r.title, r.equations, r.species, r.params, schemes,
         {"initial " + initial + "; model.clamp = " + (r.clamp ? "true" : "false") +

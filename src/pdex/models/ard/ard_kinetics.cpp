@@ -1,10 +1,10 @@
-// The host executors' engine for one built-in kinetics, PDEX_KINETICS: src/CMakeLists.txt compiles this
-// file once for each, so that a change to one kinetics rebuilds its own kernels (ard_host.cpp declares
-// them).
+// The host executors' engine for one built-in kinetics, PDEX_KINETICS, whose header is included first:
+// src/CMakeLists.txt compiles this file once for each, so that a change to one kinetics rebuilds its own
+// kernels (ard_host.cpp declares them).
 #include "pdex/models/ard/ard_stepper_impl.hpp"
 
 #ifndef PDEX_KINETICS
-#error "PDEX_KINETICS names the kinetics this translation unit instantiates (src/CMakeLists.txt)"
+#error "PDEX_KINETICS names the kinetics this translation unit instantiates, its header included first (src/CMakeLists.txt)"
 #endif
 
 namespace pdex::ard_detail {

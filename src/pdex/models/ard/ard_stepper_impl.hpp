@@ -69,11 +69,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 template <class Exec, class T, class Rhs>
 std::unique_ptr<Stepper> make_scheme(const Exec& ex, const ArdSpec& spec) {
   if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
-  if (spec.theta > 0) {
-    if constexpr (Rhs::ncomp <= max_solver_components) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
-    throw InputError("model '" + spec.reaction + "': the theta scheme solves at most " +
-                     std::to_string(max_solver_components) + " species; use time.scheme \"euler\", \"rk4\" or \"merson\"");
-  }
+  if (spec.theta > 0) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
   return std::make_unique<ArdEuler<Exec, T, Rhs>>(ex, spec);
 }
 

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -97,8 +98,13 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
  public:
   ArdTheta(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec), theta_(T(spec.theta)),
-        b_(state_[0].like(Exec::space)), solver_(ex, state_[0], implicit_operator(spec), spec.bc, spec.solver),
-        tiled_(has_tiles && theta_tiles_apply<T>(spec)) {
+        b_(state_[0].like(Exec::space)), tiled_(has_tiles && theta_tiles_apply<T>(spec)) {
+    for (int first = 0; first < Rhs::ncomp; first += group) {
+      const int count = std::min(group, Rhs::ncomp - first);
+      const Field<T> layout(spec.grid, count, ghost_width, Exec::space);
+      solvers_.push_back(std::make_unique<Solver>(ex, layout, implicit_operator(spec, first, count),
+                                                  spec.bc.components(first, count), spec.solver));
+    }
     if (tiled_) queue_ = Buffer<ThetaQueue>(1, Exec::space);
   }
 
@@ -113,7 +119,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       const int next = 1 - cur_;
       if (!has_previous_) copy(state_[next], state_[cur_]);
       theta_rhs(ex_, rhs_, state_[cur_].cview(), b_.view(), state_[next].view(), dt_, theta_);
-      record(solver_.solve(state_[next].view(), b_.cview(), k + 1 == steps));
+      solve(state_[next].view(), k + 1 == steps);
       limit_state(ex_, rhs_.clamp, state_[next].cview(), state_[next].view(), bc_);
       cur_ = next;
       has_previous_ = true;
@@ -129,22 +135,34 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
 
  private:
   using Op = Helmholtz<T, Rhs::tensor>;
+  using Solver = LinearSolver<Exec, T, Op>;
+  // Species solved in lock step, at most max_solver_components at a time (seed 000 relaxes its two in
+  // lock step); the implicit parts of different species are independent, so more go in groups.
+  static constexpr int group = std::min(Rhs::ncomp, max_solver_components);
   static constexpr bool has_tiles = ArdSchedules<Exec>::theta_tiles && schedules_take<Rhs>;
 
-  // I - theta dt D lap, or I - theta dt div(D M grad) with the tensor M; D per species: a constant, or a
-  // per-cell field (then beta = theta dt, d = D).
-  Op implicit_operator(const ArdSpec& spec) {
-    static_assert(Rhs::ncomp <= max_solver_components, "the theta scheme solves at most max_solver_components species");
+  // Solves for x, the next state (holding the initial guess), from b_, group by group.
+  void solve(FieldView<T> x, bool measure) {
+    for (std::size_t g = 0; g < solvers_.size(); ++g) {
+      const int first = int(g) * group, count = std::min(group, Rhs::ncomp - first);
+      record(solvers_[g]->solve(x.components(first, count), b_.cview().components(first, count), measure));
+    }
+  }
+
+  // For species first .. first + count - 1: I - theta dt D lap, or I - theta dt div(D M grad) with the
+  // tensor M; D per species: a constant, or a per-cell field (then beta = theta dt, d = D).
+  Op implicit_operator(const ArdSpec& spec, int first, int count) {
     const Grid2& g = spec.grid;
     const std::vector<std::string> names = diffusivity_names(spec);
-    double beta[Rhs::ncomp];
-    for (int c = 0; c < Rhs::ncomp; ++c) {
-      const ScalarSpec& D = spec.params.at(names[c]);
+    double beta[max_solver_components];
+    for (int c = 0; c < count; ++c) {
+      const ScalarSpec& D = spec.params.at(names[first + c]);
       beta[c] = spec.theta * spec.dt * (D.varies() ? 1.0 : D.value);
     }
-    Op op = make_helmholtz<T, Rhs::tensor>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, Rhs::ncomp, spec.bc);
-    for (int c = 0; c < Rhs::ncomp; ++c) {
-      const ScalarSpec& D = spec.params.at(names[c]);
+    Op op = make_helmholtz<T, Rhs::tensor>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, count,
+                                           spec.bc.components(first, count));
+    for (int c = 0; c < count; ++c) {
+      const ScalarSpec& D = spec.params.at(names[first + c]);
       op.d[c] = D.varies() ? params_.upload(D, bc_).cells : nullptr;
     }
     if constexpr (Rhs::tensor) {
@@ -203,11 +221,11 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
 
   // Sweeps of a step's l-th launch.
   int sweeps_of(int l) const {
-    const SolverSettings& s = solver_.settings();
+    const SolverSettings& s = solver().settings();
     return std::min(s.check_every, s.max_iter - l * s.check_every);
   }
   int launches_for(int iterations) const {
-    const int every = solver_.settings().check_every;
+    const int every = solver().settings().check_every;
     return (iterations + every - 1) / every;
   }
 
@@ -219,8 +237,8 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     for (int l = 0; l <= extra_ && sweeps_of(l) > 0; ++l) {
       const bool last = l == extra_ || sweeps_of(l + 1) <= 0;
       theta_tiles_queued(ex_, rhs_, state_[cur_].cview(), l == 0 ? state_[next].cview() : as_const(buf[1 - l % 2]),
-                         buf[l % 2], solver_.op().refreshed(), dt_, theta_, T(solver_.omega()), sweeps_of(l), q, k,
-                         l, last, solver_.settings().tol);
+                         buf[l % 2], solver().op().refreshed(), dt_, theta_, T(solver().omega()), sweeps_of(l), q, k,
+                         l, last, solver().settings().tol);
     }
     limit_queued(ex_, rhs_.clamp, as_const(buf[0]), as_const(buf[1]), state_[next].view(), bc_, q);
   }
@@ -232,20 +250,20 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       st.history.push_back(r.residual[l]);
     }
     st.residual = st.history.back();
-    st.converged = st.residual <= solver_.settings().tol;
+    st.converged = st.residual <= solver().settings().tol;
     return st;
   }
 
   // Goes on with the solve of the step from state_[cur] into state_[1 - cur] where its queued launches
   // left it (the last wrote buffer `to`), testing each launch on the host, then clamps.
   void finish_on_host(int cur, SolveStats& st, int to) {
-    const SolverSettings& s = solver_.settings();
+    const SolverSettings& s = solver().settings();
     const FieldView<T> buf[2] = {b_.view(), state_[1 - cur].view()};
     while (!st.converged && st.iterations < s.max_iter) {
       const int sweeps = std::min(s.check_every, s.max_iter - st.iterations);
       to = 1 - to;
       const Pair rb = theta_tiles(ex_, rhs_, state_[cur].cview(), as_const(buf[1 - to]), buf[to],
-                                  solver_.op().refreshed(), dt_, theta_, T(solver_.omega()), sweeps, false);
+                                  solver().op().refreshed(), dt_, theta_, T(solver().omega()), sweeps, false);
       st.iterations += sweeps;
       st.residual = relative_residual(rb);
       st.history.push_back(st.residual);
@@ -254,12 +272,16 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     limit_state(ex_, rhs_.clamp, as_const(buf[to]), state_[1 - cur].view(), bc_);
   }
 
-  void record(const SolveStats& st) { record_solve(totals_, st, solver_.settings().method, "reduce time.dt"); }
+  // The tiled steps' solver: two species, one group.
+  Solver& solver() { return *solvers_[0]; }
+  const Solver& solver() const { return *solvers_[0]; }
+
+  void record(const SolveStats& st) { record_solve(totals_, st, solver().settings().method, "reduce time.dt"); }
 
   T theta_;
   bool has_previous_ = false;
   Field<T> b_;
-  LinearSolver<Exec, T, Op> solver_;
+  std::vector<std::unique_ptr<Solver>> solvers_;  // one a group of species
   bool tiled_ = false;  // the one-launch device step (cuda/theta_tiles.cuh)
   Buffer<ThetaQueue> queue_;  // the device's record of queued steps
   ThetaQueue log_{};          // its copy on the host

@@ -1,6 +1,7 @@
 #pragma once
 // Instantiates the advection-reaction-diffusion engine for the CUDA executor (engine_cuda.cu includes it).
 #include "pdex/models/ard/ard_stepper_impl.hpp"
+#include "pdex/models/ard/kinetics/all.hpp"
 #include "pdex/models/ard/cuda/theta_tiles.cuh"
 #include "pdex/time/cuda/euler_strips.cuh"
 #include "pdex/time/cuda/euler_tiles.cuh"
