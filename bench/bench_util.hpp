@@ -29,10 +29,14 @@ inline ArdSpec bench_spec(const std::string& model, int n, bool tiled = true) {
   for (const auto& p : info.params) s.params[p.name] = ScalarSpec{p.default_value, {}};
   if (model == "turing") s.params["alpha"].cells = uniform_noise(std::size_t(n) * n, 0.1, 7);
   if (model == "turing") for (double& a : s.params["alpha"].cells) a += 12.0;
-  s.initial[0] = uniform_noise(std::size_t(n) * n, 0.01, 1);
-  s.initial[1] = uniform_noise(std::size_t(n) * n, 0.01, 2);
-  for (double& u : s.initial[0]) u += info.initial[0];
-  for (double& v : s.initial[1]) v += info.initial[1] + 0.25;
+  // Every species a little noise about its steady state, the second and later ones raised by 0.25 (Gray-Scott's
+  // v: the autocatalyst present everywhere, so that the kinetics are busy).
+  s.species = info.species;
+  s.initial.clear();
+  for (std::size_t c = 0; c < info.species.size(); ++c) {
+    s.initial.push_back(uniform_noise(std::size_t(n) * n, 0.01, c + 1));
+    for (double& u : s.initial[c]) u += info.initial[c] + (c > 0 ? 0.25 : 0.0);
+  }
   s.dt = info.dt;
   s.temporal_blocking = tiled;
   return s;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app_test_support.hpp"
+#include "pdex/models/ard/ard_catalog.hpp"
 
 namespace pdex::app_testing {
 namespace {
@@ -90,6 +91,16 @@ TEST(BenchCli, EverySuitesHelpListsItsOptions) {
   EXPECT_EQ(help.status, 0) << help.output;
   EXPECT_TRUE(contains(help.output, "explicit | implicit")) << help.output;
   EXPECT_EQ(run_pdex({"bench"}).status, 1);
+}
+
+// The explicit suite steps every reaction-diffusion model, whatever its species count.
+TEST(BenchCli, TheExplicitSuiteStepsEveryReactionDiffusionModel) {
+  for (const ReactionInfo& r : ard_catalog()) {
+    const Outcome o = run_pdex({"bench", "explicit", "--backends", "serial", "--sizes", "16", "--precisions", "f64",
+                                "--model", r.name, "--table1", "none", "--min-time", "0.001"});
+    EXPECT_EQ(o.status, 0) << r.name << o.output;
+    EXPECT_TRUE(contains(o.output, "serial   step     f64")) << r.name << o.output;
+  }
 }
 
 }  // namespace
