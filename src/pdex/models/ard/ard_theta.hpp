@@ -101,9 +101,13 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
         b_(state_[0].like(Exec::space)), tiled_(has_tiles && theta_tiles_apply<T>(spec)) {
     for (int first = 0; first < Rhs::ncomp; first += group) {
       const int count = std::min(group, Rhs::ncomp - first);
-      const Field<T> layout(spec.grid, count, ghost_width, Exec::space);
-      solvers_.push_back(std::make_unique<Solver>(ex, layout, implicit_operator(spec, first, count),
-                                                  spec.bc.components(first, count), spec.solver));
+      const FieldBoundary bc = spec.bc.components(first, count);
+      // A solver reads only its layout's shape: the state's where one group holds every species, else
+      // a host field of the group's components (the same rows).
+      const Field<T> group_layout =
+          count == Rhs::ncomp ? Field<T>() : Field<T>(spec.grid, count, ghost_width, MemorySpace::host);
+      solvers_.push_back(std::make_unique<Solver>(ex, count == Rhs::ncomp ? state_[0] : group_layout,
+                                                  implicit_operator(spec, first, count, bc), bc, spec.solver));
     }
     if (tiled_) queue_ = Buffer<ThetaQueue>(1, Exec::space);
   }
@@ -149,9 +153,9 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     }
   }
 
-  // For species first .. first + count - 1: I - theta dt D lap, or I - theta dt div(D M grad) with the
+  // For species first .. first + count - 1 (conditions bc): I - theta dt D lap, or I - theta dt div(D M grad) with the
   // tensor M; D per species: a constant, or a per-cell field (then beta = theta dt, d = D).
-  Op implicit_operator(const ArdSpec& spec, int first, int count) {
+  Op implicit_operator(const ArdSpec& spec, int first, int count, const FieldBoundary& bc) {
     const Grid2& g = spec.grid;
     const std::vector<std::string> names = diffusivity_names(spec);
     double beta[max_solver_components];
@@ -159,8 +163,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       const ScalarSpec& D = spec.params.at(names[first + c]);
       beta[c] = spec.theta * spec.dt * (D.varies() ? 1.0 : D.value);
     }
-    Op op = make_helmholtz<T, Rhs::tensor>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, count,
-                                           spec.bc.components(first, count));
+    Op op = make_helmholtz<T, Rhs::tensor>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, count, bc);
     for (int c = 0; c < count; ++c) {
       const ScalarSpec& D = spec.params.at(names[first + c]);
       op.d[c] = D.varies() ? params_.upload(D, bc_).cells : nullptr;
