@@ -81,7 +81,7 @@ int cmd_bench_linalg(const std::vector<std::string>& args) {
       print_header(bn, pn);
       for (const SeedRow& r : seed_rows) {
         if (b == Backend::serial && int64_t(r.nx) * r.ny > max_serial_cells) continue;
-        const LinalgTimings t = time_linalg(b, p, r.nx, r.ny, repeats);
+        const LinalgTimings t = time_linalg(b, p, Extents2{r.nx, r.ny}, repeats);
         const double we = wave_steps_per_second(b, p, r.nx, r.ny, WaveScheme::explicit_central, wave_steps);
         const double wc = wave_steps_per_second(b, p, r.nx, r.ny, WaveScheme::crank_nicolson, wave_steps);
         const std::string size = std::to_string(r.nx) + "x" + std::to_string(r.ny);

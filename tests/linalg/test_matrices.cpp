@@ -151,7 +151,7 @@ TEST_P(StoredMatrixTest, GridAndStoredOperatorsTakeTheSameKrylovPath) {
   spec.solver.tol = precision() == Precision::f64 ? 1e-10 : 1e-5;
   const std::vector<double> f = smooth_vector(g.nx * g.ny);
   const Field<double> layout(g, 1, 1, MemorySpace::host);
-  const auto op = make_helmholtz<double>(g.nx, g.ny, g.dx, g.dy, layout.view().pitch, 0.0, &spec.beta, 1, spec.bc);
+  const auto op = make_helmholtz<double>(g, layout.view().pitch, 0.0, &spec.beta, 1, spec.bc);
   const CsrMatrix<double> a = assemble_csr(op);
   for (auto [grid_method, stored_method] : {std::pair{SolverMethod::cg, MatrixMethod::cg},
                                             std::pair{SolverMethod::bicgstab, MatrixMethod::bicgstab}}) {

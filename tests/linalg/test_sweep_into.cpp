@@ -62,7 +62,7 @@ struct RandomProblem {
         d(to_space(random_field<T>(g, 1, 7, 0.5, 2.0), space)) {
     fill_ghosts(Serial{}, x0, bc);
     const double beta[2] = {0.02, 0.7};
-    op = make_helmholtz<T>(g.nx, g.ny, g.dx, g.dy, x0.view().pitch, 1.5, beta, components, bc);
+    op = make_helmholtz<T>(g, x0.view().pitch, 1.5, beta, components, bc);
     op.d[components - 1] = d.cview().data;
   }
 };

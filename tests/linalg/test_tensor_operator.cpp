@@ -61,10 +61,10 @@ struct TensorProblem {
     fill_ghosts(Serial{}, d, coefficient_boundary(bc, 1));
     const double beta = 0.8;
     Field<double> layout(g, 1, 1, MemorySpace::host);
-    op = make_helmholtz<double, true>(g.nx, g.ny, g.dx, g.dy, layout.view().pitch, 1.0, &beta, 1, bc);
+    op = make_helmholtz<double, true>(g, layout.view().pitch, 1.0, &beta, 1, bc);
     op.m = m.cview().data;
     op.m_stride = m.cview().comp_stride;
-    five = make_helmholtz<double>(g.nx, g.ny, g.dx, g.dy, layout.view().pitch, 1.0, &beta, 1, bc);
+    five = make_helmholtz<double>(g, layout.view().pitch, 1.0, &beta, 1, bc);
     if (with_d) op.d[0] = five.d[0] = d.cview().data;
   }
 };

@@ -65,7 +65,7 @@ TEST(TileRows, CoverTheGridWithinBounds) {
                         {12, 10, 32, 16, 12, 18, 132, 1.15},     {40, 300, 32, 16, 8, 18, 132, 1.0},
                         {256, 256, 32, 16, 12, 18, 132, 1.15}};
   for (const Case& k : cases)
-    expect_cover(k, tile_rows(k.nx, k.ny, k.tx, k.ty, k.min_rows, k.max_rows, k.max_blocks, k.side_weight));
+    expect_cover(k, tile_rows(Extents2{k.nx, k.ny}, k.tx, k.ty, k.min_rows, k.max_rows, k.max_blocks, k.side_weight));
 }
 
 // At 1024^2 on an H100 (132 multiprocessors) the four idle blocks of 128 uniform tiles and the eighth
@@ -73,12 +73,12 @@ TEST(TileRows, CoverTheGridWithinBounds) {
 // weighted rows in place of 73.6 (1.15 x 64); for the lean queues' 1.45, side columns of 21 tiles (a
 // third more than uniform), the slowest 72.5 in place of 92.8.
 TEST(TileRows, SideTilesTakeFewerRows) {
-  const TileRows t = tile_rows(1024, 1024, 128, 64, 8, 72, 132, 1.15);
+  const TileRows t = tile_rows(Extents2{1024, 1024}, 128, 64, 8, 72, 132, 1.15);
   EXPECT_EQ(t.blocks(), 132);
   EXPECT_NEAR(slowest(t, 1.15), 1.15 * 58, 1e-9);
   EXPECT_EQ(t.inner.rows(0), 56);
   EXPECT_EQ(t.inner.rows(1), 66);
-  const TileRows lean = tile_rows(1024, 1024, 128, 64, 8, 72, 132, 1.45);
+  const TileRows lean = tile_rows(Extents2{1024, 1024}, 128, 64, 8, 72, 132, 1.45);
   EXPECT_EQ(lean.blocks(), 132);
   EXPECT_EQ(lean.side.n, 21);
   EXPECT_NEAR(slowest(lean, 1.45), 1.45 * 50, 1e-9);
@@ -95,9 +95,9 @@ TEST(TileRows, UniformWhereNoSplitIsFaster) {
       for (int tile = 0; tile < c.n; ++tile) EXPECT_EQ(c.start(tile), tile * ty);
     }
   };
-  uniform(tile_rows(1024, 1024, 128, 64, 8, 72, 132, 1.0), 64, 16);
-  uniform(tile_rows(1024, 1024, 128, 64, 8, 64, 132, 1.15), 64, 16);
-  uniform(tile_rows(1000, 1000, 128, 64, 8, 64, 132, 1.0), 64, 16);
+  uniform(tile_rows(Extents2{1024, 1024}, 128, 64, 8, 72, 132, 1.0), 64, 16);
+  uniform(tile_rows(Extents2{1024, 1024}, 128, 64, 8, 64, 132, 1.15), 64, 16);
+  uniform(tile_rows(Extents2{1000, 1000}, 128, 64, 8, 64, 132, 1.0), 64, 16);
 }
 
 }  // namespace

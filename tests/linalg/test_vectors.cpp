@@ -78,7 +78,7 @@ TYPED_TEST(VectorTest, AssembledGridOperatorEqualsTheMatrixFreeOne) {
     const FieldBoundary bc = FieldBoundary::all(k);
     const Field<double> layout(g, 1, 1, MemorySpace::host);
     const double beta = 0.7;
-    const auto op = make_helmholtz<double>(g.nx, g.ny, g.dx, g.dy, layout.view().pitch, 1.3, &beta, 1, bc);
+    const auto op = make_helmholtz<double>(g, layout.view().pitch, 1.3, &beta, 1, bc);
     const std::vector<double> x = smooth_vector(g.nx * g.ny);
     const std::vector<double> want = matrix_free(ex, op, g, bc, x);
     EXPECT_LT(max_difference(host_multiply(assemble_csr(op), x), want), 1e-11) << int(k);

@@ -39,9 +39,9 @@ std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step) {
                         io::ColorRange{o.auto_range, o.range_min, o.range_max}, o.scale);
       } else if (rc_.precision == Precision::f32) {
         std::vector<float> single(values.begin(), values.end());  // exact: the values were float
-        io::write_npy(stem + ".npy", single.data(), {std::size_t(g.ny), std::size_t(g.nx)});
+        io::write_npy(stem + ".npy", single.data(), g.extents().shape());
       } else {
-        io::write_npy(stem + ".npy", values.data(), {std::size_t(g.ny), std::size_t(g.nx)});
+        io::write_npy(stem + ".npy", values.data(), g.extents().shape());
       }
       written.push_back(stem + "." + fmt);
     }

@@ -50,7 +50,7 @@ class StepSchedule : public Schedule {
       if (f < 0) continue;
       throw NumericalError("the solution blew up at step " + std::to_string(step) + " (t = " +
                            format_number(double(step) * c_.dt) + "): field '" + s.field_names()[f] +
-                           "' is NaN or infinite at cell " + cell_name(at, rc_.grid()) + ". Reduce time.dt (now " +
+                           "' is NaN or infinite at cell " + rc_.grid().extents().where(at) + ". Reduce time.dt (now " +
                            format_number(c_.dt) + "), or check the parameters and initial state; outputs written so far are kept in " +
                            rc_.output.dir, step - 1);
     }
@@ -114,7 +114,7 @@ class TimeSchedule : public Schedule {
     const auto [f, at] = first_nonfinite(s);
     if (f < 0) return;
     throw NumericalError("the solution blew up by t = " + std::to_string(time_) + ": field '" + s.field_names()[f] +
-                             "' is NaN or infinite at cell " + cell_name(at, rc_.grid()) +
+                             "' is NaN or infinite at cell " + rc_.grid().extents().where(at) +
                              "; lower time.tol (Merson) or time.dt (rk4), or check the parameters",
                          step());
   }
@@ -144,10 +144,6 @@ class TimeSchedule : public Schedule {
 };
 
 }  // namespace
-
-std::string cell_name(int64_t at, const Grid2& g) {
-  return "x=" + std::to_string(at % g.nx) + ", y=" + std::to_string(at / g.nx);
-}
 
 std::unique_ptr<Schedule> make_schedule(const RunConfig& rc) {
   if (rc.clock().simulated_time) return std::make_unique<TimeSchedule>(rc);

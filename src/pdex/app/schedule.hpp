@@ -35,7 +35,5 @@ class Schedule {
 
 std::unique_ptr<Schedule> make_schedule(const RunConfig& rc);
 
-// "x=3, y=7" of a linear cell index y * nx + x.
-std::string cell_name(int64_t at, const Grid2& g);
 
 }  // namespace pdex

@@ -49,12 +49,11 @@ void paint_shapes(SpecContext& ctx, const std::string& path, std::vector<double>
     if (kind == "square") hx = hy = ctx.cfg.get_double(p + ".size") / 2;
     if (kind == "rectangle") hx = ctx.cfg.get_double(p + ".width") / 2, hy = ctx.cfg.get_double(p + ".height") / 2;
     if (kind == "disc") r = ctx.cfg.get_double(p + ".radius");
-    for (int j = 0; j < g.ny; ++j)
-      for (int i = 0; i < g.nx; ++i) {
-        const double x = g.x(i) - c[0], y = g.y(j) - c[1];
-        const bool inside = kind == "disc" ? x * x + y * y <= r * r : std::abs(x) <= hx && std::abs(y) <= hy;
-        if (inside) cells[std::size_t(j) * g.nx + i] = value;
-      }
+    for_each_cell(g.extents(), [&](int i, int j) {
+      const double x = g.x(i) - c[0], y = g.y(j) - c[1];
+      const bool inside = kind == "disc" ? x * x + y * y <= r * r : std::abs(x) <= hx && std::abs(y) <= hy;
+      if (inside) cells[std::size_t(g.extents().index(i, j))] = value;
+    });
   }
   ctx.cfg.mark_used(path);
 }
@@ -71,7 +70,7 @@ std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, st
   } catch (const InputError& e) {
     ctx.cfg.fail(path, e.what());
   }
-  std::vector<std::size_t> want{std::size_t(ctx.grid.ny), std::size_t(ctx.grid.nx)};
+  std::vector<std::size_t> want = ctx.grid.extents().shape();
   if (planes > 1) want.insert(want.begin(), planes);
   if (a.shape != want) {
     auto show = [](const std::vector<std::size_t>& s) {

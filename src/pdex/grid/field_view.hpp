@@ -8,6 +8,7 @@
 
 #include "pdex/core/macros.hpp"
 #include "pdex/core/range.hpp"
+#include "pdex/grid/extents.hpp"
 
 namespace pdex {
 
@@ -21,7 +22,8 @@ struct FieldView {
   PDEX_HD int64_t offset(int i, int j) const { return (int64_t(j) + ghost) * pitch + (i + xoff); }
   PDEX_HD T* comp(int c) const { return data + c * comp_stride; }
   PDEX_HD T& operator()(int c, int i, int j) const { return data[c * comp_stride + offset(i, j)]; }
-  PDEX_HD Range2 interior() const { return Range2{0, nx, 0, ny}; }
+  PDEX_HD Extents2 extents() const { return {nx, ny}; }
+  PDEX_HD Range2 interior() const { return extents().range(); }
   // Components first .. first + count - 1, as a field of their own.
   FieldView components(int first, int count) const {
     FieldView v = *this;
@@ -30,5 +32,16 @@ struct FieldView {
     return v;
   }
 };
+
+template <class T>
+PDEX_HD FieldView<const T> as_const(const FieldView<T>& v) {
+  return {v.data, v.nx, v.ny, v.ghost, v.ncomp, v.pitch, v.comp_stride, v.xoff};
+}
+// A view that writes the field `v` reads: for kernels that write, in some launches or rounds, the field
+// they are given to read.
+template <class T>
+PDEX_HD FieldView<T> as_writable(const FieldView<const T>& v) {
+  return {const_cast<T*>(v.data), v.nx, v.ny, v.ghost, v.ncomp, v.pitch, v.comp_stride, v.xoff};
+}
 
 }  // namespace pdex

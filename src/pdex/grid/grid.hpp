@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "pdex/core/macros.hpp"
+#include "pdex/grid/extents.hpp"
 
 namespace pdex {
 
@@ -12,11 +13,17 @@ struct Grid2 {
   double dx = 1.0, dy = 1.0;
   double x0 = 0.0, y0 = 0.0;
 
-  PDEX_HD int64_t cells() const { return int64_t(nx) * ny; }
+  PDEX_HD Extents2 extents() const { return {nx, ny}; }
+  PDEX_HD int64_t cells() const { return extents().cells(); }
   PDEX_HD double x(int i) const { return x0 + (i + 0.5) * dx; }
   PDEX_HD double y(int j) const { return y0 + (j + 0.5) * dy; }
   PDEX_HD double width() const { return nx * dx; }
   PDEX_HD double height() const { return ny * dy; }
+  // The same domain with the axes x and y say halved (rounding up), the spacing widened to match.
+  Grid2 halved(bool x, bool y) const {
+    const Extents2 e = extents().halved(x, y);
+    return {e.nx, e.ny, width() / e.nx, height() / e.ny, x0, y0};
+  }
 };
 
 }  // namespace pdex

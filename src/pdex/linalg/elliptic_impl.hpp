@@ -15,7 +15,7 @@ class Elliptic final : public EllipticSolver {
  public:
   Elliptic(const Exec& ex, const EllipticSpec& spec)
       : ex_(ex), bc_(spec.bc), u_(spec.grid, 1, 1, Exec::space), f_(u_.like(Exec::space)),
-        op_(make_helmholtz<T>(spec.grid.nx, spec.grid.ny, spec.grid.dx, spec.grid.dy, u_.view().pitch, spec.alpha,
+        op_(make_helmholtz<T>(spec.grid, u_.view().pitch, spec.alpha,
                               &spec.beta, 1, spec.bc)),
         solver_(ex, u_, op_, bc_, spec.solver), r_(u_.like(Exec::space)) {}
 

@@ -14,29 +14,28 @@ namespace pdex {
 template <class T>
 CsrMatrix<T> assemble_csr(const Helmholtz<T>& op) {
   if (op.d[0]) throw InputError("assemble_csr: a per-cell diffusivity cannot be assembled; use the matrix-free operator");
-  const int nx = op.nx, ny = op.ny;
+  const Extents2 n = op.extents;
   const T cx = -op.beta[0] * op.h.idx2, cy = -op.beta[0] * op.h.idy2;
   std::vector<Triplet<T>> t;
-  t.reserve(std::size_t(nx) * ny * 5);
+  t.reserve(std::size_t(n.cells()) * 5);
   // A neighbour across side s: inside, wrapped (periodic), or folded into the diagonal (skipped).
   auto add = [&](int row, int i, int j, int s, T c) {
-    if (i < 0 || i >= nx || j < 0 || j >= ny) {
+    if (!n.contains(i, j)) {
       if (op.self[s][0] != T(0)) return;
-      i = (i + nx) % nx;
-      j = (j + ny) % ny;
+      i = (i + n.nx) % n.nx;
+      j = (j + n.ny) % n.ny;
     }
-    t.push_back({row, j * nx + i, c});
+    t.push_back({row, int(n.index(i, j)), c});
   };
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const int row = j * nx + i;
-      t.push_back({row, row, op.diag(i, j, 0, 0)});
-      add(row, i - 1, j, left, cx);
-      add(row, i + 1, j, right, cx);
-      add(row, i, j - 1, bottom, cy);
-      add(row, i, j + 1, top, cy);
-    }
-  return csr_from_triplets(nx * ny, nx * ny, std::move(t));
+  for_each_cell(n, [&](int i, int j) {
+    const int row = int(n.index(i, j));
+    t.push_back({row, row, op.diag(i, j, 0, 0)});
+    add(row, i - 1, j, left, cx);
+    add(row, i + 1, j, right, cx);
+    add(row, i, j - 1, bottom, cy);
+    add(row, i, j + 1, top, cy);
+  });
+  return csr_from_triplets(int(n.cells()), int(n.cells()), std::move(t));
 }
 
 template <class T>

@@ -18,21 +18,10 @@ struct PairSum {
   PDEX_HD Pair operator()(Pair x, Pair y) const { return Pair{x.a + y.a, x.b + y.b}; }
 };
 
-template <class T>
-PDEX_HD FieldView<const T> as_const(const FieldView<T>& v) {
-  return {v.data, v.nx, v.ny, v.ghost, v.ncomp, v.pitch, v.comp_stride, v.xoff};
-}
-// A view that writes the field `v` reads: for kernels that write, in some launches or rounds, the field
-// they are given to read.
-template <class T>
-PDEX_HD FieldView<T> as_writable(const FieldView<const T>& v) {
-  return {const_cast<T*>(v.data), v.nx, v.ny, v.ghost, v.ncomp, v.pitch, v.comp_stride, v.xoff};
-}
-
 // The interior and the ghost layers: where a field is set as a whole.
 template <class T>
 Range2 with_ghosts(const FieldView<T>& f) {
-  return Range2{-f.ghost, f.nx + f.ghost, -f.ghost, f.ny + f.ghost};
+  return f.extents().range(f.ghost);
 }
 
 template <class Exec, class T>
@@ -131,7 +120,7 @@ template <class Exec, class T>
 double mean(const Exec& ex, FieldView<const T> x, int c) {
   const double s = reduce<double>(
       ex, x.interior(), [=] PDEX_HD(int i, int j) { return double(x(c, i, j)); }, Sum<double>{});
-  return s / (double(x.nx) * x.ny);
+  return s / double(x.extents().cells());
 }
 
 // Removes the mean of component c (interior and ghosts): fixes the constant of a singular problem.

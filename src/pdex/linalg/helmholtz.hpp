@@ -11,6 +11,7 @@
 #include "pdex/core/macros.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
+#include "pdex/grid/grid.hpp"
 #include "pdex/grid/stencil.hpp"
 
 namespace pdex {
@@ -32,7 +33,7 @@ struct Helmholtz {
   T beta[max_solver_components] = {T(1), T(1)};
   const T* d[max_solver_components] = {nullptr, nullptr};
   Spacing<T> h{};
-  int nx = 0, ny = 0;
+  Extents2 extents{};
   // How a side's ghost depends on the cell beside it (ghost = s x + value): +1 Neumann, -1 Dirichlet,
   // 0 periodic (the ghost is another cell). It corrects the diagonal of the cells along that side.
   T self[4][max_solver_components] = {};
@@ -65,17 +66,16 @@ struct Helmholtz {
 
   // The coefficient of x(i, j) in (A x)(i, j), boundary images included: exact Jacobi and Gauss-Seidel.
   PDEX_HD T diag(int i, int j, int c, int64_t o) const {
-    if constexpr (Tensor) return tensor_diag(i == 0, i == nx - 1, j == 0, j == ny - 1, c, o);
-    else return diag_at(i == 0, i == nx - 1, j == 0, j == ny - 1, c, coef(c, o));
+    if constexpr (Tensor) return tensor_diag(extents.edges(i, j), c, o);
+    else return diag_at(extents.edges(i, j), c, coef(c, o));
   }
-  // The diagonal of a cell in the first and/or last column (west, east) and row (south, north), whose
-  // coefficient is `coef`.
-  PDEX_HD T diag_at(bool west, bool east, bool south, bool north, int c, T coef) const {
+  // The diagonal of a cell touching the sides `e`, whose coefficient is `coef`.
+  PDEX_HD T diag_at(Edges2 e, int c, T coef) const {
     T cx = T(2), cy = T(2);
-    if (west) cx -= self[left][c];
-    if (east) cx -= self[right][c];
-    if (south) cy -= self[bottom][c];
-    if (north) cy -= self[top][c];
+    if (e.west) cx -= self[left][c];
+    if (e.east) cx -= self[right][c];
+    if (e.south) cy -= self[bottom][c];
+    if (e.north) cy -= self[top][c];
     return alpha + coef * (cx * h.idx2 + cy * h.idy2);
   }
 
@@ -83,12 +83,12 @@ struct Helmholtz {
   // the fluxes falls on the diagonal: in the normal fluxes as in diag_at, and in the cross fluxes of the
   // two faces across it. (A corner ghost is the cell's own image only where both sides are Neumann or
   // Dirichlet, where the faces across it carry no cross flux: M's odd images.)
-  PDEX_HD T tensor_diag(bool west, bool east, bool south, bool north, int c, int64_t o) const
+  PDEX_HD T tensor_diag(Edges2 e, int c, int64_t o) const
     requires(Tensor)
   {
     const TensorFaces<T> k = tensor_faces(o, h.pitch, CellMultiplier<T>{d[c]}, m, m + m_stride, m + 2 * m_stride);
-    const T sw = west ? self[left][c] : T(0), se = east ? self[right][c] : T(0);
-    const T ss = south ? self[bottom][c] : T(0), sn = north ? self[top][c] : T(0);
+    const T sw = e.west ? self[left][c] : T(0), se = e.east ? self[right][c] : T(0);
+    const T ss = e.south ? self[bottom][c] : T(0), sn = e.north ? self[top][c] : T(0);
     const T normal = (k.xx_e * (T(1) - se) + k.xx_w * (T(1) - sw)) * h.idx2 +
                      (k.yy_n * (T(1) - sn) + k.yy_s * (T(1) - ss)) * h.idy2;
     const T cross = T(0.25) * h.idx * h.idy *
@@ -98,7 +98,7 @@ struct Helmholtz {
 
   // 1 / diag(i, j, c, o); needs inner_inv to match the coefficients (refreshed()).
   PDEX_HD T inv_diag(int i, int j, int c, int64_t o) const {
-    if (!Tensor && !d[c] && i > 0 && j > 0 && i < nx - 1 && j < ny - 1) return inner_inv[c];
+    if (!Tensor && !d[c] && !extents.edges(i, j).any()) return inner_inv[c];
     return T(1) / diag(i, j, c, o);
   }
 
@@ -127,13 +127,12 @@ struct Helmholtz {
 
 // The operator on a grid with conditions `bc` (only their kinds matter here); a Tensor one still needs its m.
 template <class T, bool Tensor = false>
-Helmholtz<T, Tensor> make_helmholtz(int nx, int ny, double dx, double dy, int64_t pitch, double alpha,
-                                    const double* beta, int ncomp, const FieldBoundary& bc) {
+Helmholtz<T, Tensor> make_helmholtz(const Grid2& g, int64_t pitch, double alpha, const double* beta, int ncomp,
+                                    const FieldBoundary& bc) {
   Helmholtz<T, Tensor> op;
   op.alpha = T(alpha);
-  op.h = Spacing<T>::make(dx, dy, pitch);
-  op.nx = nx;
-  op.ny = ny;
+  op.h = Spacing<T>::make(g.dx, g.dy, pitch);
+  op.extents = g.extents();
   for (int c = 0; c < ncomp; ++c) {
     op.beta[c] = T(beta[c]);
     for (int s = 0; s < 4; ++s) {

@@ -5,19 +5,20 @@
 // median of `repeats` timed calls after a warm-up, device work finished.
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
+#include "pdex/grid/extents.hpp"
 
 namespace pdex {
 
 struct LinalgTimings {
-  double reduce = 0, axpy = 0;          // seconds per call on nx * ny values
+  double reduce = 0, axpy = 0;          // seconds per call on a value per cell
   double stencil = 0, csr = 0;          // seconds per y = A x, matrix-free and stored
   double cg_grid = 0, cg_csr = 0;       // seconds per CG iteration, matrix-free and stored
 };
 
-LinalgTimings time_linalg(Backend backend, Precision precision, int nx, int ny, int repeats);
+LinalgTimings time_linalg(Backend backend, Precision precision, Extents2 n, int repeats);
 
 template <class Exec>
-LinalgTimings time_linalg_on(const Exec& ex, Precision precision, int nx, int ny, int repeats);
+LinalgTimings time_linalg_on(const Exec& ex, Precision precision, Extents2 n, int repeats);
 
 // Seconds per relaxation sweep of the n x n Poisson operator (Dirichlet sides), as the solvers sweep
 // (`pdex bench implicit`, issue 3's bandwidth target): Jacobi out of place; red-black Gauss-Seidel / SOR

@@ -39,19 +39,18 @@ void apply_stencil(const Exec& ex, const Helmholtz<T>& op, FieldView<const T> u,
 }
 
 template <class Exec, class T>
-LinalgTimings run(const Exec& ex, int nx, int ny, int repeats) {
+LinalgTimings run(const Exec& ex, Extents2 n, int repeats) {
   LinalgTimings out;
-  const int64_t n = int64_t(nx) * ny;
-  Vector<T> x = make_vector(std::vector<T>(std::size_t(n), T(1)), Exec::space), y = x.like(Exec::space);
+  Vector<T> x = make_vector(std::vector<T>(std::size_t(n.cells()), T(1)), Exec::space), y = x.like(Exec::space);
   volatile double sink = 0;  // keeps the compiler from dropping a reduce whose result is unused
   out.reduce = median_seconds(ex, repeats, 20, [&] { sink = sink + sum(ex, x); });
   out.axpy = median_seconds(ex, repeats, 20, [&] { axpy(ex, T(0.5), x, y); });
 
-  const Grid2 g{nx, ny};
+  const Grid2 g{n.nx, n.ny};
   const FieldBoundary bc = FieldBoundary::all(BcKind::dirichlet);
   Field<T> u(g, 1, 1, Exec::space), q = u.like(Exec::space);
   const double beta = 1;
-  const Helmholtz<T> op = make_helmholtz<T>(nx, ny, 1.0, 1.0, u.view().pitch, 0.0, &beta, 1, bc);
+  const Helmholtz<T> op = make_helmholtz<T>(g, u.view().pitch, 0.0, &beta, 1, bc);
   FieldView<const T> uv = u.cview();
   FieldView<T> qv = q.view();
   out.stencil = median_seconds(ex, repeats, 20, [&] { apply_stencil(ex, op, uv, qv); });
@@ -117,7 +116,7 @@ SweepTimings sweeps(const Exec& ex, int n, int repeats) {
   fill_all(ex, x.view(), T(0));
   fill_all(ex, y.view(), T(0));
   const double beta = 1;
-  const Helmholtz<T> op = make_helmholtz<T>(n, n, 1.0, 1.0, x.view().pitch, 0.0, &beta, 1, bc);
+  const Helmholtz<T> op = make_helmholtz<T>(g, x.view().pitch, 0.0, &beta, 1, bc);
   volatile double sink = 0;
   // Sweeps there and back, every `every`-th measured (0: none).
   auto per_sweep = [&](bool jacobi, int every) {
@@ -156,9 +155,9 @@ SweepTimings time_sweeps_on(const Exec& ex, Precision precision, int n, int repe
 }
 
 template <class Exec>
-LinalgTimings time_linalg_on(const Exec& ex, Precision precision, int nx, int ny, int repeats) {
-  if (precision == Precision::f32) return timing_detail::run<Exec, float>(ex, nx, ny, repeats);
-  return timing_detail::run<Exec, double>(ex, nx, ny, repeats);
+LinalgTimings time_linalg_on(const Exec& ex, Precision precision, Extents2 n, int repeats) {
+  if (precision == Precision::f32) return timing_detail::run<Exec, float>(ex, n, repeats);
+  return timing_detail::run<Exec, double>(ex, n, repeats);
 }
 
 }  // namespace pdex

@@ -43,7 +43,7 @@ class LinearSolver {
     if (is_relaxation(s.method)) {
       // The queued and out-of-place sweeps of a device take five points: a tensor's sweeps are the generic ones.
       queued_ = Schedules::queued_sweeps && !Op::tensor() &&
-                (jacobi() || colours_close(layout.grid().nx, layout.grid().ny, ncomp_, bc));
+                (jacobi() || colours_close(layout.grid().extents(), ncomp_, bc));
       into_ = !jacobi() && !Op::tensor() && (queued_ || sweeps_into<Exec>(layout));
       run_ = Schedules::one_launch_relaxation && !queued_ && !jacobi();
       if (jacobi() || into_) tmp_ = field();

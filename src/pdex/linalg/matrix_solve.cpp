@@ -38,8 +38,8 @@ std::vector<double> multiply_matrix(const CsrMatrix<double>& a, const std::vecto
   return with_executor(backend, [&](const auto& ex) { return multiply_matrix_on(ex, a, x, format, precision); });
 }
 
-LinalgTimings time_linalg(Backend backend, Precision precision, int nx, int ny, int repeats) {
-  return with_executor(backend, [&](const auto& ex) { return time_linalg_on(ex, precision, nx, ny, repeats); });
+LinalgTimings time_linalg(Backend backend, Precision precision, Extents2 n, int repeats) {
+  return with_executor(backend, [&](const auto& ex) { return time_linalg_on(ex, precision, n, repeats); });
 }
 
 SweepTimings time_sweeps(Backend backend, Precision precision, int n, int repeats) {

@@ -7,6 +7,6 @@ template MatrixSolution solve_matrix_on<OpenMP>(const OpenMP&, const CsrMatrix<d
                                             const MatrixSolve&, Precision);
 template std::vector<double> multiply_matrix_on<OpenMP>(const OpenMP&, const CsrMatrix<double>&, const std::vector<double>&,
                                                     MatrixFormat, Precision);
-template LinalgTimings time_linalg_on<OpenMP>(const OpenMP&, Precision, int, int, int);
+template LinalgTimings time_linalg_on<OpenMP>(const OpenMP&, Precision, Extents2, int);
 template SweepTimings time_sweeps_on<OpenMP>(const OpenMP&, Precision, int, int);
 }  // namespace pdex

@@ -7,6 +7,6 @@ template MatrixSolution solve_matrix_on<Serial>(const Serial&, const CsrMatrix<d
                                             const MatrixSolve&, Precision);
 template std::vector<double> multiply_matrix_on<Serial>(const Serial&, const CsrMatrix<double>&, const std::vector<double>&,
                                                     MatrixFormat, Precision);
-template LinalgTimings time_linalg_on<Serial>(const Serial&, Precision, int, int, int);
+template LinalgTimings time_linalg_on<Serial>(const Serial&, Precision, Extents2, int);
 template SweepTimings time_sweeps_on<Serial>(const Serial&, Precision, int, int);
 }  // namespace pdex

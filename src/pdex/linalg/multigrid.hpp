@@ -48,14 +48,14 @@ template <class Exec, class T, class Op>
 void coarse_solve(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b,
                   const FieldBoundary& bc, int sweeps, unsigned singular_mask) {
   for_each_cell(ex, Range2{0, 1, 0, 1}, [=] PDEX_HD(int, int) {
-    const FieldView<const T> xc{x.data, x.nx, x.ny, x.ghost, x.ncomp, x.pitch, x.comp_stride, x.xoff};
+    const FieldView<const T> xc = as_const(x);
     for (int c = 0; c < x.ncomp; ++c) {
       T shift = T(0);
       if (singular_mask & (1u << c)) {
         double s = 0;
         for (int j = 0; j < x.ny; ++j)
           for (int i = 0; i < x.nx; ++i) s += double(b(c, i, j));
-        shift = T(s / (double(x.nx) * x.ny));
+        shift = T(s / double(x.extents().cells()));
       }
       for (int k = 0; k < sweeps; ++k)
         for (int j = 0; j < x.ny; ++j)
@@ -109,8 +109,7 @@ class Multigrid {
       const Op& finer = levels_.empty() ? op : levels_.back()->op;
       lv->op = finer;
       lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch);
-      lv->op.nx = g.nx;
-      lv->op.ny = g.ny;
+      lv->op.extents = g.extents();
       coarsen_coefficients(*lv, prev, finer, ncomp);
       prev = lv->x.cview();
       levels_.push_back(std::move(lv));
@@ -188,7 +187,7 @@ class Multigrid {
   // in one block on a GPU: each level below would cost about as much as that level's sweeps, a few
   // launches of a few microseconds every level. A tensor's go down to coarse_solve.
   static constexpr int coarse_cells = 256;
-  static bool coarse_enough(const Grid2& g) { return !Op::tensor() && int64_t(g.nx) * g.ny <= coarse_cells; }
+  static bool coarse_enough(const Grid2& g) { return !Op::tensor() && g.cells() <= coarse_cells; }
 
   // Red-black sweeps at the near-optimal omega that cut the coarsest level's error a thousandfold
   // (SOR's rate is omega - 1 there): 19 for Poisson on 16 x 16, Dirichlet sides. A coarse correction a
@@ -203,11 +202,7 @@ class Multigrid {
   static bool coarsen(Grid2& g) {
     const bool cx = g.nx > 2 && g.dx <= 1.5 * g.dy, cy = g.ny > 2 && g.dy <= 1.5 * g.dx;
     if (!cx && !cy) return false;
-    const double w = g.width(), h = g.height();
-    if (cx) g.nx = (g.nx + 1) / 2;
-    if (cy) g.ny = (g.ny + 1) / 2;
-    g.dx = w / g.nx;
-    g.dy = h / g.ny;
+    g = g.halved(cx, cy);
     return true;
   }
 
@@ -277,7 +272,7 @@ class Multigrid {
     FieldView<T> tmp = l == 0 ? fine_tmp_.view() : levels_[l - 1]->tmp.view();
     FieldView<T> s = x;
     if (l == levels_.size()) {
-      const int cells = x.nx * x.ny;
+      const int cells = int(x.extents().cells());
       if (truncated_) s = smooth(op, x, tmp, b, bc, truncated_sweeps, false);
       else if (coarse_sweeps_) coarse_sor(op, x, b, bc);
       else coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);

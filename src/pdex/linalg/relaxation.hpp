@@ -29,7 +29,7 @@ double sor_omega(const Op& op, int ncomp) {
   double rho = 0;
   for (int c = 0; c < ncomp; ++c) {
     const double b = double(op.beta[c]);
-    rho = std::max(rho, b * (2 * ax * std::cos(pi / op.nx) + 2 * ay * std::cos(pi / op.ny)) /
+    rho = std::max(rho, b * (2 * ax * std::cos(pi / op.extents.nx) + 2 * ay * std::cos(pi / op.extents.ny)) /
                             (double(op.alpha) + b * (2 * ax + 2 * ay)));
   }
   return 2.0 / (1.0 + std::sqrt(std::max(0.0, 1.0 - rho * rho)));
@@ -191,10 +191,10 @@ void rb_sweep_pair_into(const Exec& ex, const Op& op, FieldView<const T> in, Fie
 
 // A red-black colouring closes across a periodic axis of even length only; where it does not, the GPU
 // sweeps out of place by a copy and rb_sweep.
-inline bool colours_close(int nx, int ny, int ncomp, const FieldBoundary& bc) {
+inline bool colours_close(Extents2 n, int ncomp, const FieldBoundary& bc) {
   for (int c = 0; c < ncomp; ++c) {
-    if (bc.side[left][c].kind == BcKind::periodic && nx % 2) return false;
-    if (bc.side[bottom][c].kind == BcKind::periodic && ny % 2) return false;
+    if (bc.side[left][c].kind == BcKind::periodic && n.nx % 2) return false;
+    if (bc.side[bottom][c].kind == BcKind::periodic && n.ny % 2) return false;
   }
   return true;
 }

@@ -8,6 +8,8 @@
 // uniform tiles leaves some idle) take the rows the side tiles give up.
 #include <algorithm>
 
+#include "pdex/grid/extents.hpp"
+
 namespace pdex {
 
 // One column's tiles, from row 0: the first `end` rows; then n - 2 tiles of `middle` rows, the first
@@ -88,14 +90,14 @@ inline bool split_column(int n, int rows, double ends, double middles, int min_r
 
 }  // namespace tile_rows_detail
 
-// The tiles of an nx x ny grid for at most max_blocks blocks: columns of tx cells, tiles of min_rows to
+// The tiles of a grid of extents n for at most max_blocks blocks: columns of tx cells, tiles of min_rows to
 // max_rows rows, with blocks along the sides `side_weight` times as slow a cell as the inner ones; the
 // rows split so that the slowest tile's cost (its rows times its weight) is lowest, with up to a third
 // more tiles a column than uniform tiles of ty rows; those uniform tiles (the last cut by the grid's end)
 // where no split costs at least 1% less, which may be more than max_blocks (the caller's to check).
-inline TileRows tile_rows(int nx, int ny, int tx, int ty, int min_rows, int max_rows, int max_blocks,
-                          double side_weight) {
+inline TileRows tile_rows(Extents2 n, int tx, int ty, int min_rows, int max_rows, int max_blocks, double side_weight) {
   using tile_rows_detail::split_column;
+  const int nx = n.nx, ny = n.ny;
   TileRows best;
   best.columns = (nx + tx - 1) / tx;
   const int uniform = (ny + ty - 1) / ty, rows = ny + ny % 2;

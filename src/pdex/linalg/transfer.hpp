@@ -63,7 +63,7 @@ PDEX_HD inline int lower_of(double s, double& t) {
 // are then fixed numbers, which spares a GPU the general weights' arithmetic per cell.
 template <class T, class U>
 bool halves_exactly(const FieldView<T>& fine, const FieldView<U>& coarse) {
-  return fine.nx == 2 * coarse.nx && fine.ny == 2 * coarse.ny;
+  return fine.extents() == coarse.extents().doubled();
 }
 
 namespace detail {

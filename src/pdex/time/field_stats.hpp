@@ -11,7 +11,7 @@ namespace pdex {
 
 template <class Exec, class T>
 FieldStats field_stats(const Exec& ex, FieldView<const T> v, int c) {
-  return {double(field_min(ex, v, c)), double(field_max(ex, v, c)), field_sum(ex, v, c) / (double(v.nx) * v.ny)};
+  return {double(field_min(ex, v, c)), double(field_max(ex, v, c)), field_sum(ex, v, c) / double(v.extents().cells())};
 }
 
 // Interior values of component c, row-major [y][x], copied to the host as double.

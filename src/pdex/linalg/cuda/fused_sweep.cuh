@@ -406,7 +406,7 @@ template <class T>
 void rb_sweep_pair_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
                         FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse) {
   using namespace tile_sweep_detail;
-  if (!colours_close(in.nx, in.ny, in.ncomp, bc)) {
+  if (!colours_close(in.extents(), in.ncomp, bc)) {
     detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, false, 2);
     return;
   }
@@ -418,7 +418,7 @@ void queued_tested_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, F
                           FieldView<const T> b, FieldView<T> out, const FieldBoundary& bc, T omega,
                           const QueuedTest& test) {
   using namespace tile_sweep_detail;
-  if (!jacobi && !colours_close(in.nx, in.ny, in.ncomp, bc))
+  if (!jacobi && !colours_close(in.extents(), in.ncomp, bc))
     throw Error("internal: a queued red-black sweep needs colours that close");
   const Sweep<T> sw{op.refreshed(), in, b, out, bc, omega, jacobi ? -1 : 0};
   using J = FusedShape<T, tested_sweeps<T>(true), true>;
@@ -431,7 +431,7 @@ template <class T>
 void queued_sweep(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, int sweeps, FieldView<const T> in,
                   FieldView<const T> b, FieldView<T> out, const FieldBoundary& bc, T omega, const QueuedTest& test) {
   using namespace tile_sweep_detail;
-  if (!jacobi && !colours_close(in.nx, in.ny, in.ncomp, bc))
+  if (!jacobi && !colours_close(in.extents(), in.ncomp, bc))
     throw Error("internal: a queued red-black sweep needs colours that close");
   const Sweep<T> sw{op.refreshed(), in, b, out, bc, omega, jacobi ? -1 : 0};
   if (sweeps == 1) launch_sweep(ex, sw, test);

@@ -12,7 +12,7 @@ template MatrixSolution solve_matrix_on<Cuda>(const Cuda&, const CsrMatrix<doubl
                                             const MatrixSolve&, Precision);
 template std::vector<double> multiply_matrix_on<Cuda>(const Cuda&, const CsrMatrix<double>&, const std::vector<double>&,
                                                     MatrixFormat, Precision);
-template LinalgTimings time_linalg_on<Cuda>(const Cuda&, Precision, int, int, int);
+template LinalgTimings time_linalg_on<Cuda>(const Cuda&, Precision, Extents2, int);
 template SweepTimings time_sweeps_on<Cuda>(const Cuda&, Precision, int, int);
 template float rb_sweep_into<float>(const Cuda&, const Helmholtz<float>&, FieldView<const float>, FieldView<const float>,
                                     FieldView<float>, const FieldBoundary&, float, bool, bool);

@@ -499,7 +499,8 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
   // The tiles of this kernel's last launch, kept with what they depend on: tile_rows and TilePlaces::set
   // take microseconds on the host, and a theta scheme's run launches a queue every step.
   struct Split {
-    int nx = 0, ny = 0, blocks = 0;
+    Extents2 n{};
+    int blocks = 0;
     double weight = 0;
     bool fits = false;
     TileRows tiles;
@@ -507,9 +508,9 @@ bool launch_resident(const Cuda& ex, const Sweep<T>& sw, const ResidentQueue& rq
   };
   static thread_local Split last;
   const double weight = side_weight(sw, NC);
-  if (last.nx != sw.in.nx || last.ny != sw.in.ny || last.blocks != blocks || last.weight != weight) {
-    last.nx = sw.in.nx, last.ny = sw.in.ny, last.blocks = blocks, last.weight = weight;
-    last.tiles = tile_rows(sw.in.nx, sw.in.ny, S::tx, S::ty, 2 * S::ring, S::rows, blocks, weight);
+  if (!(last.n == sw.in.extents()) || last.blocks != blocks || last.weight != weight) {
+    last.n = sw.in.extents(), last.blocks = blocks, last.weight = weight;
+    last.tiles = tile_rows(sw.in.extents(), S::tx, S::ty, 2 * S::ring, S::rows, blocks, weight);
     last.fits = last.tiles.blocks() <= blocks && last.places.set(last.tiles);
   }
   if (!last.fits) return false;
@@ -541,7 +542,7 @@ bool resident_sweeps(const Cuda& ex, const Helmholtz<T>& op, bool jacobi, FieldV
                      FieldView<const T> b, const FieldBoundary& bc, T omega, SweepLog* log, const QueuePlan& plan,
                      double below, bool residual, SweepQueue& q) {
   using namespace tile_sweep_detail;
-  if (!jacobi && !colours_close(x.nx, x.ny, x.ncomp, bc)) return false;
+  if (!jacobi && !colours_close(x.extents(), x.ncomp, bc)) return false;
   const Sweep<T> sw{op.refreshed(), as_const(x), b, other, bc, omega, jacobi ? -1 : 0};
   const ResidentQueue rq{plan, log, below, residual, plan.every == 1 && !residual};
   static_assert(max_solver_components == 2);

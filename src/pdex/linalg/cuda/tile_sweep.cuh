@@ -249,7 +249,7 @@ struct TileRegion {
         const int cx = k / 4, cy = k % 4;
         sides->inv[k] = k >= sides->ghost        ? T(0)
                         : cx == 0 && cy == 0 ? op.inner_inv[0]
-                                             : T(1) / op.diag_at(cx & 1, cx & 2, cy & 1, cy & 2, 0, op.beta[0]);
+                                             : T(1) / op.diag_at(Edges2{bool(cx & 1), bool(cx & 2), bool(cy & 1), bool(cy & 2)}, 0, op.beta[0]);
       } else if (k < codes + W) {
         const int x = k - codes, i = grid_x(x), ghost = inside(i0 + x, nx, px) ? 0 : sides->ghost;
         sides->column[x] = static_cast<unsigned char>(ghost + 4 * ((i == 0) + 2 * (i == nx - 1)));
@@ -516,7 +516,7 @@ template <class T>
 T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                 const FieldBoundary& bc, T omega, bool reverse, bool measure) {
   using namespace tile_sweep_detail;
-  if (!colours_close(in.nx, in.ny, in.ncomp, bc))
+  if (!colours_close(in.extents(), in.ncomp, bc))
     return detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, measure);
   return sweep_now(ex, Sweep<T>{op.refreshed(), in, b, out, bc, omega, reverse ? 1 : 0}, measure);
 }

@@ -16,6 +16,7 @@
 #include "pdex/models/ard/ard_spec.hpp"
 #include "pdex/models/ard/reactions.hpp"
 #include "pdex/time/stepper.hpp"
+#include "pdex/time/field_stats.hpp"
 
 namespace pdex::ard_detail {
 
@@ -118,11 +119,7 @@ class ArdBase : public Interface {
     return std::vector<double>(v.begin(), v.end());
   }
 
-  FieldStats stats(int field) override {
-    auto v = current().cview();
-    const double n = double(v.nx) * v.ny;
-    return {double(field_min(ex_, v, field)), double(field_max(ex_, v, field)), field_sum(ex_, v, field) / n};
-  }
+  FieldStats stats(int field) override { return field_stats(ex_, current().cview(), field); }
 
   int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, current().cview(), field); }
   void save() override { copy(saved_, current()); }

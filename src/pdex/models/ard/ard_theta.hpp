@@ -85,7 +85,7 @@ bool theta_tiles_apply(const ArdSpec& s) {
   const SolverSettings& v = s.solver;
   for (const std::string& d : diffusivity_names(s))
     if (s.params.at(d).varies()) return false;
-  return s.temporal_blocking && all_periodic(s.bc, int(s.species.size())) && s.grid.nx % 2 == 0 && s.grid.ny % 2 == 0 && !s.anisotropic &&
+  return s.temporal_blocking && all_periodic(s.bc, int(s.species.size())) && s.grid.extents().even() && !s.anisotropic &&
          (v.method == SolverMethod::rbgs || v.method == SolverMethod::sor) && v.change_tol == 0 && v.tol > 0 &&
          v.check_every >= 1 && v.check_every <= ThetaTiles<T>::sweeps;
 }
@@ -163,7 +163,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       const ScalarSpec& D = spec.params.at(names[first + c]);
       beta[c] = spec.theta * spec.dt * (D.varies() ? 1.0 : D.value);
     }
-    Op op = make_helmholtz<T, Rhs::tensor>(g.nx, g.ny, g.dx, g.dy, state_[0].view().pitch, 1.0, beta, count, bc);
+    Op op = make_helmholtz<T, Rhs::tensor>(g, state_[0].view().pitch, 1.0, beta, count, bc);
     for (int c = 0; c < count; ++c) {
       const ScalarSpec& D = spec.params.at(names[first + c]);
       op.d[c] = D.varies() ? params_.upload(D, bc_).cells : nullptr;

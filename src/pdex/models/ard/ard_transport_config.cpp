@@ -12,8 +12,7 @@ namespace {
 ScalarSpec from_function(const Grid2& g, auto f) {
   ScalarSpec s;
   s.cells.resize(std::size_t(g.cells()));
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) s.cells[std::size_t(j) * g.nx + i] = f(g.x(i), g.y(j));
+  for_each_cell(g.extents(), [&](int i, int j) { s.cells[std::size_t(g.extents().index(i, j))] = f(g.x(i), g.y(j)); });
   return s;
 }
 
@@ -80,9 +79,8 @@ void check_positive_definite(SpecContext& ctx, const ArdSpec& spec, const std::s
   for (std::size_t k = 0; k < n; ++k) {
     const double xx = at(spec.mxx, k), xy = at(spec.mxy, k), yy = at(spec.myy, k);
     if (!(xx > 0 && yy > 0 && xx * yy - xy * xy > 0))
-      ctx.cfg.fail(base, "the diffusion tensor is not symmetric positive definite at cell (x=" +
-                             std::to_string(k % std::size_t(ctx.grid.nx)) + ", y=" +
-                             std::to_string(k / std::size_t(ctx.grid.nx)) + "): xx=" + std::to_string(xx) +
+      ctx.cfg.fail(base, "the diffusion tensor is not symmetric positive definite at cell (" +
+                             ctx.grid.extents().where(int64_t(k)) + "): xx=" + std::to_string(xx) +
                              ", xy=" + std::to_string(xy) + ", yy=" + std::to_string(yy) +
                              "; need xx > 0, yy > 0 and xx*yy > xy^2");
   }

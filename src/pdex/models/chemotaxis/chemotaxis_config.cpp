@@ -43,15 +43,14 @@ std::vector<double> read_field(SpecContext& ctx, const std::string& path, const 
   const toml::node* n = ctx.cfg.find(path);
   if (!n || (n->is_table() && ctx.cfg.has(path + ".preset"))) {
     const Gaussian f = read_gaussian(ctx.cfg, path, fallback);
-    const int lo = ring ? -1 : 0;
+    const int r = ring ? 1 : 0;
     std::vector<double> v;
-    for (int j = lo; j < g.ny - lo; ++j)
-      for (int i = lo; i < g.nx - lo; ++i) v.push_back(f(g.x(i), g.y(j)));
+    for_each_cell(g.extents().grown(r), [&](int i, int j) { v.push_back(f(g.x(i - r), g.y(j - r))); });
     return v;
   }
   const ScalarSpec s = read_scalar(ctx, path);
   std::vector<double> v = s.varies() ? s.cells : std::vector<double>(std::size_t(g.cells()), s.value);
-  return ring ? with_ghost_ring(v, g.nx, g.ny) : v;
+  return ring ? with_ghost_ring(v, g.extents()) : v;
 }
 
 // Seed 002 sec. 5: sigma_n^2 = 0.01, sigma_c^2 = 0.025, mu_n = 0.5, mu_c = 0.8, and phi with

@@ -15,6 +15,7 @@
 #include "pdex/models/chemotaxis/chemotaxis_kernels.hpp"
 #include "pdex/models/chemotaxis/chemotaxis_stepper.hpp"
 #include "pdex/time/solver_totals.hpp"
+#include "pdex/time/field_stats.hpp"
 
 namespace pdex {
 namespace chemotaxis_detail {
@@ -89,11 +90,10 @@ Field<T> host_field(const Grid2& g, const std::vector<const std::vector<double>*
   auto v = f.view();
   for (std::size_t k = 0; k < comps.size(); ++k) {
     const std::vector<double>& src = *comps[k];
-    const bool ring = src.size() == std::size_t(g.nx + 2) * std::size_t(g.ny + 2);
     if (src.empty()) continue;
-    for (int j = ring ? -1 : 0; j < (ring ? g.ny + 1 : g.ny); ++j)
-      for (int i = ring ? -1 : 0; i < (ring ? g.nx + 1 : g.nx); ++i)
-        v(int(k), i, j) = T(ring ? src[std::size_t(j + 1) * (g.nx + 2) + (i + 1)] : src[std::size_t(j) * g.nx + i]);
+    const int ring = int64_t(src.size()) == g.extents().grown(1).cells() ? 1 : 0;
+    const Extents2 given = g.extents().grown(ring);
+    for_each_cell(given, [&](int i, int j) { v(int(k), i - ring, j - ring) = T(src[std::size_t(given.index(i, j))]); });
   }
   return f;
 }
@@ -142,7 +142,7 @@ class ChemotaxisStepper final : public Stepper {
   }
   FieldStats stats(int f) override {
     const auto [v, c] = view_of(f);
-    return {double(field_min(ex_, v, c)), double(field_max(ex_, v, c)), field_sum(ex_, v, c) / double(v.nx * v.ny)};
+    return field_stats(ex_, v, c);
   }
   int64_t first_nonfinite(int f) override {
     const auto [v, c] = view_of(f);
@@ -185,7 +185,7 @@ class ChemotaxisStepper final : public Stepper {
       std::vector<double> comps[4];
       for (int k = 0; k < 4; ++k)
         comps[k] = with_ghost_ring(s.s[k].varies() ? s.s[k].cells : std::vector<double>(std::size_t(g.cells()), s.s[k].value),
-                                   g.nx, g.ny);
+                                   g.extents());
       s_field_ = to_space(host_field<T>(g, {&comps[0], &comps[1], &comps[2], &comps[3]}), Exec::space);
       s_.cells = s_field_.cview().data;
       s_.comp_stride = s_field_.cview().comp_stride;
@@ -212,7 +212,7 @@ class ChemotaxisStepper final : public Stepper {
   void make_solver(const Field<T>& layout, double alpha, const FieldBoundary& bc) {
     const Grid2& g = spec_.grid;
     const double beta = 1.0;
-    const Helmholtz<T> op = make_helmholtz<T>(g.nx, g.ny, g.dx, g.dy, layout.view().pitch, alpha, &beta, 1, bc);
+    const Helmholtz<T> op = make_helmholtz<T>(g, layout.view().pitch, alpha, &beta, 1, bc);
     solver_ = std::make_unique<LinearSolver<Exec, T>>(ex_, layout, op, bc, spec_.solver);
   }
 

@@ -40,6 +40,6 @@ struct ChemotaxisSpec {
 
 // Cell values extended by one ring of ghosts, each ghost the quadratic through the three cells next to
 // it (second order at the faces); (ny+2) x (nx+2), row-major. Needs nx, ny >= 3.
-std::vector<double> with_ghost_ring(const std::vector<double>& cells, int nx, int ny);
+std::vector<double> with_ghost_ring(const std::vector<double>& cells, Extents2 n);
 
 }  // namespace pdex

@@ -25,11 +25,11 @@ void axis_row(BcKind k, bool at_side, double& d, double& o) {
 struct Rows {
   const ChemotaxisSpec& s;
   std::vector<double> n, c, u1, u2, phi;  // with a ghost ring
-  int w;
+  Extents2 ringed;  // the grid's extents with the ghost ring
   double n_max;
 
   double at(const std::vector<double>& v, int i, int j) const {
-    return v.empty() ? 0.0 : v[std::size_t(j + 1) * w + (i + 1)];
+    return v.empty() ? 0.0 : v[std::size_t(ringed.index(i + 1, j + 1))];
   }
   double dx(const std::vector<double>& v, int i, int j) const {
     return (at(v, i + 1, j) - at(v, i - 1, j)) / (2 * s.grid.dx);
@@ -39,7 +39,7 @@ struct Rows {
   }
   double tensor(int k, int i, int j) const {
     if (s.kind != ChemotaxisKind::stokes) return k == 0 || k == 3 ? s.chi : 0.0;
-    return s.s[k].varies() ? s.s[k].cells[std::size_t(j) * s.grid.nx + i] : s.s[k].value;
+    return s.s[k].varies() ? s.s[k].cells[std::size_t(s.grid.extents().index(i, j))] : s.s[k].value;
   }
 
   // Row sums of |dF/dW| for the n and c equations at cell (i, j) (the u equations' F is 0).
@@ -69,19 +69,18 @@ struct Rows {
 };
 
 std::vector<double> ring(const std::vector<double>& v, const Grid2& g) {
-  if (v.empty() || v.size() == std::size_t(g.nx + 2) * std::size_t(g.ny + 2)) return v;
-  return with_ghost_ring(v, g.nx, g.ny);
+  if (v.empty() || int64_t(v.size()) == g.extents().grown(1).cells()) return v;
+  return with_ghost_ring(v, g.extents());
 }
 
 }  // namespace
 
 Theorem2Bound chemotaxis_theorem2(const ChemotaxisSpec& s) {
   const Grid2& g = s.grid;
-  const Rows r{s, ring(s.n0, g), ring(s.c0, g), ring(s.u10, g), ring(s.u20, g), s.phi, g.nx + 2,
+  const Rows r{s, ring(s.n0, g), ring(s.c0, g), ring(s.u10, g), ring(s.u20, g), s.phi, g.extents().grown(1),
                *std::max_element(s.n0.begin(), s.n0.end())};
   Theorem2Bound t;
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) t.f_max = std::max(t.f_max, r.f_row(i, j));
+  for_each_cell(g.extents(), [&](int i, int j) { t.f_max = std::max(t.f_max, r.f_row(i, j)); });
   // The Laplacian rows of every cell type (interior, sides, corners) of every field. A row is at most 1
   // up to h_t = 1/d when o = d, up to 2/(d + o) when o < d.
   t.dt_linear = std::numeric_limits<double>::infinity();

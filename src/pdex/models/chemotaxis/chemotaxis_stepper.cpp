@@ -9,13 +9,13 @@ std::unique_ptr<Stepper> make_chemotaxis_stepper(const ChemotaxisSpec& spec, Bac
   return with_executor(backend, [&](const auto& ex) { return make_chemotaxis_stepper_on(ex, spec, precision); });
 }
 
-std::vector<double> with_ghost_ring(const std::vector<double>& cells, int nx, int ny) {
+std::vector<double> with_ghost_ring(const std::vector<double>& cells, Extents2 n) {
+  const int nx = n.nx, ny = n.ny;
   if (nx < 3 || ny < 3) throw InputError("a field extended beyond the faces needs at least 3 x 3 cells");
-  const int w = nx + 2;
-  std::vector<double> out(std::size_t(w) * (ny + 2), 0.0);
-  auto at = [&](int i, int j) -> double& { return out[std::size_t(j + 1) * w + (i + 1)]; };
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) at(i, j) = cells[std::size_t(j) * nx + i];
+  const Extents2 ringed = n.grown(1);
+  std::vector<double> out(std::size_t(ringed.cells()), 0.0);
+  auto at = [&](int i, int j) -> double& { return out[std::size_t(ringed.index(i + 1, j + 1))]; };
+  for_each_cell(n, [&](int i, int j) { at(i, j) = cells[std::size_t(n.index(i, j))]; });
   for (int j = 0; j < ny; ++j) {
     at(-1, j) = 3 * at(0, j) - 3 * at(1, j) + at(2, j);
     at(nx, j) = 3 * at(nx - 1, j) - 3 * at(nx - 2, j) + at(nx - 3, j);

@@ -93,11 +93,6 @@ struct MeanCurvatureSystem {
   }
 };
 
-template <class T>
-FieldView<const T> read_only(const FieldView<T>& v) {
-  return {v.data, v.nx, v.ny, v.ghost, v.ncomp, v.pitch, v.comp_stride, v.xoff};
-}
-
 template <class Exec, class T>
 void compute_w(const Exec& ex, const CurvatureWCell<T>& cell) {
   for_each_cell_split(
@@ -117,7 +112,7 @@ struct WillmoreSystem {
     compute_w(ex, CurvatureWCell<T>{phi, w, faces, w_bc});
   }
   CurvatureCell<T, Forcing, Flow::willmore> cell(double t, FieldView<const T> phi) const {
-    return {phi, read_only(w), faces, force, T(t)};
+    return {phi, as_const(w), faces, force, T(t)};
   }
 };
 

@@ -12,6 +12,7 @@
 #include "pdex/models/curvature/curvature_rhs.hpp"
 #include "pdex/models/curvature/curvature_stepper.hpp"
 #include "pdex/time/rk/mol_integrator.hpp"
+#include "pdex/time/field_stats.hpp"
 
 namespace pdex::curvature_detail {
 
@@ -62,7 +63,7 @@ class CurvatureEngine final : public CurvatureStepper {
   }
   FieldStats stats(int) override {
     const auto v = phi().cview();
-    return {double(field_min(ex_, v, 0)), double(field_max(ex_, v, 0)), field_sum(ex_, v, 0) / double(v.nx * int64_t(v.ny))};
+    return field_stats(ex_, v, 0);
   }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, phi().cview(), 0); }
   void save() override {
@@ -112,8 +113,8 @@ class CurvatureEngine final : public CurvatureStepper {
     Field<T> host(spec.grid, 1, ghost_width, MemorySpace::host);
     if (spec.manufactured) {
       const Manufactured<double> m = manufactured_solution(spec);
-      for (int j = 0; j < spec.grid.ny; ++j)
-        for (int i = 0; i < spec.grid.nx; ++i) host.view()(0, i, j) = T(m.phi(0.0, spec.grid.x(i), spec.grid.y(j)));
+      const Grid2& g = spec.grid;
+      for_each_cell(g.extents(), [&](int i, int j) { host.view()(0, i, j) = T(m.phi(0.0, g.x(i), g.y(j))); });
     } else {
       if (spec.phi0.size() != std::size_t(spec.grid.cells())) throw InputError("the initial phi has the wrong size");
       host.set_interior(0, std::vector<T>(spec.phi0.begin(), spec.phi0.end()));

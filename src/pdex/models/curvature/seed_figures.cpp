@@ -8,8 +8,7 @@ namespace pdex {
 std::vector<double> radial_sine(const Grid2& g, double k) {
   std::vector<double> v;
   v.reserve(std::size_t(g.cells()));
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) v.push_back(std::sin(k * std::numbers::pi * std::hypot(g.x(i), g.y(j))));
+  for_each_cell(g.extents(), [&](int i, int j) { v.push_back(std::sin(k * std::numbers::pi * std::hypot(g.x(i), g.y(j)))); });
   return v;
 }
 

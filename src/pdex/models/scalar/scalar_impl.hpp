@@ -58,8 +58,7 @@ class ScalarStepper final : public Stepper {
       b_ = host.like(Exec::space);
       // Steady: -D lap u = f. Theta: (I - theta dt D lap) u = b.
       const double alpha = spec.steady ? 0.0 : 1.0, beta = spec.steady ? spec.D : spec.theta * spec.dt * spec.D;
-      const Helmholtz<T> op = make_helmholtz<T>(spec.grid.nx, spec.grid.ny, spec.grid.dx, spec.grid.dy,
-                                                host.view().pitch, alpha, &beta, 1, spec.bc);
+      const Helmholtz<T> op = make_helmholtz<T>(spec.grid, host.view().pitch, alpha, &beta, 1, spec.bc);
       solver_ = std::make_unique<LinearSolver<Exec, T>>(ex, host, op, spec.bc, spec.solver);
     }
   }

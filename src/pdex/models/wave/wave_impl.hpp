@@ -39,8 +39,7 @@ class WaveStepper final : public Stepper {
     if (spec.scheme == WaveScheme::crank_nicolson) {
       b_ = host.like(Exec::space);
       const double k = spec.c * spec.dt * spec.c * spec.dt / 4;
-      const Helmholtz<T> op =
-          make_helmholtz<T>(spec.grid.nx, spec.grid.ny, spec.grid.dx, spec.grid.dy, host.view().pitch, 1.0, &k, 1, spec.bc);
+      const Helmholtz<T> op = make_helmholtz<T>(spec.grid, host.view().pitch, 1.0, &k, 1, spec.bc);
       solver_ = std::make_unique<LinearSolver<Exec, T>>(ex, host, op, spec.bc, spec.solver);
     }
   }
