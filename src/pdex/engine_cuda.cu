@@ -1,15 +1,16 @@
-// Every CUDA instantiation of the engine, in one translation unit (compiled by nvcc).
+// The engine's CUDA instantiations (compiled by nvcc), but for the advection-reaction-diffusion family's,
+// which models/ard/cuda/ard_engine.cu compiles beside this unit.
 //
 // nvcc's host-side wrapper of an extended __host__ __device__ lambda keeps state per translation unit,
 // while the linker merges the template instantiations that use it across translation units. With the
 // same kernel template (say axpby's for_each_cell) instantiated in two .cu files, a launch could take
 // one file's copy of the launcher and the other's never-initialized wrapper state, and call address 0:
-// seen on the H100 in the stored-matrix solvers and `pdex bench linalg`. One translation unit
-// instantiates each kernel once. (Test sources compiled by nvcc live in executables of their own for
-// the same reason: tests/CMakeLists.txt.)
+// seen on the H100 with an older nvcc in the stored-matrix solvers and `pdex bench linalg`. nvcc 13
+// names the wrappers by their enclosing function, alike in every unit, and the suite and that bench pass
+// with the two units; still, a kernel is best instantiated in one of them. (Test sources compiled by
+// nvcc live in executables of their own for the same reason: tests/CMakeLists.txt.)
 #include "pdex/linalg/cuda/matrix_solve_cuda.cuh"  // first: it defines rb_sweep_into, which the solvers call
 #include "pdex/linalg/cuda/elliptic_cuda.cuh"
-#include "pdex/models/ard/cuda/ard_cuda.cuh"
 #include "pdex/models/scalar/cuda/scalar_cuda.cuh"
 #include "pdex/models/wave/cuda/wave_cuda.cuh"
 #include "pdex/models/curvature/cuda/curvature_cuda.cuh"
@@ -24,8 +25,11 @@ namespace {
 __global__ void engine_module_kernel() {}
 }  // namespace
 
+void load_ard_kernels();  // models/ard/cuda/ard_engine.cu
+
 void load_engine_kernels() {
   cudaFuncAttributes a{};
   PDEX_CUDA_CHECK(cudaFuncGetAttributes(&a, engine_module_kernel));
+  load_ard_kernels();
 }
 }  // namespace pdex

@@ -72,7 +72,7 @@ namespace pdex {
 // The process-wide context for device 0, created on first use, with the engine's kernels loaded
 // (load_engine_kernels).
 CudaContext& default_cuda_context();
-// Loads the module of the engine's kernels (engine_cuda.cu) up front. CUDA loads a module at the first use
+// Loads the modules of the engine's kernels (engine_cuda.cu, models/ard/cuda/ard_engine.cu) up front. CUDA loads a module at the first use
 // of one of its kernels (lazy loading, the default since CUDA 12.2), which would put the load inside
 // whatever is timed first, such as a steady solve's seconds in summary.json.
 void load_engine_kernels();

@@ -1,5 +1,5 @@
 #pragma once
-// Instantiates the advection-reaction-diffusion engine for the CUDA executor (engine_cuda.cu includes it).
+// Instantiates the advection-reaction-diffusion engine for the CUDA executor (ard_engine.cu includes it).
 #include "pdex/models/ard/ard_stepper_impl.hpp"
 #include "pdex/models/ard/kinetics/all.hpp"
 #include "pdex/models/ard/cuda/theta_tiles.cuh"
