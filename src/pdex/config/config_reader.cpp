@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "pdex/core/closest.hpp"
 #include "pdex/core/error.hpp"
 
 namespace pdex {
@@ -26,22 +27,6 @@ std::string type_name(const toml::node& n) {
     case toml::node_type::boolean: return "a boolean";
     default: return "a date/time";
   }
-}
-
-// Levenshtein distance, for "did you mean" hints on misspelt keys.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
 }
 
 void collect_leaves(const toml::table& t, const std::string& prefix, std::vector<std::string>& out) {
@@ -227,10 +212,7 @@ void ConfigReader::check_all_used() const {
   collect_leaves(root_, "", leaves);
   for (const auto& key : leaves) {
     if (used_.count(key)) continue;
-    std::string best;
-    std::size_t best_d = 4;
-    for (const auto& u : asked_)
-      if (std::size_t d = edit_distance(key, u); d < best_d) best_d = d, best = u;
+    const std::string best = closest(key, asked_, 4);
     throw InputError(where(key) + ": unknown key" + (best.empty() ? "" : "; did you mean '" + best + "'?") +
                      " (see docs/config.md)");
   }

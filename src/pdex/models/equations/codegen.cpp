@@ -1,0 +1,121 @@
+#include "pdex/models/equations/codegen.hpp"
+
+#include <cstdio>
+#include <initializer_list>
+#include <set>
+#include <string_view>
+
+namespace pdex::eq {
+
+namespace {
+
+const char* fn_name(Fn f) {
+  static const char* names[] = {"exp", "log", "sqrt", "abs", "sin", "cos", "tan", "tanh", "sinh",
+                                "cosh", "heaviside", "sign", "atan2", "min", "max", "pow", "mod"};
+  return names[int(f)];
+}
+
+// The pieces joined (not by a chain of +, on which GCC 12 warns falsely: -Wrestrict, bug 105651).
+std::string cat(std::initializer_list<std::string_view> pieces) {
+  std::string s;
+  for (std::string_view p : pieces) s += p;
+  return s;
+}
+
+std::string literal(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "T(%.17g)", v);
+  return buf;
+}
+
+class Emitter {
+ public:
+  explicit Emitter(const Program& p) : p_(p) {
+    for (const Node& n : p.nodes)
+      if (is_operator(n.op)) {
+        operands_.insert(n.a);
+        if (n.op == Op::div_grad) operands_.insert(n.b);
+      }
+  }
+
+  std::string body() {
+    std::string s;
+    // Operands of the spatial operators and the defines, as functions of the cell, in node order
+    // (a node's operands come before it); then the defines at this cell, then the equations.
+    std::size_t next_define = 0;
+    for (std::size_t k = 0; k < p_.nodes.size(); ++k) {
+      if (operands_.count(int(k)))
+        s += cat({"  auto n", std::to_string(k), " = [&](int i, int j) -> T { return ", expr(int(k), false), "; };\n"});
+      while (next_define < p_.defines.size() && p_.defines[next_define] == int(k)) {
+        s += cat({"  auto def", std::to_string(next_define), " = [&](int i, int j) -> T { return ", expr(int(k), false), "; };\n"});
+        ++next_define;
+      }
+    }
+    for (std::size_t d = 0; d < p_.defines.size(); ++d)
+      s += cat({"  const T d", std::to_string(d), " = ", expr(p_.defines[d], true), ";\n"});
+    for (std::size_t e = 0; e < p_.equations.size(); ++e)
+      s += cat({"  f[", std::to_string(e), "] = ", expr(p_.equations[e], true), ";\n"});
+    return s;
+  }
+
+ private:
+  static bool is_operator(Op op) {
+    return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::advect || op == Op::div_grad;
+  }
+
+  // Node k at the cell (ci, cj) (centre) or (i, j) (inside an operand's function).
+  std::string expr(int k, bool centre) const {
+    const Node& n = p_.nodes[std::size_t(k)];
+    const std::string i = centre ? "ci" : "i", j = centre ? "cj" : "j";
+    auto sub = [&](int a) { return expr(a, centre); };
+    auto at = [&](int a, const char* di, const char* dj) { return cat({"n", std::to_string(a), "(", i, di, ", ", j, dj, ")"}); };
+    auto star = [&](int a) {
+      return cat({"pdex::Star<T>{", at(a, "", ""), ", ", at(a, " - 1", ""), ", ", at(a, " + 1", ""), ", ", at(a, "", " - 1"), ", ",
+                  at(a, "", " + 1"), "}"});
+    };
+    switch (n.op) {
+      case Op::constant: return literal(n.value);
+      case Op::species: return cat({"c.s(", std::to_string(n.slot), ", ", i, ", ", j, ")"});
+      case Op::param: return cat({"c.p(", std::to_string(n.slot), ", ", i, ", ", j, ")"});
+      case Op::define: return centre ? cat({"d", std::to_string(n.slot)}) : cat({"def", std::to_string(n.slot), "(i, j)"});
+      case Op::x: return cat({"c.x(", i, ")"});
+      case Op::y: return cat({"c.y(", j, ")"});
+      case Op::t: return "c.t";
+      case Op::dx: return "c.dx";
+      case Op::dy: return "c.dy";
+      case Op::length_x: return "c.lx";
+      case Op::length_y: return "c.ly";
+      case Op::negate: return cat({"(-", sub(n.a), ")"});
+      case Op::add: return cat({"(", sub(n.a), " + ", sub(n.b), ")"});
+      case Op::sub: return cat({"(", sub(n.a), " - ", sub(n.b), ")"});
+      case Op::mul: return cat({"(", sub(n.a), " * ", sub(n.b), ")"});
+      case Op::div: return cat({"(", sub(n.a), " / ", sub(n.b), ")"});
+      case Op::pow: return cat({"pdex::eq::func2(pdex::eq::Fn::pow, ", sub(n.a), ", ", sub(n.b), ")"});
+      case Op::powi: return cat({"pdex::eq::power(", sub(n.a), ", ", std::to_string(n.slot), ")"});
+      case Op::less: return cat({"T(", sub(n.a), " < ", sub(n.b), ")"});
+      case Op::less_equal: return cat({"T(", sub(n.a), " <= ", sub(n.b), ")"});
+      case Op::greater: return cat({"T(", sub(n.a), " > ", sub(n.b), ")"});
+      case Op::greater_equal: return cat({"T(", sub(n.a), " >= ", sub(n.b), ")"});
+      case Op::equal: return cat({"T(", sub(n.a), " == ", sub(n.b), ")"});
+      case Op::not_equal: return cat({"T(", sub(n.a), " != ", sub(n.b), ")"});
+      case Op::choose: return cat({"(", sub(n.a), " != T(0) ? ", sub(n.b), " : ", sub(n.c), ")"});
+      case Op::func1: return cat({"pdex::eq::func1(pdex::eq::Fn::", fn_name(n.fn), ", ", sub(n.a), ")"});
+      case Op::func2: return cat({"pdex::eq::func2(pdex::eq::Fn::", fn_name(n.fn), ", ", sub(n.a), ", ", sub(n.b), ")"});
+      case Op::lap: return cat({"pdex::lap(", star(n.a), ", c.h)"});
+      case Op::grad_x: return cat({"((", at(n.a, " + 1", ""), " - ", at(n.a, " - 1", ""), ") * c.h.ihdx)"});
+      case Op::grad_y: return cat({"((", at(n.a, "", " + 1"), " - ", at(n.a, "", " - 1"), ") * c.h.ihdy)"});
+      case Op::advect: return cat({"pdex::advect_upwind(", star(n.a), ", ", sub(n.b), ", ", sub(n.c), ", c.h)"});
+      case Op::div_grad: return cat({"pdex::eq::div_grad(", star(n.a), ", ", star(n.b), ", c.h)"});
+    }
+    return "T(0)";
+  }
+
+  const Program& p_;
+  std::set<int> operands_;
+};
+
+}  // namespace
+
+std::string rhs_body(const Program& p) { return Emitter(p).body(); }
+
+}  // namespace pdex::eq

@@ -1,0 +1,106 @@
+// The family of text models: model.name = "equations", the species and their right-hand sides written
+// as expressions (docs/config.md, "Models as equations").
+#include <algorithm>
+#include <cstdio>
+
+#include "pdex/config/field_specs.hpp"
+#include "pdex/config/grid_config.hpp"
+#include "pdex/config/time_config.hpp"
+#include "pdex/models/builtin_families.hpp"
+#include "pdex/models/equations/equations_stepper.hpp"
+
+namespace pdex {
+
+namespace {
+
+class EquationsSetup : public SpecSetup<EquationsSpec> {
+ public:
+  std::optional<StabilityRule> stability() const override { return std::nullopt; }
+  std::unique_ptr<Stepper> make_stepper(Backend backend, Precision precision) const override {
+    return make_equations_stepper(spec, backend, precision);
+  }
+  nlohmann::json resolved() const override {
+    const EquationsSpec& s = spec;
+    nlohmann::json model = {{"name", "equations"}, {"species", s.text.species}, {"equations", nlohmann::json::object()},
+                            {"params", nlohmann::json::object()}, {"define", nlohmann::json::object()}};
+    for (std::size_t k = 0; k < s.text.species.size(); ++k) model["equations"][s.text.species[k]] = s.text.equations[k];
+    for (std::size_t k = 0; k < s.text.params.size(); ++k) model["params"][s.text.params[k]] = spec_json(s.params[k]);
+    for (const auto& [name, text] : s.text.defines) model["define"][name] = text;
+    nlohmann::json j = clock_json(clock);
+    j.update({{"model", model}, {"grid", {{"boundary", boundary_json(s.bc, s.text.species)}}}, {"initial", nlohmann::json::object()}});
+    for (std::size_t c = 0; c < s.text.species.size(); ++c) j["initial"][s.text.species[c]] = cells_json(s.initial[c]);
+    return j;
+  }
+};
+
+// The keys of a table at `path`, in the file's order where TOML keeps it (toml++ sorts them).
+std::vector<std::string> keys_of(ConfigReader& cfg, const std::string& path) {
+  std::vector<std::string> keys;
+  const toml::node* n = cfg.find(path);
+  if (!n) return keys;
+  if (!n->is_table()) cfg.fail(path, "expected a table of name = value");
+  for (const auto& [k, v] : *n->as_table()) keys.emplace_back(k.str());
+  return keys;
+}
+
+eq::TextModel read_text(ConfigReader& cfg) {
+  eq::TextModel m;
+  m.species = cfg.get_strings("model.species", {});
+  if (m.species.empty()) cfg.fail("model.species", "name the species, e.g. species = [\"u\", \"v\"]");
+  for (const std::string& k : keys_of(cfg, "model.equations"))
+    if (std::find(m.species.begin(), m.species.end(), k) == m.species.end())
+      cfg.fail("model.equations." + k, "'" + k + "' is not one of model.species");
+  for (const std::string& s : m.species) {
+    if (!cfg.has("model.equations." + s)) cfg.fail("model.equations", "species '" + s + "' has no equation: add " + s + " = \"...\"");
+    m.equations.push_back(cfg.get_string("model.equations." + s));
+  }
+  m.params = keys_of(cfg, "model.params");
+  for (const std::string& d : keys_of(cfg, "model.define")) m.defines.emplace_back(d, cfg.get_string("model.define." + d));
+  return m;
+}
+
+std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
+  ConfigReader& cfg = m.cfg;
+  auto setup = std::make_unique<EquationsSetup>();
+  EquationsSpec& s = setup->spec;
+  s.grid = m.grid;
+  s.text = read_text(cfg);
+  try {
+    s.program = eq::compile(s.text);
+  } catch (const eq::TextModelError& e) {
+    cfg.fail(e.key, e.what());
+  }
+  for (const std::string& w : s.program.warnings) std::fprintf(stderr, "pdex: warning: %s: %s\n", cfg.file().c_str(), w.c_str());
+  SpecContext ctx{cfg, s.grid, m.base_dir};
+  for (const std::string& p : s.text.params) s.params.push_back(read_scalar(ctx, "model.params." + p));
+  s.bc = read_boundary(cfg, s.text.species);
+  for (const std::string& sp : s.text.species) s.initial.push_back(read_cells(ctx, "initial." + sp, 0.0));
+  ThetaScheme none;
+  setup->clock = read_euler_or_theta(cfg, cfg.get_choice("time.scheme", {"euler"}, "euler"), none);
+  s.dt = setup->clock.dt;
+  setup->fields = s.text.species;
+  setup->grid = s.grid;
+  return setup;
+}
+
+}  // namespace
+
+ModelFamily equations_family() {
+  ModelFamily f{"equations", "any model written as equations: u_t = <expression> for each species, 1 to 8", {}, read_equations};
+  f.models.push_back(ModelDesc{
+      "equations",
+      "a model typed as text: model.species, model.equations.<species>, model.params, model.define",
+      "u_t = <expression of the species, parameters, x, y, t; lap, grad_x, grad_y, advect, div(K*grad(u))>",
+      {"<model.species>"},
+      {},
+      {"euler"},
+      {"model.species = [\"u\", \"v\"]; [model.equations] u = \"Du*lap(u) - u*v^2 + F*(1 - u)\"",
+       "[model.params] name = a number, { value, noise, seed } or { file = \"name.npy\" }",
+       "[model.define] r = \"u*v^2\": an expression computed once per cell, usable in the equations",
+       "functions: exp log sqrt abs sin cos tan tanh sinh cosh heaviside sign atan2 min max pow mod if(c, a, b)",
+       "runs on the serial and openmp backends by an interpreter (GPU kernels: not yet)"},
+      {"equations_gray_scott.toml"}});
+  return f;
+}
+
+}  // namespace pdex

@@ -1,0 +1,71 @@
+#pragma once
+// The functions and operators of the text-model language, written once for the interpreter and for
+// the source generated from a model (codegen.hpp), on the host and on the device.
+#ifndef __CUDACC_RTC__
+#include <cmath>
+#endif
+
+#include "pdex/core/macros.hpp"
+#include "pdex/grid/stencil.hpp"
+
+namespace pdex::eq {
+
+enum class Fn : unsigned char { exp, log, sqrt, abs, sin, cos, tan, tanh, sinh, cosh, heaviside, sign, atan2, min, max, pow, mod };
+
+// x^n as products, by squaring: exact for a negative x, unlike pow's logarithms.
+template <class T>
+PDEX_HD inline T power(T x, int n) {
+  if (n < 0) return T(1) / power(x, -n);
+  T r = T(1);
+  for (T b = x; n; n >>= 1, b *= b)
+    if (n & 1) r *= b;
+  return r;
+}
+
+template <class T>
+PDEX_HD inline T func1(Fn f, T a) {
+#ifndef __CUDACC_RTC__  // NVRTC has these for float and double in the global namespace
+  using std::abs, std::cos, std::cosh, std::exp, std::log, std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
+#endif
+  switch (f) {
+    case Fn::exp: return exp(a);
+    case Fn::log: return log(a);
+    case Fn::sqrt: return sqrt(a);
+    case Fn::abs: return abs(a);
+    case Fn::sin: return sin(a);
+    case Fn::cos: return cos(a);
+    case Fn::tan: return tan(a);
+    case Fn::tanh: return tanh(a);
+    case Fn::sinh: return sinh(a);
+    case Fn::cosh: return cosh(a);
+    case Fn::heaviside: return a > T(0) ? T(1) : a < T(0) ? T(0) : T(0.5);
+    case Fn::sign: return T((a > T(0)) - (a < T(0)));
+    default: return a;
+  }
+}
+
+template <class T>
+PDEX_HD inline T func2(Fn f, T a, T b) {
+#ifndef __CUDACC_RTC__
+  using std::atan2, std::floor, std::pow;
+#endif
+  switch (f) {
+    case Fn::atan2: return atan2(a, b);
+    case Fn::min: return a < b ? a : b;
+    case Fn::max: return a > b ? a : b;
+    case Fn::pow: return pow(a, b);
+    case Fn::mod: return a - b * floor(a / b);
+    default: return a;
+  }
+}
+
+// div(K grad w) in conservative form from K and w at a cell and its four neighbours, each face's K
+// the mean of the two cells beside it.
+template <class T>
+PDEX_HD inline T div_grad(const Star<T>& k, const Star<T>& w, const Spacing<T>& h) {
+  const T half = T(0.5);
+  return (half * (k.e + k.c) * (w.e - w.c) - half * (k.c + k.w) * (w.c - w.w)) * h.idx2 +
+         (half * (k.n + k.c) * (w.n - w.c) - half * (k.c + k.s) * (w.c - w.s)) * h.idy2;
+}
+
+}  // namespace pdex::eq

@@ -1,0 +1,307 @@
+#include "pdex/models/equations/program.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "pdex/core/closest.hpp"
+
+namespace pdex::eq {
+
+namespace {
+
+struct FnDesc {
+  const char* name;
+  Fn fn;
+  int arity;
+};
+constexpr FnDesc fn_table[] = {
+    {"exp", Fn::exp, 1},   {"log", Fn::log, 1},   {"sqrt", Fn::sqrt, 1}, {"abs", Fn::abs, 1},
+    {"sin", Fn::sin, 1},   {"cos", Fn::cos, 1},   {"tan", Fn::tan, 1},   {"tanh", Fn::tanh, 1},
+    {"sinh", Fn::sinh, 1}, {"cosh", Fn::cosh, 1}, {"heaviside", Fn::heaviside, 1}, {"sign", Fn::sign, 1},
+    {"atan2", Fn::atan2, 2}, {"min", Fn::min, 2}, {"max", Fn::max, 2}, {"pow", Fn::pow, 2}, {"mod", Fn::mod, 2}};
+
+struct OperatorDesc {
+  const char* name;
+  Op op;
+  int arity;
+};
+constexpr OperatorDesc operator_table[] = {{"lap", Op::lap, 1},       {"grad_x", Op::grad_x, 1}, {"grad_y", Op::grad_y, 1},
+                                           {"advect", Op::advect, 3}, {"div", Op::div_grad, 1}, {"if", Op::choose, 3}};
+
+const std::map<std::string, Op>& reserved() {
+  static const std::map<std::string, Op> r{{"x", Op::x},   {"y", Op::y},   {"t", Op::t},
+                                           {"dx", Op::dx}, {"dy", Op::dy}, {"L_x", Op::length_x},
+                                           {"L_y", Op::length_y}, {"pi", Op::constant}};
+  return r;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "(none)" : s;
+}
+
+// Turns one key's syntax tree into nodes, resolving names against what the model declares.
+class Builder {
+ public:
+  Builder(const TextModel& m, Program& p) : m_(m), p_(p) {}
+
+  int build(const std::string& key, const std::string& text, const std::vector<std::string>& defines_so_far) {
+    key_ = key, text_ = text, defines_ = &defines_so_far;
+    Expr e;
+    try {
+      e = parse_expression(text);
+    } catch (const ExprError& err) {
+      fail(err.column, err.what());
+    }
+    int depth = 0;
+    const int root = add(e, depth);
+    p_.reach = std::max(p_.reach, depth);
+    last_reach = depth;
+    return root;
+  }
+
+  std::vector<bool> used_params;
+  std::vector<int> define_reach;  // how far each define reads beyond its cell
+  int last_reach = 0;
+
+ private:
+  [[noreturn]] void fail(int column, const std::string& what) const {
+    throw TextModelError(key_, "in the expression\n" + with_caret(text_, column, what));
+  }
+
+  int push(Node n) {
+    p_.nodes.push_back(n);
+    return int(p_.nodes.size()) - 1;
+  }
+
+  // depth: how far the subtree reads beyond its cell.
+  int add(const Expr& e, int& depth) {
+    depth = 0;
+    switch (e.kind) {
+      case Kind::number: return push({Op::constant, Fn::exp, -1, -1, -1, 0, e.value});
+      case Kind::name: {
+        const int n = name(e);
+        if (p_.nodes[std::size_t(n)].op == Op::define) depth = define_reach[std::size_t(p_.nodes[std::size_t(n)].slot)];
+        return n;
+      }
+      case Kind::call: return call(e, depth);
+      default: break;
+    }
+    if (e.kind == Kind::negate) return push({Op::negate, Fn::exp, add(e.args[0], depth)});
+    int da = 0, db = 0;
+    const int a = add(e.args[0], da);
+    if (const auto n = integer_exponent(e); n) {
+      depth = da;
+      return push({Op::powi, Fn::exp, a, -1, -1, *n});  // exact products
+    }
+    const int b = add(e.args[1], db);
+    depth = std::max(da, db);
+    if (e.kind == Kind::div && e.args[1].kind == Kind::number && e.args[1].value == 0) fail(e.column, "division by zero");
+    static const std::map<Kind, Op> binary{{Kind::add, Op::add}, {Kind::sub, Op::sub}, {Kind::mul, Op::mul}, {Kind::div, Op::div},
+                                           {Kind::pow, Op::pow}, {Kind::less, Op::less}, {Kind::less_equal, Op::less_equal},
+                                           {Kind::greater, Op::greater}, {Kind::greater_equal, Op::greater_equal},
+                                           {Kind::equal, Op::equal}, {Kind::not_equal, Op::not_equal}};
+    return push({binary.at(e.kind), Fn::exp, a, b});
+  }
+
+  int name(const Expr& e) {
+    if (e.name == "pi") return push({Op::constant, Fn::exp, -1, -1, -1, 0, 3.14159265358979323846});
+    if (auto r = reserved().find(e.name); r != reserved().end()) return push({r->second});
+    if (auto k = index_of(m_.species, e.name); k >= 0) return push({Op::species, Fn::exp, -1, -1, -1, k});
+    if (auto k = index_of(m_.params, e.name); k >= 0) {
+      used_params[std::size_t(k)] = true;
+      return push({Op::param, Fn::exp, -1, -1, -1, k});
+    }
+    if (auto k = index_of(*defines_, e.name); k >= 0) return push({Op::define, Fn::exp, -1, -1, -1, k});
+    for (const auto& f : fn_table)
+      if (e.name == f.name) fail(e.column, "'" + e.name + "' is a function: call it, " + e.name + "(...)");
+    std::vector<std::string> known = m_.species;
+    known.insert(known.end(), m_.params.begin(), m_.params.end());
+    known.insert(known.end(), defines_->begin(), defines_->end());
+    for (const auto& [r, unused] : reserved()) known.push_back(r);
+    const std::string near = closest(e.name, known, std::max<std::size_t>(1, e.name.size() / 3) + 1);
+    fail(e.column, "unknown name '" + e.name + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                       "\n  species: " + join(m_.species) + "\n  parameters: " + join(m_.params) +
+                       (defines_->empty() ? "" : "\n  defined: " + join(*defines_)) +
+                       "\n  predefined: x, y, t, dx, dy, L_x, L_y, pi");
+  }
+
+  int call(const Expr& e, int& depth) {
+    for (const auto& f : fn_table)
+      if (e.name == f.name) {
+        arity(e, f.arity);
+        int da = 0, db = 0;
+        const int a = add(e.args[0], da);
+        if (f.arity == 1) {
+          depth = da;
+          return push({Op::func1, f.fn, a});
+        }
+        if (const auto n = integer_exponent(e); f.fn == Fn::pow && n) {
+          depth = da;
+          return push({Op::powi, Fn::exp, a, -1, -1, *n});
+        }
+        const int b = add(e.args[1], db);
+        depth = std::max(da, db);
+        return push({Op::func2, f.fn, a, b});
+      }
+    for (const auto& o : operator_table)
+      if (e.name == o.name) {
+        arity(e, o.arity);
+        if (o.op == Op::div_grad) return div_grad(e, depth);
+        int d[3] = {0, 0, 0};
+        int n[3] = {-1, -1, -1};
+        for (std::size_t k = 0; k < e.args.size(); ++k) n[k] = add(e.args[k], d[k]);
+        depth = std::max({d[0], d[1], d[2]}) + (o.op == Op::choose ? 0 : 1);
+        if (o.op == Op::advect) depth = std::max({d[0] + 1, d[1], d[2]});
+        return push({o.op, Fn::exp, n[0], n[1], n[2]});
+      }
+    if (index_of(m_.species, e.name) >= 0 || index_of(m_.params, e.name) >= 0)
+      fail(e.column, "'" + e.name + "' is not a function; a '*' may be missing before the '('");
+    std::vector<std::string> known;
+    for (const auto& [name, n] : functions()) known.push_back(name);
+    const std::string near = closest(e.name, known, std::max<std::size_t>(1, e.name.size() / 3) + 1);
+    fail(e.column, "unknown function '" + e.name + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                       "\n  functions: " + join(known));
+  }
+
+  // div(K*grad(w)) or div(grad(w)): the conservative form, K at the faces the mean of its two cells.
+  int div_grad(const Expr& e, int& depth) {
+    const Expr& arg = e.args[0];
+    auto is_grad = [](const Expr& g) { return g.kind == Kind::call && g.name == "grad" && g.args.size() == 1; };
+    const Expr* k = nullptr;
+    const Expr* g = &arg;
+    if (arg.kind == Kind::mul && is_grad(arg.args[1])) k = &arg.args[0], g = &arg.args[1];
+    else if (arg.kind == Kind::mul && is_grad(arg.args[0])) k = &arg.args[1], g = &arg.args[0];
+    if (!is_grad(*g)) fail(arg.column, "div takes K*grad(u) (or grad(u)): the flux of a diffusion");
+    int dk = 0, dw = 0;
+    const int kn = k ? add(*k, dk) : push({Op::constant, Fn::exp, -1, -1, -1, 0, 1.0});
+    const int wn = add(g->args[0], dw);
+    depth = std::max(dk, dw) + 1;
+    return push({Op::div_grad, Fn::exp, kn, wn});
+  }
+
+  // The exponent of a^n or pow(a, n) where n is an integer literal up to 64 in size, maybe negated.
+  static std::optional<int> integer_exponent(const Expr& e) {
+    if (e.kind != Kind::pow && e.kind != Kind::call) return std::nullopt;
+    const Expr& x = e.args[1];
+    const bool negated = x.kind == Kind::negate && x.args[0].kind == Kind::number;
+    if (x.kind != Kind::number && !negated) return std::nullopt;
+    const double n = negated ? -x.args[0].value : x.value;
+    if (n != std::round(n) || std::abs(n) > 64) return std::nullopt;
+    return int(n);
+  }
+
+  void arity(const Expr& e, int n) const {
+    if (int(e.args.size()) != n)
+      fail(e.column, e.name + " takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") + ", given " +
+                         std::to_string(e.args.size()));
+  }
+
+  static int index_of(const std::vector<std::string>& v, const std::string& s) {
+    const auto it = std::find(v.begin(), v.end(), s);
+    return it == v.end() ? -1 : int(it - v.begin());
+  }
+
+  const TextModel& m_;
+  Program& p_;
+  std::string key_, text_;
+  const std::vector<std::string>* defines_ = nullptr;
+};
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// Every declared name is an identifier, unique, and no function's or predefined name.
+void check_names(const TextModel& m) {
+  std::map<std::string, std::string> seen;
+  auto claim = [&](const std::string& name, const std::string& key) {
+    if (!is_identifier(name)) throw TextModelError(key, "'" + name + "' is not a name: letters, digits and '_', not starting with a digit");
+    bool taken = reserved().count(name) > 0;
+    for (const auto& [f, n] : functions()) taken = taken || f == name;
+    if (taken) throw TextModelError(key, "'" + name + "' is a predefined name or function; choose another");
+    if (auto it = seen.find(name); it != seen.end()) throw TextModelError(key, "'" + name + "' is declared twice (also " + it->second + ")");
+    seen[name] = key;
+  };
+  for (const auto& s : m.species) claim(s, "model.species");
+  for (const auto& p : m.params) claim(p, "model.params." + p);
+  for (const auto& [d, text] : m.defines) claim(d, "model.define." + d);
+}
+
+void collect_names(const Expr& e, std::set<std::string>& names) {
+  if (e.kind == Kind::name) names.insert(e.name);
+  for (const Expr& a : e.args) collect_names(a, names);
+}
+
+// The defines in an order where each uses only those before it; throws on a cycle. A define whose text
+// does not parse is left where it is, for the builder to report.
+std::vector<std::size_t> define_order(const TextModel& m) {
+  const std::size_t n = m.defines.size();
+  std::vector<std::set<std::string>> uses(n);
+  for (std::size_t k = 0; k < n; ++k) try {
+      collect_names(parse_expression(m.defines[k].second), uses[k]);
+    } catch (const ExprError&) {
+    }
+  std::vector<int> state(n, 0);  // 0 new, 1 on the path, 2 placed
+  std::vector<std::size_t> order;
+  std::function<void(std::size_t)> visit = [&](std::size_t k) {
+    if (state[k] == 2) return;
+    if (state[k] == 1)
+      throw TextModelError("model.define." + m.defines[k].first, "'" + m.defines[k].first + "' is defined in terms of itself (through the defines it uses)");
+    state[k] = 1;
+    for (std::size_t d = 0; d < n; ++d)
+      if (uses[k].count(m.defines[d].first)) visit(d);
+    state[k] = 2;
+    order.push_back(k);
+  };
+  for (std::size_t k = 0; k < n; ++k) visit(k);
+  return order;
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, int>>& functions() {
+  static const std::vector<std::pair<std::string, int>> all = [] {
+    std::vector<std::pair<std::string, int>> v;
+    for (const auto& f : fn_table) v.emplace_back(f.name, f.arity);
+    for (const auto& o : operator_table) v.emplace_back(o.name, o.arity);
+    v.emplace_back("grad", 1);
+    return v;
+  }();
+  return all;
+}
+
+
+Program compile(const TextModel& m) {
+  if (m.species.empty() || m.species.size() > 8)
+    throw TextModelError("model.species", "a text model has 1 to 8 species, given " + std::to_string(m.species.size()));
+  if (m.equations.size() != m.species.size())
+    throw TextModelError("model.equations", "expected one equation per species (" + join(m.species) + ")");
+  check_names(m);
+  Program p;
+  Builder b(m, p);
+  b.used_params.assign(m.params.size(), false);
+  if (m.defines.size() > std::size_t(max_defines))
+    throw TextModelError("model.define", "at most " + std::to_string(max_defines) + " defines");
+  std::vector<std::string> defined;
+  for (const std::size_t k : define_order(m)) {
+    const auto& [name, text] = m.defines[k];
+    p.defines.push_back(b.build("model.define." + name, text, defined));
+    b.define_reach.push_back(b.last_reach);
+    defined.push_back(name);
+  }
+  for (std::size_t s = 0; s < m.species.size(); ++s)
+    p.equations.push_back(b.build("model.equations." + m.species[s], m.equations[s], defined));
+  for (std::size_t k = 0; k < m.params.size(); ++k)
+    if (!b.used_params[k]) p.warnings.push_back("model.params." + m.params[k] + " is never used in the equations");
+  return p;
+}
+
+}  // namespace pdex::eq

@@ -1,0 +1,64 @@
+#pragma once
+// A text model checked and flattened: every name resolved to a slot, every call to a known function or
+// spatial operator, ready for the interpreter (interpreter.hpp) and, later, for generated source.
+// Building one reports, before anything runs, what a scientist needs to fix: the key, the equation
+// with a caret, the names that exist and the closest one.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pdex/core/error.hpp"
+#include "pdex/models/equations/expression.hpp"
+#include "pdex/models/equations/functions.hpp"
+
+namespace pdex::eq {
+
+// The model as its configuration writes it (model.species, model.equations, model.params, model.define).
+struct TextModel {
+  std::vector<std::string> species;
+  std::vector<std::string> equations;                          // one per species, in species order
+  std::vector<std::string> params;                             // parameter names
+  std::vector<std::pair<std::string, std::string>> defines;   // name, expression; each may use those before it
+};
+
+enum class Op : std::uint8_t {
+  constant, species, param, define, x, y, t, dx, dy, length_x, length_y,
+  negate, add, sub, mul, div, pow, powi, less, less_equal, greater, greater_equal, equal, not_equal, choose,
+  func1, func2,
+  lap, grad_x, grad_y, advect, div_grad,
+};
+
+// One node; a, b, c index its operands in Program::nodes.
+struct Node {
+  Op op = Op::constant;
+  Fn fn = Fn::exp;
+  int a = -1, b = -1, c = -1;
+  int slot = 0;      // species, parameter or define index; powi's exponent
+  double value = 0;  // a constant's
+};
+
+constexpr int max_defines = 64;
+
+struct Program {
+  std::vector<Node> nodes;
+  std::vector<int> defines;    // the root of each define, in order
+  std::vector<int> equations;  // the root of each species' right-hand side
+  int reach = 0;               // how many cells beyond a cell its right-hand side reads (nested operators add up)
+  std::vector<std::string> warnings;
+};
+
+// An error in one key of the model's configuration (ConfigReader::fail adds the file and line).
+class TextModelError : public InputError {
+ public:
+  TextModelError(std::string where, const std::string& what) : InputError(what), key(std::move(where)) {}
+  std::string key;
+};
+
+// Checks and flattens a model; throws TextModelError naming the key (model.equations.u, ...).
+Program compile(const TextModel& model);
+
+// The built-in functions and operators, for messages and documentation: name and argument count.
+const std::vector<std::pair<std::string, int>>& functions();
+
+}  // namespace pdex::eq

@@ -1,0 +1,121 @@
+// Text models through `pdex run`: a built-in model written as equations gives the built-in kernels'
+// answer on every host backend and boundary kind, and bad text is refused before the run with the key.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <unistd.h>
+#include <string>
+
+#include "app_test_support.hpp"
+#include "pdex/io/npy.hpp"
+
+namespace pdex::app_testing {
+namespace {
+
+const char* gray_scott_text =
+    "name = \"equations\"\nspecies = [\"u\", \"v\"]\n"
+    "[model.equations]\nu = \"Du*lap(u) - u*v^2 + F*(1 - u)\"\nv = \"Dv*lap(v) + u*v^2 - (F + k)*v\"\n"
+    "[model.params]\nDu = 0.2097\nDv = 0.105\nF = 0.0367\nk = 0.0649\n";
+const char* gray_scott_builtin = "name = \"gray_scott\"\nclamp = false\n";
+
+std::string config(const std::string& model, const std::string& boundary, const std::string& backend,
+                   const std::string& precision, int steps) {
+  return "[model]\n" + model +
+         "[grid]\nnx = 24\nny = 20\nboundary = " + boundary + "\n"
+         "[time]\ndt = 1.0\nsteps = " + std::to_string(steps) + "\n"
+         "[initial]\n"
+         "u = { value = 1.0, noise = 0.01, seed = 1, shapes = [{ shape = \"square\", size = 8.0, value = 0.5 }] }\n"
+         "v = { value = 0.0, noise = 0.01, seed = 2, shapes = [{ shape = \"square\", size = 8.0, value = 0.25 }] }\n"
+         "[output]\nformats = [\"npy\"]\n"
+         "[run]\nbackend = \"" + backend + "\"\nprecision = \"" + precision + "\"\nprogress = false\n";
+}
+
+// The compiled text models of this test process, in a cache of their own, removed at exit.
+struct TestCache {
+  fs::path dir = fs::temp_directory_path() / ("pdex-test-cache-" + std::to_string(::getpid()));
+  ~TestCache() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+std::string cache_prefix() {
+  static const TestCache cache;
+  return "PDEX_CACHE_DIR=" + cache.dir.string() + " ";
+}
+
+std::vector<double> final_field(const std::string& text, const std::string& field, int steps, const std::string& env = "") {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", text);
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")}, cache_prefix() + env);
+  EXPECT_EQ(o.status, 0) << o.output;
+  char name[64];
+  std::snprintf(name, sizeof name, "%s_%06d.npy", field.c_str(), steps);
+  return io::read_npy(dir / "out" / name).data;
+}
+
+double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double d = 0;
+  for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) d = std::max(d, std::abs(a[k] - b[k]));
+  return d;
+}
+
+TEST(EquationsRun, GrayScottAsTextIsTheBuiltInModelOnEveryHostBackendAndBoundary) {
+  const int steps = 1000;
+  const std::string dirichlet = "{ left = { kind = \"dirichlet\", u = 0.3, v = 0.1 }, right = \"neumann\", "
+                                "bottom = { kind = \"dirichlet\", value = 0.2 }, top = \"neumann\" }";
+  for (const std::string boundary : {std::string("\"periodic\""), std::string("\"neumann\""), dirichlet})
+    for (const std::string backend : {"serial", "openmp"}) {
+      SCOPED_TRACE(boundary + " " + backend);
+      for (const std::string field : {"u", "v"}) {
+        const auto text = final_field(config(gray_scott_text, boundary, backend, "f64", steps), field, steps);
+        const auto builtin = final_field(config(gray_scott_builtin, boundary, backend, "f64", steps), field, steps);
+        EXPECT_LT(largest_difference(text, builtin), 1e-12) << field;
+      }
+    }
+}
+
+TEST(EquationsRun, InSinglePrecisionTheTwoAgreeToRounding) {
+  const int steps = 200;
+  const auto text = final_field(config(gray_scott_text, "\"periodic\"", "openmp", "f32", steps), "v", steps);
+  const auto builtin = final_field(config(gray_scott_builtin, "\"periodic\"", "openmp", "f32", steps), "v", steps);
+  EXPECT_LT(largest_difference(text, builtin), 1e-5);
+}
+
+TEST(EquationsRun, TheInterpreterGivesTheCompiledAnswerToTheBit) {
+  const int steps = 300;
+  const std::string cfg = config(gray_scott_text, "\"neumann\"", "openmp", "f64", steps);
+  EXPECT_EQ(final_field(cfg, "v", steps, "PDEX_CXX=none "), final_field(cfg, "v", steps));
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", cfg);
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")}, "PDEX_CXX=none ");
+  EXPECT_TRUE(contains(o.output, "runs in the interpreter")) << o.output;
+}
+
+TEST(EquationsRun, BadTextIsRefusedWithTheKeyBeforeTheRun) {
+  const std::string tail = "[grid]\nnx = 8\n[time]\ndt = 0.1\nsteps = 1\n[run]\nprogress = false\nbackend = \"serial\"\n";
+  expect_refused({
+      {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(w)\"\n" + tail,
+       {"model.equations.u", "unknown name 'w'", "^"}},
+      {"[model]\nname = \"equations\"\nspecies = [\"u\", \"v\"]\n[model.equations]\nu = \"lap(u)\"\n" + tail,
+       {"model.equations", "species 'v' has no equation"}},
+      {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"u\"\nw = \"u\"\n" + tail,
+       {"model.equations.w", "not one of model.species"}},
+      {"[model]\nname = \"equations\"\n[model.equations]\nu = \"u\"\n" + tail, {"model.species"}},
+      {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"u/0\"\n" + tail, {"division by zero"}},
+  });
+}
+
+TEST(EquationsRun, AnUnusedParameterIsAWarning) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"-u\"\n"
+                                     "[model.params]\nrate = 2.0\n[grid]\nnx = 8\n[time]\ndt = 0.1\nsteps = 1\n"
+                                     "[run]\nprogress = false\nbackend = \"serial\"\n");
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")}, cache_prefix());
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, "warning")) << o.output;
+  EXPECT_TRUE(contains(o.output, "model.params.rate is never used")) << o.output;
+}
+
+}  // namespace
+}  // namespace pdex::app_testing

@@ -1,0 +1,219 @@
+// The language of text models: precedence, the errors a scientist reads (caret, names, closest match),
+// the checks made before anything runs, and the interpreter's arithmetic and stencils.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <unistd.h>
+
+#include "pdex/grid/field.hpp"
+#include "pdex/models/equations/host_kernel.hpp"
+#include "pdex/models/equations/interpreter.hpp"
+#include "pdex/models/equations/program.hpp"
+
+namespace pdex::eq {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The value of one expression of u (1 species) at cell (1, 1) of a 3 x 3 grid, u = `u` everywhere,
+// with parameter a = 2.
+double value_of(const std::string& text, double u = 0.5) {
+  const TextModel m{{"u"}, {text}, {"a"}, {}};
+  const Program p = compile(m);
+  const Grid2 g{3, 3};
+  Field<double> s(g, 1, std::max(1, p.reach), MemorySpace::host), k(g, 1, std::max(1, p.reach), MemorySpace::host);
+  for (int j = -s.ghost(); j < 3 + s.ghost(); ++j)
+    for (int i = -s.ghost(); i < 3 + s.ghost(); ++i) s.view()(0, i, j) = u, k.view()(0, i, j) = 2.0;
+  double out[8];
+  const Interpreter<double> run(p);
+  run(TextCell<double>(s.cview(), k.cview(), g, 0.0), 1, 1, out);
+  return out[0];
+}
+
+std::string error_of(const TextModel& m) {
+  try {
+    compile(m);
+  } catch (const TextModelError& e) {
+    return e.key + ": " + e.what();
+  }
+  return "";
+}
+
+TEST(EquationsLanguage, PowersBindTighterThanAMinusAndGroupToTheRight) {
+  EXPECT_DOUBLE_EQ(value_of("-u^2", 3.0), -9.0);
+  EXPECT_DOUBLE_EQ(value_of("2^3^2"), 512.0);
+  EXPECT_DOUBLE_EQ(value_of("u^3", -2.0), -8.0);     // an exact product, not exp(3 log u)
+  EXPECT_DOUBLE_EQ(value_of("u^-2", -2.0), 0.25);
+  EXPECT_DOUBLE_EQ(value_of("pow(u, 3)", -2.0), -8.0);
+  EXPECT_DOUBLE_EQ(value_of("1 - 2 - 3"), -4.0);
+  EXPECT_DOUBLE_EQ(value_of("12 / 3 / 2"), 2.0);
+  EXPECT_DOUBLE_EQ(value_of("a*(1 + u)", 0.5), 3.0);
+  EXPECT_DOUBLE_EQ(value_of("2.5e-1 + .5"), 0.75);
+}
+
+TEST(EquationsLanguage, ComparisonsConditionsAndFunctions) {
+  EXPECT_DOUBLE_EQ(value_of("if(u < a, 1, 2)"), 1.0);
+  EXPECT_DOUBLE_EQ(value_of("if(u >= a, 1, 2)"), 2.0);
+  EXPECT_DOUBLE_EQ(value_of("(u == 0.5) + (u != 0.5)"), 1.0);
+  EXPECT_DOUBLE_EQ(value_of("max(u, a) + min(u, a)"), 2.5);
+  EXPECT_DOUBLE_EQ(value_of("heaviside(u - 1) + sign(-u)"), -1.0);
+  EXPECT_DOUBLE_EQ(value_of("mod(-1, 3)"), 2.0);
+  EXPECT_NEAR(value_of("atan2(1, 1) * 4"), std::acos(-1.0), 1e-15);
+  EXPECT_NEAR(value_of("exp(log(a)) + sqrt(4) + abs(-1) + cosh(0) + tanh(0)"), 6.0, 1e-15);
+}
+
+TEST(EquationsLanguage, OperatorsOfAConstantFieldVanish) {
+  for (const char* e : {"lap(u)", "grad_x(u)", "grad_y(u*u)", "lap(lap(u))", "div(a*grad(u))", "advect(u, 1, -1)", "lap(u*a)"})
+    EXPECT_DOUBLE_EQ(value_of(e, 0.7), 0.0) << e;
+}
+
+TEST(EquationsLanguage, ReachAddsUpThroughNestedOperatorsAndDefines) {
+  EXPECT_EQ(compile(TextModel{{"u"}, {"u*(1 - u)"}, {}, {}}).reach, 0);
+  EXPECT_EQ(compile(TextModel{{"u"}, {"lap(u)"}, {}, {}}).reach, 1);
+  EXPECT_EQ(compile(TextModel{{"u"}, {"lap(lap(u))"}, {}, {}}).reach, 2);
+  EXPECT_EQ(compile(TextModel{{"u"}, {"lap(r)"}, {}, {{"r", "grad_x(u)"}}}).reach, 2);
+}
+
+TEST(EquationsLanguage, AParseErrorShowsTheEquationWithACaret) {
+  const std::string e = error_of(TextModel{{"u"}, {"Du*lap(u) - u*v^^2"}, {"Du"}, {}});
+  EXPECT_TRUE(contains(e, "model.equations.u")) << e;
+  EXPECT_TRUE(contains(e, "    Du*lap(u) - u*v^^2\n    " + std::string(16, ' ') + "^ expected a number, a name or '('")) << e;
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"(u + 1"}, {}, {}}), "where ')' closes the '(' at column 1"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"2u"}, {}, {}}), "write a '*' between them"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"a < u < 1"}, {"a"}, {}}), "comparisons do not chain"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {""}, {}, {}}), "empty"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"u $ 2"}, {}, {}}), "unexpected character '$'"));
+}
+
+TEST(EquationsLanguage, AnUnknownNameListsWhatExistsAndTheClosest) {
+  const std::string e = error_of(TextModel{{"u", "v"}, {"Dw*lap(u)", "0"}, {"Du", "Dv"}, {}});
+  EXPECT_TRUE(contains(e, "unknown name 'Dw'; did you mean 'Du'?")) << e;
+  EXPECT_TRUE(contains(e, "species: u, v")) << e;
+  EXPECT_TRUE(contains(e, "parameters: Du, Dv")) << e;
+  const std::string f = error_of(TextModel{{"u"}, {"lapl(u)"}, {}, {}});
+  EXPECT_TRUE(contains(f, "unknown function 'lapl'; did you mean 'lap'?")) << f;
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"exp"}, {}, {}}), "'exp' is a function"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"u(1 + u)"}, {}, {}}), "a '*' may be missing"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"max(u)"}, {}, {}}), "max takes 2 arguments, given 1"));
+}
+
+TEST(EquationsLanguage, ChecksBeforeRunning) {
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"u / 0"}, {}, {}}), "division by zero"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u", "u"}, {"0", "0"}, {}, {}}), "declared twice"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"0"}, {"x"}, {}}), "predefined"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"div(u)"}, {}, {}}), "div takes K*grad(u)"));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"r"}, {}, {{"r", "s"}, {"s", "r + 1"}}}), "defined in terms of itself"));
+  EXPECT_TRUE(contains(error_of(TextModel{{}, {}, {}, {}}), "1 to 8 species"));
+  const Program p = compile(TextModel{{"u"}, {"u"}, {"unused"}, {}});
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_TRUE(contains(p.warnings[0], "model.params.unused is never used"));
+}
+
+TEST(EquationsLanguage, DefinesMayComeInAnyOrder) {
+  EXPECT_DOUBLE_EQ(value_of("u"), 0.5);
+  const TextModel m{{"u"}, {"s + r"}, {}, {{"s", "r*2"}, {"r", "u + 1"}}};
+  EXPECT_NO_THROW(compile(m));
+}
+
+TEST(EquationsLanguage, TheStencilsAreSecondOrderOnASmoothField) {
+  // lap(sin x sin y) = -2 sin x sin y, grad_x = cos x sin y; errors fall fourfold when h halves.
+  auto error = [](int n, const char* text, auto exact) {
+    const double h = 1.0 / n;
+    const Grid2 g{n, n, h, h};
+    const Program p = compile(TextModel{{"u"}, {text}, {}, {}});
+    Field<double> s(g, 1, 2, MemorySpace::host), k(g, 1, 2, MemorySpace::host);
+    for (int j = -2; j < n + 2; ++j)
+      for (int i = -2; i < n + 2; ++i) s.view()(0, i, j) = std::sin(g.x(i)) * std::sin(g.y(j));
+    const TextCell<double> cell(s.cview(), k.cview(), g, 0.0);
+    double out[8], e = 0;
+    const Interpreter<double> run(p);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        run(cell, i, j, out);
+        e = std::max(e, std::abs(out[0] - exact(g.x(i), g.y(j))));
+      }
+    return e;
+  };
+  auto lap = [](double x, double y) { return -2 * std::sin(x) * std::sin(y); };
+  auto gx = [](double x, double y) { return std::cos(x) * std::sin(y); };
+  EXPECT_NEAR(error(16, "lap(u)", lap) / error(32, "lap(u)", lap), 4.0, 0.2);
+  EXPECT_NEAR(error(16, "grad_x(u)", gx) / error(32, "grad_x(u)", gx), 4.0, 0.2);
+  EXPECT_NEAR(error(16, "div(1*grad(u))", lap) / error(32, "div(1*grad(u))", lap), 4.0, 0.2);
+}
+
+// One Euler step of `m` on a 12 x 10 grid of smooth, varied values, by `step`.
+template <class T, class Step>
+std::vector<T> one_step(const TextModel& m, Step step) {
+  const Program p = compile(m);
+  const Grid2 g{12, 10, 0.1, 0.2, -0.3, 0.1};
+  const int n = int(m.species.size()), ghost = std::max(1, p.reach);
+  Field<T> u(g, n, ghost, MemorySpace::host), out(g, n, ghost, MemorySpace::host), k(g, 2, ghost, MemorySpace::host);
+  for (int c = 0; c < n; ++c)
+    for (int j = -ghost; j < g.ny + ghost; ++j)
+      for (int i = -ghost; i < g.nx + ghost; ++i) u.view()(c, i, j) = T(0.5 + 0.3 * std::sin(0.7 * i + 1.3 * j + c));
+  for (int j = -ghost; j < g.ny + ghost; ++j)
+    for (int i = -ghost; i < g.nx + ghost; ++i) k.view()(0, i, j) = T(1 + 0.1 * i), k.view()(1, i, j) = T(-0.4);
+  const EulerArgs<T> a{u.cview(), k.cview(), out.view(), g, 0.25, 0.01, n};
+  step(p, a);
+  return out.interior(n - 1);
+}
+
+TEST(EquationsLanguage, CompiledAndInterpretedStepsAgreeToTheBit) {
+  const std::filesystem::path cache = std::filesystem::temp_directory_path() / ("pdex-test-cache-" + std::to_string(::getpid()));
+  ::setenv("PDEX_CACHE_DIR", cache.c_str(), 1);
+  const TextModel m{{"u", "v"},
+                    {"a*lap(u) - r + exp(-u)*sin(x) - advect(u, a, b) + if(u > 0.6, tanh(v), cosh(y*t))",
+                     "div(a*grad(v)) + lap(u*v) + grad_x(r) - grad_y(v^3) + atan2(u, v) + max(u, v)^2.5 + mod(u, 0.3) + "
+                     "heaviside(u - v) + sign(b) + sqrt(abs(v)) + log(1 + u) + pow(u, -2) + L_x/dx + L_y*dy + pi"},
+                    {"a", "b"},
+                    {{"r", "u*v^2 - s"}, {"s", "lap(v)"}}};
+  auto interpreted = []<class T>(const Program& p, const EulerArgs<T>& a) { euler_rows(a, 0, a.grid.ny, Interpreter<T>(p)); };
+  auto compiled = []<class T>(const Program& p, const EulerArgs<T>& a) {
+    std::string why;
+    const auto k = host_kernel(p, why);
+    ASSERT_TRUE(k.has_value()) << why;
+    if constexpr (std::is_same_v<T, float>) k->euler_f32(&a, 0, a.grid.ny);
+    else k->euler_f64(&a, 0, a.grid.ny);
+  };
+  EXPECT_EQ(one_step<double>(m, compiled), one_step<double>(m, interpreted));
+  EXPECT_EQ(one_step<float>(m, compiled), one_step<float>(m, interpreted));
+  std::string why;
+  const auto again = host_kernel(compile(m), why);
+  ASSERT_TRUE(again.has_value()) << why;
+  EXPECT_TRUE(again->cached) << "the second request finds the library in the cache";
+  TextModel changed = m;
+  changed.equations[0] += " + 1";
+  const auto other = host_kernel(compile(changed), why);
+  ASSERT_TRUE(other.has_value()) << why;
+  EXPECT_FALSE(other->cached) << "a changed text is compiled anew";
+  EXPECT_NE(other->library, again->library);
+  std::filesystem::remove_all(cache);
+  ::unsetenv("PDEX_CACHE_DIR");
+}
+
+TEST(EquationsLanguage, FuzzedTextNeverCrashesTheParser) {
+  const std::string alphabet = "uvaDx y0123456789.e+-*/^(),<>=!_ $lapexpif";
+  std::mt19937 rng(45);
+  int refused = 0;
+  for (int k = 0; k < 20000; ++k) {
+    std::string s(std::size_t(rng() % 24), ' ');
+    for (char& c : s) c = alphabet[rng() % alphabet.size()];
+    try {
+      compile(TextModel{{"u", "v"}, {s, "u"}, {"a", "D"}, {}});
+    } catch (const TextModelError&) {
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 10000);  // most random text is not an expression, and says so without crashing
+}
+
+}  // namespace
+}  // namespace pdex::eq
