@@ -15,6 +15,7 @@
 #include "pdex/models/wave/cuda/wave_cuda.cuh"
 #include "pdex/models/curvature/cuda/curvature_cuda.cuh"
 #include "pdex/models/chemotaxis/cuda/chemotaxis_cuda.cuh"
+#include "pdex/models/equations/cuda/equations_cuda.cuh"
 
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app_test_support.hpp"
+#include "pdex/core/executor.hpp"
 #include "pdex/io/npy.hpp"
 
 namespace pdex::app_testing {
@@ -73,6 +74,19 @@ TEST(EquationsRun, GrayScottAsTextIsTheBuiltInModelOnEveryHostBackendAndBoundary
         EXPECT_LT(largest_difference(text, builtin), 1e-12) << field;
       }
     }
+}
+
+TEST(EquationsRun, OnTheGpuTheTextIsTheBuiltInModelAndTheCpusAnswer) {
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  const int steps = 1000;
+  for (const std::string boundary : {"\"periodic\"", "\"neumann\""}) {
+    SCOPED_TRACE(boundary);
+    const auto text = final_field(config(gray_scott_text, boundary, "cuda", "f64", steps), "v", steps);
+    EXPECT_LT(largest_difference(text, final_field(config(gray_scott_builtin, boundary, "cuda", "f64", steps), "v", steps)), 1e-12);
+    EXPECT_LT(largest_difference(text, final_field(config(gray_scott_text, boundary, "openmp", "f64", steps), "v", steps)), 1e-12);
+  }
+  const auto single = final_field(config(gray_scott_text, "\"periodic\"", "cuda", "f32", 200), "v", 200);
+  EXPECT_LT(largest_difference(single, final_field(config(gray_scott_builtin, "\"periodic\"", "cuda", "f32", 200), "v", 200)), 1e-5);
 }
 
 TEST(EquationsRun, InSinglePrecisionTheTwoAgreeToRounding) {

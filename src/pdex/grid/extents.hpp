@@ -4,8 +4,10 @@
 // is an Extents3 beside this one. Cells are numbered row by row, k = j nx + i: the .npy layout [y][x].
 #include <cstddef>
 #include <cstdint>
+#ifndef __CUDACC_RTC__  // NVRTC (a text model's kernels) sees the arithmetic only
 #include <string>
 #include <vector>
+#endif
 
 #include "pdex/core/macros.hpp"
 #include "pdex/core/range.hpp"
@@ -39,6 +41,7 @@ struct Extents2 {
   PDEX_HD Extents2 doubled() const { return {2 * nx, 2 * ny}; }
   PDEX_HD bool even() const { return nx % 2 == 0 && ny % 2 == 0; }
   PDEX_HD bool operator==(const Extents2& o) const { return nx == o.nx && ny == o.ny; }
+#ifndef __CUDACC_RTC__
 
   // The shape of an array of one value per cell: (ny, nx), the .npy convention.
   std::vector<std::size_t> shape() const { return {std::size_t(ny), std::size_t(nx)}; }
@@ -49,13 +52,16 @@ struct Extents2 {
     const CellIndex2 c = cell(k);
     return "x=" + std::to_string(c.i) + ", y=" + std::to_string(c.j);
   }
+#endif
 };
 
+#ifndef __CUDACC_RTC__
 // Calls f(i, j) on every cell, row by row (host code; kernels take range() through an executor).
 template <class F>
 void for_each_cell(const Extents2& e, F&& f) {
   for (int j = 0; j < e.ny; ++j)
     for (int i = 0; i < e.nx; ++i) f(i, j);
 }
+#endif
 
 }  // namespace pdex

@@ -20,7 +20,7 @@ struct Grid2 {
   PDEX_HD double width() const { return nx * dx; }
   PDEX_HD double height() const { return ny * dy; }
   // The same domain with the axes x and y say halved (rounding up), the spacing widened to match.
-  Grid2 halved(bool x, bool y) const {
+  PDEX_HD Grid2 halved(bool x, bool y) const {
     const Extents2 e = extents().halved(x, y);
     return {e.nx, e.ny, width() / e.nx, height() / e.ny, x0, y0};
   }

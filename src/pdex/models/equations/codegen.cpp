@@ -118,4 +118,9 @@ class Emitter {
 
 std::string rhs_body(const Program& p) { return Emitter(p).body(); }
 
+std::string rhs_struct(const Program& p) {
+  return cat({"struct Rhs {\n  template <class T, class C>\n  PDEX_HD void operator()(const C& c, int ci, int cj, T* f) const {\n",
+              rhs_body(p), "  }\n};\n"});
+}
+
 }  // namespace pdex::eq

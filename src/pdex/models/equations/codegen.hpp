@@ -16,4 +16,7 @@ namespace pdex::eq {
 // species s's right-hand side at cell (ci, cj).
 std::string rhs_body(const Program& p);
 
+// struct Rhs { that function as its operator() };
+std::string rhs_struct(const Program& p);
+
 }  // namespace pdex::eq

@@ -98,7 +98,7 @@ ModelFamily equations_family() {
        "[model.params] name = a number, { value, noise, seed } or { file = \"name.npy\" }",
        "[model.define] r = \"u*v^2\": an expression computed once per cell, usable in the equations",
        "functions: exp log sqrt abs sin cos tan tanh sinh cosh heaviside sign atan2 min max pow mod if(c, a, b)",
-       "runs on the serial and openmp backends by an interpreter (GPU kernels: not yet)"},
+       "compiled at run time (the host's C++ compiler, NVRTC on the GPU) and cached; forward Euler"},
       {"equations_gray_scott.toml"}});
   return f;
 }

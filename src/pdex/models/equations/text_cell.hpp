@@ -37,18 +37,20 @@ struct TextCell {
   PDEX_HD T y(int j) const { return T(grid.y(j)); }
 };
 
-// The step on rows j0 .. j1 - 1 (the executor shares the rows among its threads). Rhs: rhs(cell, i, j, f),
-// the generated function or the interpreter.
+// The step at cell (i, j). Rhs: rhs(cell, i, j, f), the generated function or the interpreter.
+template <class T, class Rhs>
+PDEX_HD inline void euler_cell(const EulerArgs<T>& a, const TextCell<T>& c, const Rhs& rhs, int i, int j) {
+  T f[max_components];
+  rhs(c, i, j, f);
+  for (int k = 0; k < a.species; ++k) a.out(k, i, j) = a.u(k, i, j) + T(a.dt) * f[k];
+}
+
+// The step on rows j0 .. j1 - 1 (the executor shares the rows among its threads).
 template <class T, class Rhs>
 void euler_rows(const EulerArgs<T>& a, int j0, int j1, const Rhs& rhs) {
   const TextCell<T> c(a.u, a.params, a.grid, a.t);
-  const T dt = T(a.dt);
   for (int j = j0; j < j1; ++j)
-    for (int i = 0; i < a.grid.nx; ++i) {
-      T f[max_components];
-      rhs(c, i, j, f);
-      for (int k = 0; k < a.species; ++k) a.out(k, i, j) = a.u(k, i, j) + dt * f[k];
-    }
+    for (int i = 0; i < a.grid.nx; ++i) euler_cell(a, c, rhs, i, j);
 }
 
 }  // namespace pdex::eq
