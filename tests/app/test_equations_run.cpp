@@ -2,6 +2,7 @@
 // answer on every host backend and boundary kind, and bad text is refused before the run with the key.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <unistd.h>
 #include <string>
@@ -65,7 +66,7 @@ TEST(EquationsRun, GrayScottAsTextIsTheBuiltInModelOnEveryHostBackendAndBoundary
   const int steps = 1000;
   const std::string dirichlet = "{ left = { kind = \"dirichlet\", u = 0.3, v = 0.1 }, right = \"neumann\", "
                                 "bottom = { kind = \"dirichlet\", value = 0.2 }, top = \"neumann\" }";
-  for (const std::string boundary : {std::string("\"periodic\""), std::string("\"neumann\""), dirichlet})
+  for (const std::string& boundary : {std::string("\"periodic\""), std::string("\"neumann\""), dirichlet})
     for (const std::string backend : {"serial", "openmp"}) {
       SCOPED_TRACE(boundary + " " + backend);
       for (const std::string field : {"u", "v"}) {
@@ -85,8 +86,23 @@ TEST(EquationsRun, OnTheGpuTheTextIsTheBuiltInModelAndTheCpusAnswer) {
     EXPECT_LT(largest_difference(text, final_field(config(gray_scott_builtin, boundary, "cuda", "f64", steps), "v", steps)), 1e-12);
     EXPECT_LT(largest_difference(text, final_field(config(gray_scott_text, boundary, "openmp", "f64", steps), "v", steps)), 1e-12);
   }
+  const std::string clamped = std::string(gray_scott_text) + "[model.clamp]\nv = 0.0\n";
+  EXPECT_LT(largest_difference(final_field(config(clamped, "\"periodic\"", "cuda", "f64", 300), "v", 300),
+                               final_field(config(clamped, "\"periodic\"", "openmp", "f64", 300), "v", 300)),
+            1e-12);
   const auto single = final_field(config(gray_scott_text, "\"periodic\"", "cuda", "f32", 200), "v", 200);
   EXPECT_LT(largest_difference(single, final_field(config(gray_scott_builtin, "\"periodic\"", "cuda", "f32", 200), "v", 200)), 1e-5);
+}
+
+TEST(EquationsRun, AClampKeepsASpeciesAtItsFloorAsTheBuiltInClampDoes) {
+  // v starts as noise around 0: the first steps push it below 0, where both clamps act.
+  const std::string text = std::string(gray_scott_text) + "[model.clamp]\nu = 0.0\nv = 0.0\n";
+  const auto clamped = final_field(config(text, "\"periodic\"", "openmp", "f64", 300), "v", 300);
+  const auto builtin = final_field(config("name = \"gray_scott\"\n", "\"periodic\"", "openmp", "f64", 300), "v", 300);
+  EXPECT_LT(largest_difference(clamped, builtin), 1e-12);
+  EXPECT_GE(*std::min_element(clamped.begin(), clamped.end()), 0.0);
+  const auto free = final_field(config(gray_scott_text, "\"periodic\"", "openmp", "f64", 300), "v", 300);
+  EXPECT_GT(largest_difference(clamped, free), 1e-4) << "the clamp acted in this run";
 }
 
 TEST(EquationsRun, InSinglePrecisionTheTwoAgreeToRounding) {
@@ -106,6 +122,23 @@ TEST(EquationsRun, TheInterpreterGivesTheCompiledAnswerToTheBit) {
   EXPECT_TRUE(contains(o.output, "runs in the interpreter")) << o.output;
 }
 
+TEST(EquationsRun, AnInitialValueMayBeAnExpressionOfThePosition) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(u)\"\n"
+                                     "[model.params]\nh = 0.5\n[grid]\nnx = 12\nny = 8\ndx = 0.25\nx0 = -1.0\n"
+                                     "[time]\ndt = 0.01\nsteps = 0\n[initial]\nu = \"1 + h*exp(-(x^2 + (y - L_y/2)^2))\"\n"
+                                     "[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nbackend = \"serial\"\nprecision = \"f64\"\n");
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")}, cache_prefix());
+  ASSERT_EQ(o.status, 0) << o.output;
+  const std::vector<double> u = io::read_npy(dir / "out" / "u_000000.npy").data;
+  ASSERT_EQ(u.size(), 96u);
+  for (int j = 0; j < 8; ++j)
+    for (int i = 0; i < 12; ++i) {
+      const double x = -1.0 + (i + 0.5) * 0.25, y = (j + 0.5) * 0.25;
+      EXPECT_NEAR(u[std::size_t(j * 12 + i)], 1 + 0.5 * std::exp(-(x * x + (y - 1.0) * (y - 1.0))), 1e-15) << i << ", " << j;
+    }
+}
+
 TEST(EquationsRun, BadTextIsRefusedWithTheKeyBeforeTheRun) {
   const std::string tail = "[grid]\nnx = 8\n[time]\ndt = 0.1\nsteps = 1\n[run]\nprogress = false\nbackend = \"serial\"\n";
   expect_refused({
@@ -117,6 +150,10 @@ TEST(EquationsRun, BadTextIsRefusedWithTheKeyBeforeTheRun) {
        {"model.equations.w", "not one of model.species"}},
       {"[model]\nname = \"equations\"\n[model.equations]\nu = \"u\"\n" + tail, {"model.species"}},
       {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"u/0\"\n" + tail, {"division by zero"}},
+      {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"u\"\n[initial]\nu = \"lap(x)\"\n" + tail,
+       {"initial.u", "cannot use a species or an operator"}},
+      {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"u\"\n[initial]\nu = \"exp(-r)\"\n" + tail,
+       {"initial.u", "unknown name 'r'"}},
   });
 }
 

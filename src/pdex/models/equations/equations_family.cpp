@@ -1,13 +1,17 @@
 // The family of text models: model.name = "equations", the species and their right-hand sides written
 // as expressions (docs/config.md, "Models as equations").
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "pdex/config/field_specs.hpp"
 #include "pdex/config/grid_config.hpp"
 #include "pdex/config/time_config.hpp"
+#include "pdex/grid/field.hpp"
 #include "pdex/models/builtin_families.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
+#include "pdex/models/equations/interpreter.hpp"
 
 namespace pdex {
 
@@ -26,6 +30,9 @@ class EquationsSetup : public SpecSetup<EquationsSpec> {
     for (std::size_t k = 0; k < s.text.species.size(); ++k) model["equations"][s.text.species[k]] = s.text.equations[k];
     for (std::size_t k = 0; k < s.text.params.size(); ++k) model["params"][s.text.params[k]] = spec_json(s.params[k]);
     for (const auto& [name, text] : s.text.defines) model["define"][name] = text;
+    model["clamp"] = nlohmann::json::object();
+    for (std::size_t k = 0; k < s.floor.size(); ++k)
+      if (std::isfinite(s.floor[k])) model["clamp"][s.text.species[k]] = s.floor[k];
     nlohmann::json j = clock_json(clock);
     j.update({{"model", model}, {"grid", {{"boundary", boundary_json(s.bc, s.text.species)}}}, {"initial", nlohmann::json::object()}});
     for (std::size_t c = 0; c < s.text.species.size(); ++c) j["initial"][s.text.species[c]] = cells_json(s.initial[c]);
@@ -59,6 +66,44 @@ eq::TextModel read_text(ConfigReader& cfg) {
   return m;
 }
 
+// [model.clamp] <species> = floor: the species kept >= floor after every step (positivity, for one).
+std::vector<double> read_clamp(ConfigReader& cfg, const std::vector<std::string>& species) {
+  std::vector<double> floor(species.size(), -std::numeric_limits<double>::infinity());
+  for (const std::string& k : keys_of(cfg, "model.clamp")) {
+    const auto it = std::find(species.begin(), species.end(), k);
+    if (it == species.end()) cfg.fail("model.clamp." + k, "'" + k + "' is not one of model.species");
+    floor[std::size_t(it - species.begin())] = cfg.get_double("model.clamp." + k);
+  }
+  return floor;
+}
+
+// initial.<species> written as an expression of x, y, L_x, L_y, pi and the parameters (VisualPDE's
+// way): its value at every cell centre, by the interpreter. No operator and no species may appear.
+std::vector<double> initial_expression(ConfigReader& cfg, const EquationsSpec& s, const std::string& species) {
+  const std::string key = "initial." + species, text = cfg.get_string(key);
+  eq::Program p;
+  try {
+    p = eq::compile(eq::TextModel{{species}, {text}, s.text.params, {}});
+  } catch (const eq::TextModelError& e) {
+    cfg.fail(key, e.what());
+  }
+  for (const eq::Node& n : p.nodes)
+    if (n.op == eq::Op::species || p.reach > 0)
+      cfg.fail(key, "an initial value is an expression of x, y, L_x, L_y, pi and the parameters; it cannot use a species or an operator");
+  const Grid2& g = s.grid;
+  Field<double> none(g, 1, 1, MemorySpace::host), params(g, std::max<int>(1, int(s.params.size())), 1, MemorySpace::host);
+  for (std::size_t k = 0; k < s.params.size(); ++k) params.set_interior(int(k), s.params[k].per_cell(std::size_t(g.cells())));
+  const eq::TextCell<double> cell(none.cview(), params.cview(), g, 0.0);
+  const eq::Interpreter<double> run(p);
+  std::vector<double> v(std::size_t(g.cells()));
+  double f[max_components];
+  for_each_cell(g.extents(), [&](int i, int j) {
+    run(cell, i, j, f);
+    v[std::size_t(g.extents().index(i, j))] = f[0];
+  });
+  return v;
+}
+
 std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   ConfigReader& cfg = m.cfg;
   auto setup = std::make_unique<EquationsSetup>();
@@ -74,7 +119,11 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   SpecContext ctx{cfg, s.grid, m.base_dir};
   for (const std::string& p : s.text.params) s.params.push_back(read_scalar(ctx, "model.params." + p));
   s.bc = read_boundary(cfg, s.text.species);
-  for (const std::string& sp : s.text.species) s.initial.push_back(read_cells(ctx, "initial." + sp, 0.0));
+  s.floor = read_clamp(cfg, s.text.species);
+  for (const std::string& sp : s.text.species) {
+    const toml::node* n = cfg.find("initial." + sp);
+    s.initial.push_back(n && n->is_string() ? initial_expression(cfg, s, sp) : read_cells(ctx, "initial." + sp, 0.0));
+  }
   ThetaScheme none;
   setup->clock = read_euler_or_theta(cfg, cfg.get_choice("time.scheme", {"euler"}, "euler"), none);
   s.dt = setup->clock.dt;
@@ -97,6 +146,8 @@ ModelFamily equations_family() {
       {"model.species = [\"u\", \"v\"]; [model.equations] u = \"Du*lap(u) - u*v^2 + F*(1 - u)\"",
        "[model.params] name = a number, { value, noise, seed } or { file = \"name.npy\" }",
        "[model.define] r = \"u*v^2\": an expression computed once per cell, usable in the equations",
+       "initial.<species>: a per-cell value, or an expression of x, y, L_x, L_y, pi and the parameters",
+       "[model.clamp] u = 0: the species kept >= 0 after every step (any floor)",
        "functions: exp log sqrt abs sin cos tan tanh sinh cosh heaviside sign atan2 min max pow mod if(c, a, b)",
        "compiled at run time (the host's C++ compiler, NVRTC on the GPU) and cached; forward Euler"},
       {"equations_gray_scott.toml"}});

@@ -17,6 +17,7 @@ struct EquationsSpec {
   std::vector<ScalarSpec> params;                // one per text.params
   std::vector<std::vector<double>> initial;      // per species, every cell
   FieldBoundary bc;                              // per species
+  std::vector<double> floor;                     // [model.clamp]: per species, -infinity where none
   double dt = 0;
 };
 

@@ -2,6 +2,7 @@
 // The templated stepper of a text model, forward Euler, behind make_equations_stepper_on(); included by
 // the host executors' translation unit (equations_host.cpp) and the CUDA one (cuda/equations_cuda.cuh).
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,7 +47,11 @@ class EquationsEuler final : public Stepper {
   void advance(int64_t steps) override {
     for (int64_t k = 0; k < steps; ++k) {
       fill_ghosts(ex_, state_[cur_].view(), spec_.bc);
-      step_(eq::EulerArgs<T>{state_[cur_].cview(), params_.cview(), state_[1 - cur_].view(), spec_.grid, t_, spec_.dt, nspecies_});
+      eq::EulerArgs<T> a{state_[cur_].cview(), params_.cview(), state_[1 - cur_].view(), spec_.grid, t_, spec_.dt, nspecies_};
+      for (int s = 0; s < nspecies_ && s < int(spec_.floor.size()); ++s)
+        if (spec_.floor[std::size_t(s)] > -std::numeric_limits<double>::infinity()) a.clamped = true, a.floor[s] = T(spec_.floor[std::size_t(s)]);
+        else a.floor[s] = std::numeric_limits<T>::lowest();
+      step_(a);
       cur_ = 1 - cur_;
       t_ += spec_.dt;
     }

@@ -19,6 +19,8 @@ struct EulerArgs {
   Grid2 grid;
   double t = 0, dt = 0;
   int species = 0;
+  bool clamped = false;             // [model.clamp]: species k kept >= floor[k]
+  T floor[max_components] = {};
 };
 
 template <class T>
@@ -42,7 +44,10 @@ template <class T, class Rhs>
 PDEX_HD inline void euler_cell(const EulerArgs<T>& a, const TextCell<T>& c, const Rhs& rhs, int i, int j) {
   T f[max_components];
   rhs(c, i, j, f);
-  for (int k = 0; k < a.species; ++k) a.out(k, i, j) = a.u(k, i, j) + T(a.dt) * f[k];
+  for (int k = 0; k < a.species; ++k) {
+    const T v = a.u(k, i, j) + T(a.dt) * f[k];
+    a.out(k, i, j) = a.clamped && v < a.floor[k] ? a.floor[k] : v;  // the built-in models' ClampBelow
+  }
 }
 
 // The step on rows j0 .. j1 - 1 (the executor shares the rows among its threads).
