@@ -157,6 +157,20 @@ TEST(EquationsRun, BadTextIsRefusedWithTheKeyBeforeTheRun) {
   });
 }
 
+TEST(EquationsRun, EmitSourcePrintsTheGeneratedCodeAndRunsNothing) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", config(gray_scott_text, "\"periodic\"", "serial", "f64", 10));
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out"), "--emit-source"}, cache_prefix());
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, "struct Rhs")) << o.output;
+  EXPECT_TRUE(contains(o.output, "pdex::lap(")) << o.output;
+  EXPECT_FALSE(fs::exists(dir / "out")) << "nothing ran";
+  write_file_bytes(dir / "builtin.toml", config(gray_scott_builtin, "\"periodic\"", "serial", "f64", 10));
+  const Outcome b = run_pdex({"run", dir.str("builtin.toml"), "--emit-source"});
+  EXPECT_NE(b.status, 0);
+  EXPECT_TRUE(contains(b.output, "built-in kernels")) << b.output;
+}
+
 TEST(EquationsRun, AnUnusedParameterIsAWarning) {
   ScratchDir dir;
   write_file_bytes(dir / "cfg.toml", "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"-u\"\n"

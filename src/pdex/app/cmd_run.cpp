@@ -6,8 +6,14 @@
 
 namespace pdex {
 
-int cmd_run(const std::string& file, const CliOverrides& cli) {
+int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source) {
   RunConfig rc = load_run_config(file, cli);
+  if (emit_source) {
+    const std::string source = rc.setup->generated_source();
+    if (source.empty()) throw InputError(file + ": model '" + rc.model + "' has built-in kernels: --emit-source prints the source of a text model (model.name = \"equations\")");
+    std::fputs(source.c_str(), stdout);
+    return 0;
+  }
   const RunClock& c = rc.clock();
   const std::string clock = c.simulated_time ? c.scheme + " to t=" + format_number(c.t_end)
                                              : std::to_string(c.steps) + " steps of dt=" + format_number(c.dt);

@@ -7,7 +7,8 @@
 
 namespace pdex {
 
-int cmd_run(const std::string& file, const CliOverrides& cli);
+// emit_source: print the model's generated source instead of running it.
+int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source = false);
 int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vector<std::string>& backends);
 int cmd_list(bool json = false);  // --json: the same for programs (the explorer, Python)
 

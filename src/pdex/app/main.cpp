@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "run a simulation from a TOML configuration");
   run->add_option("config", file, "configuration file (.toml)")->required();
   add_overrides(run, cli, true);
+  bool emit_source = false;
+  run->add_flag("--emit-source", emit_source, "print the C++ source generated from a text model (model.name = \"equations\") and stop");
 
   auto* compare = app.add_subcommand("compare", "run a configuration on two backends and compare the results");
   compare->add_option("config", file, "configuration file (.toml)")->required();
@@ -88,7 +90,7 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*run) return pdex::cmd_run(file, cli);
+    if (*run) return pdex::cmd_run(file, cli, emit_source);
     if (*compare) return pdex::cmd_compare(file, cli, backends);
     if (*list) return pdex::cmd_list(list_json);
     if (*solve) return pdex::cmd_solve(so);

@@ -60,6 +60,9 @@ class ModelSetup {
   // The family's sections of summary.json's "config" (model, time, solver, initial, grid.boundary, ...),
   // every value the run uses, defaults included; merged over the driver's grid, output and run sections.
   virtual nlohmann::json resolved() const = 0;
+  // The source compiled at run time for this model (a text model's), for `pdex run --emit-source`;
+  // empty where the model's kernels are built in.
+  virtual std::string generated_source() const { return {}; }
 };
 
 // A family's setup that keeps its plain-data specification (what its stepper factory takes).

@@ -11,6 +11,7 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/models/builtin_families.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
+#include "pdex/models/equations/host_kernel.hpp"
 #include "pdex/models/equations/interpreter.hpp"
 
 namespace pdex {
@@ -23,6 +24,7 @@ class EquationsSetup : public SpecSetup<EquationsSpec> {
   std::unique_ptr<Stepper> make_stepper(Backend backend, Precision precision) const override {
     return make_equations_stepper(spec, backend, precision);
   }
+  std::string generated_source() const override { return eq::host_source(spec.program); }
   nlohmann::json resolved() const override {
     const EquationsSpec& s = spec;
     nlohmann::json model = {{"name", "equations"}, {"species", s.text.species}, {"equations", nlohmann::json::object()},
