@@ -4,10 +4,9 @@
 // nvcc's host-side wrapper of an extended __host__ __device__ lambda keeps state per translation unit,
 // while the linker merges the template instantiations that use it across translation units. With the
 // same kernel template (say axpby's for_each_cell) instantiated in two .cu files, a launch could take
-// one file's copy of the launcher and the other's never-initialized wrapper state, and call address 0:
-// seen on the H100 with an older nvcc in the stored-matrix solvers and `pdex bench linalg`. nvcc 13
-// names the wrappers by their enclosing function, alike in every unit, and the suite and that bench pass
-// with the two units; still, a kernel is best instantiated in one of them. (Test sources compiled by
+// one file's copy of the launcher and the other's never-initialized wrapper state, and call address 0
+// (an older nvcc, in the stored-matrix solvers). nvcc 13 names the wrappers by their enclosing
+// function, alike in every unit; still, a kernel is best instantiated in one of them. (Test sources compiled by
 // nvcc live in executables of their own for the same reason: tests/CMakeLists.txt.)
 #include "pdex/linalg/cuda/matrix_solve_cuda.cuh"  // first: it defines rb_sweep_into, which the solvers call
 #include "pdex/linalg/cuda/elliptic_cuda.cuh"

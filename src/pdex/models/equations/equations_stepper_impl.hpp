@@ -40,6 +40,7 @@ class EquationsEuler final : public Stepper {
     state_[1] = state_[0].like(Exec::space);
     saved_ = state_[0].like(Exec::space);
     params_ = parameters(spec);
+    fixed_ = fixed_args(spec);
   }
 
   const std::vector<std::string>& field_names() const override { return names_; }
@@ -47,10 +48,8 @@ class EquationsEuler final : public Stepper {
   void advance(int64_t steps) override {
     for (int64_t k = 0; k < steps; ++k) {
       fill_ghosts(ex_, state_[cur_].view(), spec_.bc);
-      eq::EulerArgs<T> a{state_[cur_].cview(), params_.cview(), state_[1 - cur_].view(), spec_.grid, t_, spec_.dt, nspecies_};
-      for (int s = 0; s < nspecies_ && s < int(spec_.floor.size()); ++s)
-        if (spec_.floor[std::size_t(s)] > -std::numeric_limits<double>::infinity()) a.clamped = true, a.floor[s] = T(spec_.floor[std::size_t(s)]);
-        else a.floor[s] = std::numeric_limits<T>::lowest();
+      eq::EulerArgs<T> a = fixed_;
+      a.u = state_[cur_].cview(), a.params = params_.cview(), a.out = state_[1 - cur_].view(), a.t = t_;
       step_(a);
       cur_ = 1 - cur_;
       t_ += spec_.dt;
@@ -72,6 +71,18 @@ class EquationsEuler final : public Stepper {
   double bytes_per_step() const override { return 2.0 * nspecies_ * sizeof(T) * double(spec_.grid.cells()); }
 
  private:
+  // What every step's arguments share: the grid, the step, the species' floors ([model.clamp]).
+  static eq::EulerArgs<T> fixed_args(const EquationsSpec& spec) {
+    eq::EulerArgs<T> a;
+    a.grid = spec.grid, a.dt = spec.dt, a.species = int(spec.text.species.size());
+    for (int s = 0; s < a.species; ++s) {
+      const double f = s < int(spec.floor.size()) ? spec.floor[std::size_t(s)] : -std::numeric_limits<double>::infinity();
+      a.clamped = a.clamped || f > -std::numeric_limits<double>::infinity();
+      a.floor[s] = f > -std::numeric_limits<double>::infinity() ? T(f) : std::numeric_limits<T>::lowest();
+    }
+    return a;
+  }
+
   // Every parameter as a component (constants filled), ghosts filled once: parameters do not change.
   Field<T> parameters(const EquationsSpec& spec) const {
     const int n = std::max<int>(1, int(spec.params.size()));
@@ -91,6 +102,7 @@ class EquationsEuler final : public Stepper {
   std::vector<std::string> names_;
   int ghost_, nspecies_;
   Field<T> state_[2], saved_, params_;
+  eq::EulerArgs<T> fixed_;
   int cur_ = 0;
   double t_ = 0, saved_t_ = 0;
 };

@@ -47,9 +47,9 @@ void check(CUresult r, const char* what) {
   throw Error(std::string("CUDA driver: ") + what + ": " + (text ? text : "unknown error"));
 }
 
-// NVRTC has no C++ library: the two headers pdex's device code includes, as far as it uses them.
-const char* const stub_names[] = {"cstdint", "cstddef"};
-const char* const stub_texts[] = {
+// NVRTC has no C++ library: the two standard headers pdex's device code includes, as far as it uses them.
+const char* const std_header_names[] = {"cstdint", "cstddef"};
+const char* const std_header_texts[] = {
     "#pragma once\nnamespace std {\ntypedef signed char int8_t;\ntypedef short int16_t;\ntypedef int int32_t;\n"
     "typedef long long int64_t;\ntypedef unsigned char uint8_t;\ntypedef unsigned short uint16_t;\n"
     "typedef unsigned int uint32_t;\ntypedef unsigned long long uint64_t;\n}\n"
@@ -82,7 +82,7 @@ std::string nvrtc_log(nvrtcProgram prog) {
 std::string compile(const std::string& source, const std::string& arch, const fs::path& keep) {
   // The functions' types from nvrtc.h; the library itself is opened, not linked.
   nvrtcProgram prog = nullptr;
-  if (nvrtc().function<decltype(&nvrtcCreateProgram)>("nvrtcCreateProgram")(&prog, source.c_str(), "pdex_text_model.cu", 2, stub_texts, stub_names) !=
+  if (nvrtc().function<decltype(&nvrtcCreateProgram)>("nvrtcCreateProgram")(&prog, source.c_str(), "pdex_text_model.cu", 2, std_header_texts, std_header_names) !=
       NVRTC_SUCCESS)
     throw Error("NVRTC: cannot create a program for the text model");
   const std::string gpu = "--gpu-architecture=sm_" + arch, include = std::string("--include-path=") + PDEX_JIT_INCLUDE;
