@@ -21,10 +21,10 @@ const char* gray_scott_text =
 const char* gray_scott_builtin = "name = \"gray_scott\"\nclamp = false\n";
 
 std::string config(const std::string& model, const std::string& boundary, const std::string& backend,
-                   const std::string& precision, int steps) {
+                   const std::string& precision, int steps, const std::string& time = "") {
   return "[model]\n" + model +
-         "[grid]\nnx = 24\nny = 20\nboundary = " + boundary + "\n"
-         "[time]\ndt = 1.0\nsteps = " + std::to_string(steps) + "\n"
+         "[grid]\nnx = 24\nny = 20\nboundary = " + boundary + "\n" +
+         (time.empty() ? "[time]\ndt = 1.0\nsteps = " + std::to_string(steps) + "\n" : time) +
          "[initial]\n"
          "u = { value = 1.0, noise = 0.01, seed = 1, shapes = [{ shape = \"square\", size = 8.0, value = 0.5 }] }\n"
          "v = { value = 0.0, noise = 0.01, seed = 2, shapes = [{ shape = \"square\", size = 8.0, value = 0.25 }] }\n"
@@ -43,6 +43,18 @@ struct TestCache {
 std::string cache_prefix() {
   static const TestCache cache;
   return "PDEX_CACHE_DIR=" + cache.dir.string() + " ";
+}
+
+// The last output of `field` of a run of `text` (by simulated time: the step count is the scheme's).
+std::vector<double> last_field(const std::string& text, const std::string& field) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", text);
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")}, cache_prefix());
+  EXPECT_EQ(o.status, 0) << o.output;
+  fs::path last;
+  for (const auto& e : fs::directory_iterator(dir / "out"))
+    if (e.path().filename().string().starts_with(field + "_") && e.path().extension() == ".npy" && e.path() > last) last = e.path();
+  return last.empty() ? std::vector<double>{} : io::read_npy(last).data;
 }
 
 std::vector<double> final_field(const std::string& text, const std::string& field, int steps, const std::string& env = "") {
@@ -77,6 +89,55 @@ TEST(EquationsRun, GrayScottAsTextIsTheBuiltInModelOnEveryHostBackendAndBoundary
     }
 }
 
+const std::string theta_time = "[time]\nscheme = \"theta\"\ntheta = 0.5\ndt = 2.0\nsteps = 100\n[solver]\ntol = 1e-14\nmax_iter = 400\n";
+const std::string rk4_time = "[time]\nscheme = \"rk4\"\ndt = 1.0\nt_end = 200.0\n";
+const std::string merson_time = "[time]\nscheme = \"merson\"\ndt = 0.5\nt_end = 60.0\ntol = 1e-4\n";  // one first step for both
+
+TEST(EquationsRun, EverySchemeOfTheTextIsTheBuiltInSchemesAnswer) {
+  for (const std::string& time : {theta_time, rk4_time, merson_time})
+    for (const std::string boundary : {"\"periodic\"", "\"neumann\""}) {
+      SCOPED_TRACE(time + boundary);
+      const auto text = last_field(config(gray_scott_text, boundary, "openmp", "f64", 0, time), "v");
+      const auto builtin = last_field(config(gray_scott_builtin, boundary, "openmp", "f64", 0, time), "v");
+      ASSERT_FALSE(text.empty());
+      // Merson's step control passes the last bits of its error estimates (the two sum the terms in
+      // different orders) on to its step sizes: the answers agree to the tolerance's leverage on them.
+      EXPECT_LT(largest_difference(text, builtin), time == merson_time ? 1e-11 : 1e-12);
+    }
+}
+
+TEST(EquationsRun, AManufacturedSolutionWithForcingConvergesAtSecondOrder) {
+  // u = e^t sin x sin y solves u_t = lap(u) + 3 e^t sin x sin y on the periodic square of side 2 pi.
+  auto error = [](int n) {
+    const double h = 2 * M_PI / n;
+    const std::string text = "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\n"
+                             "u = \"lap(u) + 3*exp(t)*sin(x)*sin(y)\"\n[grid]\nnx = " + std::to_string(n) + "\nny = " +
+                             std::to_string(n) + "\ndx = " + std::to_string(h) + "\nboundary = \"periodic\"\n"
+                             "[time]\nscheme = \"rk4\"\ndt = 0.002\nt_end = 0.2\n[initial]\nu = \"sin(x)*sin(y)\"\n"
+                             "[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nbackend = \"openmp\"\nprecision = \"f64\"\n";
+    const std::vector<double> u = last_field(text, "u");
+    double e = 0;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        e = std::max(e, std::abs(u[std::size_t(j * n + i)] - std::exp(0.2) * std::sin((i + 0.5) * h) * std::sin((j + 0.5) * h)));
+    return e;
+  };
+  EXPECT_NEAR(error(16) / error(32), 4.0, 0.25);
+}
+
+TEST(EquationsRun, TheStableStepIsEstimatedAndATooLargeStepWarned) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"D*lap(u) - u\"\n"
+                                     "[model.params]\nD = 2.0\n[grid]\nnx = 8\n[time]\ndt = 0.2\nsteps = 1\n"
+                                     "[initial]\nu = \"sin(x)\"\n[run]\nprogress = false\nbackend = \"serial\"\n");
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")}, cache_prefix());
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, "warning")) << o.output;
+  EXPECT_TRUE(contains(o.output, "exceeds the largest stable forward-Euler step")) << o.output;
+  // Gershgorin: 2 D (2 + 2) + 1 for dx = 1, so dt <= 2 / 17.
+  EXPECT_NEAR(read_json(dir / "out" / "summary.json")["stability"]["dt_max"].get<double>(), 2.0 / 17, 1e-7);
+}
+
 TEST(EquationsRun, OnTheGpuTheTextIsTheBuiltInModelAndTheCpusAnswer) {
   if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
   const int steps = 1000;
@@ -90,6 +151,12 @@ TEST(EquationsRun, OnTheGpuTheTextIsTheBuiltInModelAndTheCpusAnswer) {
   EXPECT_LT(largest_difference(final_field(config(clamped, "\"periodic\"", "cuda", "f64", 300), "v", 300),
                                final_field(config(clamped, "\"periodic\"", "openmp", "f64", 300), "v", 300)),
             1e-12);
+  for (const std::string& time : {theta_time, merson_time}) {
+    SCOPED_TRACE(time);
+    EXPECT_LT(largest_difference(last_field(config(gray_scott_text, "\"neumann\"", "cuda", "f64", 0, time), "v"),
+                                 last_field(config(gray_scott_text, "\"neumann\"", "openmp", "f64", 0, time), "v")),
+              1e-12);
+  }
   const auto single = final_field(config(gray_scott_text, "\"periodic\"", "cuda", "f32", 200), "v", 200);
   EXPECT_LT(largest_difference(single, final_field(config(gray_scott_builtin, "\"periodic\"", "cuda", "f32", 200), "v", 200)), 1e-5);
 }

@@ -34,7 +34,7 @@ double value_of(const std::string& text, double u = 0.5) {
     for (int i = -s.ghost(); i < 3 + s.ghost(); ++i) s.view()(0, i, j) = u, k.view()(0, i, j) = 2.0;
   double out[8];
   const Interpreter<double> run(p);
-  run(TextCell<double>(s.cview(), k.cview(), g, 0.0), 1, 1, out);
+  run(TextCell<double>(reading(s.cview(), k.cview(), g)), 1, 1, out);
   return out[0];
 }
 
@@ -132,7 +132,7 @@ TEST(EquationsLanguage, TheStencilsAreSecondOrderOnASmoothField) {
     Field<double> s(g, 1, 2, MemorySpace::host), k(g, 1, 2, MemorySpace::host);
     for (int j = -2; j < n + 2; ++j)
       for (int i = -2; i < n + 2; ++i) s.view()(0, i, j) = std::sin(g.x(i)) * std::sin(g.y(j));
-    const TextCell<double> cell(s.cview(), k.cview(), g, 0.0);
+    const TextCell<double> cell(reading(s.cview(), k.cview(), g));
     double out[8], e = 0;
     const Interpreter<double> run(p);
     for (int j = 0; j < n; ++j)
@@ -149,7 +149,7 @@ TEST(EquationsLanguage, TheStencilsAreSecondOrderOnASmoothField) {
   EXPECT_NEAR(error(16, "div(1*grad(u))", lap) / error(32, "div(1*grad(u))", lap), 4.0, 0.2);
 }
 
-// One Euler step of `m` on a 12 x 10 grid of smooth, varied values, by `step`.
+// One forward-Euler stage of `m` on a 12 x 10 grid of smooth, varied values, by `step`.
 template <class T, class Step>
 std::vector<T> one_step(const TextModel& m, Step step) {
   const Program p = compile(m);
@@ -161,7 +161,8 @@ std::vector<T> one_step(const TextModel& m, Step step) {
       for (int i = -ghost; i < g.nx + ghost; ++i) u.view()(c, i, j) = T(0.5 + 0.3 * std::sin(0.7 * i + 1.3 * j + c));
   for (int j = -ghost; j < g.ny + ghost; ++j)
     for (int i = -ghost; i < g.nx + ghost; ++i) k.view()(0, i, j) = T(1 + 0.1 * i), k.view()(1, i, j) = T(-0.4);
-  const EulerArgs<T> a{u.cview(), k.cview(), out.view(), g, 0.25, 0.01, n};
+  StageArgs<T> a = reading(u.cview(), k.cview(), g, 0.25);
+  a.st = RkStores<T, FloorLimit<T>>{u.cview(), {}, out.view(), FieldBoundary::all(BcKind::periodic), {}, {}, T(0.01), T(0), {}, false};
   step(p, a);
   return out.interior(n - 1);
 }
@@ -175,13 +176,15 @@ TEST(EquationsLanguage, CompiledAndInterpretedStepsAgreeToTheBit) {
                      "heaviside(u - v) + sign(b) + sqrt(abs(v)) + log(1 + u) + pow(u, -2) + L_x/dx + L_y*dy + pi"},
                     {"a", "b"},
                     {{"r", "u*v^2 - s"}, {"s", "lap(v)"}}};
-  auto interpreted = []<class T>(const Program& p, const EulerArgs<T>& a) { euler_rows(a, 0, a.grid.ny, Interpreter<T>(p)); };
-  auto compiled = []<class T>(const Program& p, const EulerArgs<T>& a) {
+  auto interpreted = []<class T>(const Program& p, const StageArgs<T>& a) {
+    stage_rows<max_components>(a, 0, a.grid.ny, Interpreter<T>(p), int(p.equations.size()));
+  };
+  auto compiled = []<class T>(const Program& p, const StageArgs<T>& a) {
     std::string why;
     const auto k = host_kernel(p, why);
     ASSERT_TRUE(k.has_value()) << why;
-    if constexpr (std::is_same_v<T, float>) k->euler_f32(&a, 0, a.grid.ny);
-    else k->euler_f64(&a, 0, a.grid.ny);
+    if constexpr (std::is_same_v<T, float>) k->stage_f32(&a, 0, a.grid.ny);
+    else k->stage_f64(&a, 0, a.grid.ny);
   };
   EXPECT_EQ(one_step<double>(m, compiled), one_step<double>(m, interpreted));
   EXPECT_EQ(one_step<float>(m, compiled), one_step<float>(m, interpreted));

@@ -134,6 +134,12 @@ nlohmann::json check_stability(const RunConfig& rc) {
   if (rule->extra.is_object()) j.update(rule->extra);
   if (c.dt > st.dt_max && !c.force) {
     const std::string advice = st.dt_max > 0 ? "use time.dt <= " + format_number(st.dt_max) : st.reason;
+    if (rule->estimate) {
+      std::fprintf(stderr, "pdex: warning: %s: time.dt = %s exceeds the largest stable %s step %s (%s); the run may blow up: %s\n",
+                   rc.file.c_str(), format_number(c.dt).c_str(), rule->scheme_label.c_str(), format_number(st.dt_max).c_str(),
+                   st.reason.c_str(), advice.c_str());
+      return j;
+    }
     throw InputError(rc.file + ": key 'time.dt': dt = " + format_number(c.dt) + " exceeds the largest stable " +
                      rule->scheme_label + " step " + format_number(st.dt_max) + " (" + st.reason + "); " + advice +
                      ", or set time.force = true to run anyway");

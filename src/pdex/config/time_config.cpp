@@ -52,6 +52,21 @@ RunClock read_euler_or_theta(ConfigReader& cfg, const std::string& scheme, Theta
   return read_steps_clock(cfg, scheme);
 }
 
+RunClock read_scheme_clock(ConfigReader& cfg, ThetaScheme& theta, const std::function<double()>& first_step) {
+  if (!is_mol_scheme(cfg)) {
+    const std::string scheme = cfg.get_choice("time.scheme", {"euler", "theta", "rk4", "merson"}, "euler");
+    return read_euler_or_theta(cfg, scheme, theta);
+  }
+  theta = ThetaScheme{0.0, SolverSettings{}};
+  RunClock c = read_mol_time(cfg, 0.0);
+  if (c.dt == 0) {
+    const double euler = first_step();
+    c.dt = euler > 0 && std::isfinite(euler) ? euler : 1e-3;
+  }
+  c.force = cfg.get_bool("time.force", false);
+  return c;
+}
+
 namespace {
 void read_output_times(ConfigReader& cfg, RunClock& c) {
   const toml::node* n = cfg.find("output.times");

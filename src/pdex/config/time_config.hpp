@@ -2,6 +2,8 @@
 // The [time] section (docs/config.md): a clock of fixed steps (time.dt with time.steps or time.t_end), or,
 // for the method-of-lines schemes (time.scheme = "merson" | "rk4", seed 003), simulated time up to
 // time.t_end with outputs at output.times, Merson choosing the steps.
+#include <functional>
+
 #include <nlohmann/json.hpp>
 
 #include "pdex/config/config_reader.hpp"
@@ -27,6 +29,12 @@ ThetaScheme read_theta_scheme(ConfigReader& cfg);
 // time.scheme = "euler" | "theta" (the caller checks which it allows) by steps of time.dt; theta's
 // settings where the scheme is "theta", theta = 0 otherwise.
 RunClock read_euler_or_theta(ConfigReader& cfg, const std::string& scheme, ThetaScheme& theta);
+
+// time.scheme = "euler" | "theta" | "rk4" | "merson" (default euler): read_euler_or_theta or
+// read_mol_time, with time.force; Merson's first step, where time.dt does not give it, is
+// first_step() (a forward-Euler estimate, which the step control then grows or shrinks), or 1e-3
+// where that is not a positive number.
+RunClock read_scheme_clock(ConfigReader& cfg, ThetaScheme& theta, const std::function<double()>& first_step);
 
 // Reads time.scheme, t_end, tol, dt (default `default_dt`; 0: none, the caller picks one; rk4 requires
 // it), check_every and output.times; throws InputError naming the file and key.

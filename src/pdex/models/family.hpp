@@ -38,12 +38,14 @@ struct ModelDesc {
   std::vector<std::string> examples; // files under examples/
 };
 
-// A stable-step rule's verdict for a run (the driver refuses dt > dt_max unless time.force).
+// A stable-step rule's verdict for a run (the driver refuses dt > dt_max unless time.force; where the
+// rule is an estimate, it warns).
 struct StabilityRule {
   StableStep step;
   std::string scheme_label;  // "forward-Euler", "explicit", "rk4": named in the refusal
   nlohmann::json extra;      // the rule's own terms, for summary.json's "stability"
   std::string note;          // printed before the run when not empty
+  bool estimate = false;     // dt_max is estimated, not known: a larger dt is warned about, not refused
 };
 
 // A model as one configuration resolved it: what the driver needs, the family's own data behind it.

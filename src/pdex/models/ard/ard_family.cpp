@@ -74,21 +74,12 @@ void read_params(ModelContext& m, const ReactionInfo& info, SpecContext& ctx, Ar
 
 // time.scheme = "euler" | "theta" (with [solver]), or the method of lines: "rk4" | "merson".
 RunClock read_clock(ConfigReader& cfg, ArdSpec& s) {
-  if (is_mol_scheme(cfg)) {
-    RunClock c = read_mol_time(cfg, 0.0);
-    // Merson's first step, where time.dt does not give it: the forward-Euler estimate, which the step
-    // control then grows or shrinks as the error allows.
-    const double euler = ard_stable_step(s).dt_max;
-    if (c.dt == 0) c.dt = euler > 0 && std::isfinite(euler) ? euler : 1e-3;
-    c.force = cfg.get_bool("time.force", false);
+  ThetaScheme t;
+  RunClock c = read_scheme_clock(cfg, t, [&] { return ard_stable_step(s).dt_max; });
+  if (c.simulated_time) {
     s.mol_scheme = c.scheme;
     s.tol = c.tol;
-    s.dt = c.dt;
-    return c;
   }
-  const std::string scheme = cfg.get_choice("time.scheme", {"euler", "theta", "rk4", "merson"}, "euler");
-  ThetaScheme t;
-  RunClock c = read_euler_or_theta(cfg, scheme, t);
   s.theta = t.theta;
   if (t.theta > 0) s.solver = t.solver;
   s.dt = c.dt;

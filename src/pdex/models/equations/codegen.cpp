@@ -1,9 +1,9 @@
 #include "pdex/models/equations/codegen.hpp"
 
 #include <cstdio>
-#include <initializer_list>
 #include <set>
-#include <string_view>
+
+#include "pdex/core/format.hpp"
 
 namespace pdex::eq {
 
@@ -13,13 +13,6 @@ const char* fn_name(Fn f) {
   static const char* names[] = {"exp", "log", "sqrt", "abs", "sin", "cos", "tan", "tanh", "sinh",
                                 "cosh", "heaviside", "sign", "atan2", "min", "max", "pow", "mod"};
   return names[int(f)];
-}
-
-// The pieces joined (not by a chain of +, on which GCC 12 warns falsely: -Wrestrict, bug 105651).
-std::string cat(std::initializer_list<std::string_view> pieces) {
-  std::string s;
-  for (std::string_view p : pieces) s += p;
-  return s;
 }
 
 std::string literal(double v) {
@@ -53,8 +46,14 @@ class Emitter {
     }
     for (std::size_t d = 0; d < p_.defines.size(); ++d)
       s += cat({"  const T d", std::to_string(d), " = ", expr(p_.defines[d], true), ";\n"});
-    for (std::size_t e = 0; e < p_.equations.size(); ++e)
-      s += cat({"  f[", std::to_string(e), "] = ", expr(p_.equations[e], true), ";\n"});
+    for (std::size_t e = 0; e < p_.equations.size(); ++e) {
+      const std::string f = cat({"f[", std::to_string(e), "]"});
+      s += cat({"  ", f, " = ", expr(p_.equations[e], true), ";\n"});
+      // The theta scheme's explicit side: the implicit term's share theta taken out (interpreter.hpp).
+      const ImplicitTerm& d = p_.implicit[e];
+      if (d.term >= 0)
+        s += cat({"  if (c.theta != T(0)) ", f, " -= c.theta * (", literal(d.sign), " * ", expr(d.term, true), ");\n"});
+    }
     return s;
   }
 
@@ -119,7 +118,8 @@ class Emitter {
 std::string rhs_body(const Program& p) { return Emitter(p).body(); }
 
 std::string rhs_struct(const Program& p) {
-  return cat({"struct Rhs {\n  template <class T, class C>\n  PDEX_HD void operator()(const C& c, int ci, int cj, T* f) const {\n",
+  return cat({"constexpr int N = ", std::to_string(p.equations.size()), ";  // species\n\n",
+              "struct Rhs {\n  template <class T, class C>\n  PDEX_HD void operator()(const C& c, int ci, int cj, T* f) const {\n",
               rhs_body(p), "  }\n};\n"});
 }
 

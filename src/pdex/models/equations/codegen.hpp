@@ -1,6 +1,6 @@
 #pragma once
 // A checked text model as C++ source: the body of a function computing every species' right-hand side
-// at one cell, compiled by the host's compiler (host_kernel.hpp) and, later, by NVRTC. It performs the
+// at one cell, compiled by the host's compiler (host_kernel.hpp) and by NVRTC (cuda/nvrtc_kernel.cpp). It performs the
 // interpreter's operations in the interpreter's order, through the same functions (functions.hpp,
 // grid/stencil.hpp), so that the two agree to the last bit where the compiler does not contract.
 #include <string>
@@ -12,11 +12,12 @@ namespace pdex::eq {
 // The statements of
 //   template <class T, class C> PDEX_HD void rhs(const C& c, int ci, int cj, T* f)
 // where c.s(k, i, j) and c.p(k, i, j) read species and parameters, c.x(i), c.y(j), c.t, c.dx, c.dy,
-// c.lx, c.ly the coordinates, time, spacing and size, c.h the stencils' Spacing<T>; f[s] receives
-// species s's right-hand side at cell (ci, cj).
+// c.lx, c.ly the coordinates, time, spacing and size, c.h the stencils' Spacing<T>, c.theta the share of
+// the implicit terms (program.hpp's ImplicitTerm) to take out; f[s] receives species s's right-hand side
+// at cell (ci, cj).
 std::string rhs_body(const Program& p);
 
-// struct Rhs { that function as its operator() };
+// constexpr int N = <species>; struct Rhs { that function as its operator() };
 std::string rhs_struct(const Program& p);
 
 }  // namespace pdex::eq

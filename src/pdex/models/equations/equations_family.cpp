@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "pdex/config/field_specs.hpp"
+#include "pdex/core/format.hpp"
 #include "pdex/config/grid_config.hpp"
 #include "pdex/config/time_config.hpp"
 #include "pdex/grid/field.hpp"
@@ -13,6 +14,7 @@
 #include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/models/equations/host_kernel.hpp"
 #include "pdex/models/equations/interpreter.hpp"
+#include "pdex/models/equations/text_stability.hpp"
 
 namespace pdex {
 
@@ -20,7 +22,15 @@ namespace {
 
 class EquationsSetup : public SpecSetup<EquationsSpec> {
  public:
-  std::optional<StabilityRule> stability() const override { return std::nullopt; }
+  // An estimate (text_stability.hpp): a larger step is warned about, not refused. Merson finds its own.
+  std::optional<StabilityRule> stability() const override {
+    if (clock.scheme == "merson") return std::nullopt;
+    StableStep st = text_stable_step(spec, spec.theta);
+    if (clock.scheme != "rk4") return StabilityRule{st, clock.scheme == "theta" ? "theta-scheme" : "forward-Euler", {}, {}, true};
+    // Classic RK4 is stable on the negative real axis to 2.785 / dt, forward Euler to 2 / dt.
+    st.dt_max *= 2.785 / 2;
+    return StabilityRule{st, "rk4", {}, {}, true};
+  }
   std::unique_ptr<Stepper> make_stepper(Backend backend, Precision precision) const override {
     return make_equations_stepper(spec, backend, precision);
   }
@@ -95,7 +105,7 @@ std::vector<double> initial_expression(ConfigReader& cfg, const EquationsSpec& s
   const Grid2& g = s.grid;
   Field<double> none(g, 1, 1, MemorySpace::host), params(g, std::max<int>(1, int(s.params.size())), 1, MemorySpace::host);
   for (std::size_t k = 0; k < s.params.size(); ++k) params.set_interior(int(k), s.params[k].per_cell(std::size_t(g.cells())));
-  const eq::TextCell<double> cell(none.cview(), params.cview(), g, 0.0);
+  const eq::TextCell<double> cell(eq::reading(none.cview(), params.cview(), g));
   const eq::Interpreter<double> run(p);
   std::vector<double> v(std::size_t(g.cells()));
   double f[max_components];
@@ -104,6 +114,22 @@ std::vector<double> initial_expression(ConfigReader& cfg, const EquationsSpec& s
     v[std::size_t(g.extents().index(i, j))] = f[0];
   });
   return v;
+}
+
+// The theta scheme solves the D*lap(u) terms implicitly: a parameter D must be >= 0 everywhere; warns
+// where there is no such term.
+void check_implicit(ConfigReader& cfg, const EquationsSpec& s) {
+  bool found = false;
+  for (std::size_t k = 0; k < s.text.species.size(); ++k) {
+    const eq::ImplicitTerm& d = s.program.implicit[k];
+    found = found || d.term >= 0;
+    if (d.term >= 0 && d.param >= 0 && s.params[std::size_t(d.param)].min_value() < 0)
+      cfg.fail(cat({"model.params.", s.text.params[std::size_t(d.param)]}),
+               cat({"the theta scheme solves ", s.text.species[k], "'s diffusion term implicitly: its coefficient must be non-negative"}));
+  }
+  if (!found)
+    std::fprintf(stderr, "pdex: warning: %s: time.scheme = \"theta\" found no term D*lap(u) to take implicitly; every term is explicit\n",
+                 cfg.file().c_str());
 }
 
 std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
@@ -126,9 +152,10 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
     const toml::node* n = cfg.find("initial." + sp);
     s.initial.push_back(n && n->is_string() ? initial_expression(cfg, s, sp) : read_cells(ctx, "initial." + sp, 0.0));
   }
-  ThetaScheme none;
-  setup->clock = read_euler_or_theta(cfg, cfg.get_choice("time.scheme", {"euler"}, "euler"), none);
-  s.dt = setup->clock.dt;
+  ThetaScheme theta;
+  setup->clock = read_scheme_clock(cfg, theta, [&] { return text_stable_step(s, 0.0).dt_max; });
+  s.scheme = setup->clock.scheme, s.dt = setup->clock.dt, s.tol = setup->clock.tol, s.theta = theta.theta, s.solver = theta.solver;
+  if (s.scheme == "theta") check_implicit(cfg, s);
   setup->fields = s.text.species;
   setup->grid = s.grid;
   return setup;
@@ -144,14 +171,15 @@ ModelFamily equations_family() {
       "u_t = <expression of the species, parameters, x, y, t; lap, grad_x, grad_y, advect, div(K*grad(u))>",
       {"<model.species>"},
       {},
-      {"euler"},
+      {"euler", "theta", "rk4", "merson"},
       {"model.species = [\"u\", \"v\"]; [model.equations] u = \"Du*lap(u) - u*v^2 + F*(1 - u)\"",
        "[model.params] name = a number, { value, noise, seed } or { file = \"name.npy\" }",
        "[model.define] r = \"u*v^2\": an expression computed once per cell, usable in the equations",
        "initial.<species>: a per-cell value, or an expression of x, y, L_x, L_y, pi and the parameters",
        "[model.clamp] u = 0: the species kept >= 0 after every step (any floor)",
        "functions: exp log sqrt abs sin cos tan tanh sinh cosh heaviside sign atan2 min max pow mod if(c, a, b)",
-       "compiled at run time (the host's C++ compiler, NVRTC on the GPU) and cached; forward Euler"},
+       "compiled at run time (the host's C++ compiler, NVRTC on the GPU) and cached",
+       "time.scheme = \"theta\" takes each species' term D*lap(u) implicitly (D a constant times at most one parameter)"},
       {"equations_gray_scott.toml"}});
   return f;
 }

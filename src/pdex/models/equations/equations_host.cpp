@@ -1,4 +1,4 @@
-// The host executors' text-model steppers: the step compiled by the host's C++ compiler, else the
+// The host executors' text-model steppers: the stage compiled by the host's C++ compiler, else the
 // interpreter (saying so once), the rows shared among the executor's threads.
 #include <cstdio>
 #include <string>
@@ -14,34 +14,49 @@ namespace pdex {
 
 namespace {
 
+// The stage on the executor's threads, row by row; the largest error estimate over the rows.
+template <class T, class Exec, class Rows>
+double on_rows(const Exec& ex, const eq::StageArgs<T>& a, bool reduce, const Rows& rows) {
+  if (!reduce) {
+    for_each_row(ex, 0, a.grid.ny, [&](int j) { rows(a, j, j + 1); });
+    return 0.0;
+  }
+  return double(max_of_cells<T>(ex, Range2{0, 1, 0, a.grid.ny}, [&](int, int j) { return rows(a, j, j + 1); }));
+}
+
 template <class T, class Exec>
-TextStep<T> host_step(const Exec& ex, const eq::Program& p) {
+TextStage<T> host_stage(const Exec& ex, const eq::Program& p) {
   std::string why;
   if (const auto k = eq::host_kernel(p, why)) {
     if (!k->cached) std::fprintf(stderr, "pdex: the text model was compiled in %.1f s; cached as %s\n", k->seconds, k->library.c_str());
     auto* fn = [&] {
-      if constexpr (std::is_same_v<T, float>) return k->euler_f32;
-      else return k->euler_f64;
+      if constexpr (std::is_same_v<T, float>) return k->stage_f32;
+      else return k->stage_f64;
     }();
-    return [ex, fn](const eq::EulerArgs<T>& a) { for_each_row(ex, 0, a.grid.ny, [&](int j) { fn(&a, j, j + 1); }); };
+    return [ex, fn](const eq::StageArgs<T>& a, bool reduce) {
+      return on_rows(ex, a, reduce, [fn](const eq::StageArgs<T>& b, int j0, int j1) { return fn(&b, j0, j1); });
+    };
   }
   static bool said = false;
   if (!std::exchange(said, true))
     std::fprintf(stderr, "pdex: note: the text model runs in the interpreter, several times slower than compiled: %s\n", why.c_str());
-  return [ex, run = eq::Interpreter<T>(p)](const eq::EulerArgs<T>& a) {
-    for_each_row(ex, 0, a.grid.ny, [&](int j) { eq::euler_rows(a, j, j + 1, run); });
+  const int n = int(p.equations.size());
+  return [ex, n, run = eq::Interpreter<T>(p)](const eq::StageArgs<T>& a, bool reduce) {
+    return on_rows(ex, a, reduce, [&](const eq::StageArgs<T>& b, int j0, int j1) {
+      return eq::stage_rows<max_components>(b, j0, j1, run, n);
+    });
   };
 }
 
 }  // namespace
 
 template <class T>
-TextStep<T> text_step(const Serial& ex, const eq::Program& p) {
-  return host_step<T>(ex, p);
+TextStage<T> text_stage(const Serial& ex, const eq::Program& p) {
+  return host_stage<T>(ex, p);
 }
 template <class T>
-TextStep<T> text_step(const OpenMP& ex, const eq::Program& p) {
-  return host_step<T>(ex, p);
+TextStage<T> text_stage(const OpenMP& ex, const eq::Program& p) {
+  return host_stage<T>(ex, p);
 }
 
 template std::unique_ptr<Stepper> make_equations_stepper_on<Serial>(const Serial&, const EquationsSpec&, Precision);

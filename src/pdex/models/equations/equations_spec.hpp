@@ -6,6 +6,7 @@
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
 #include "pdex/grid/scalar_spec.hpp"
+#include "pdex/linalg/solver_settings.hpp"
 #include "pdex/models/equations/program.hpp"
 
 namespace pdex {
@@ -18,7 +19,11 @@ struct EquationsSpec {
   std::vector<std::vector<double>> initial;      // per species, every cell
   FieldBoundary bc;                              // per species
   std::vector<double> floor;                     // [model.clamp]: per species, -infinity where none
-  double dt = 0;
+  std::string scheme = "euler";  // euler | rk4 | merson | theta
+  double dt = 0;                 // every step's, or Merson's first
+  double tol = 0;                // Merson's
+  double theta = 0;              // theta's: the implicit share of the D*lap(u) terms (program.hpp)
+  SolverSettings solver;         // theta's
 };
 
 }  // namespace pdex

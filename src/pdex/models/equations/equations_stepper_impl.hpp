@@ -1,6 +1,8 @@
 #pragma once
-// The templated stepper of a text model, forward Euler, behind make_equations_stepper_on(); included by
-// the host executors' translation unit (equations_host.cpp) and the CUDA one (cuda/equations_cuda.cuh).
+// The templated steppers of a text model behind make_equations_stepper_on(): forward Euler, RK4 and
+// Runge-Kutta-Merson by the built-in models' Runge-Kutta driver (time/rk), whose stages the compiled
+// right-hand sides run; the theta scheme with the D*lap(u) terms solved by the linear solvers. Included
+// by the host executors' translation unit (equations_host.cpp) and the CUDA one (cuda/equations_cuda.cuh).
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -10,9 +12,12 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/models/equations/text_step.hpp"
 #include "pdex/time/field_stats.hpp"
+#include "pdex/time/rk/mol_integrator.hpp"
+#include "pdex/time/solver_totals.hpp"
 
 namespace pdex {
 
@@ -27,92 +32,228 @@ inline FieldBoundary parameter_boundary(const FieldBoundary& species) {
   return b;
 }
 
+inline int ghost_of(const EquationsSpec& spec) { return std::max(1, spec.program.reach); }
+
+// The initial state in `space`, its ghosts filled.
+template <class T>
+Field<T> initial_state(const EquationsSpec& spec, MemorySpace space) {
+  Field<T> host(spec.grid, int(spec.text.species.size()), ghost_of(spec), MemorySpace::host);
+  for (std::size_t s = 0; s < spec.initial.size(); ++s)
+    host.set_interior(int(s), std::vector<T>(spec.initial[s].begin(), spec.initial[s].end()));
+  fill_ghosts(Serial{}, host.view(), spec.bc);
+  return to_space(host, space);
+}
+
+// Every parameter as a component (constants filled), ghosts filled once: parameters do not change.
+template <class T>
+Field<T> parameter_field(const EquationsSpec& spec, MemorySpace space) {
+  const int n = std::max<int>(1, int(spec.params.size()));
+  Field<T> host(spec.grid, n, ghost_of(spec), MemorySpace::host);
+  const FieldBoundary bc = parameter_boundary(spec.bc);
+  for (std::size_t k = 0; k < spec.params.size(); ++k) {
+    const std::vector<double> v = spec.params[k].per_cell(std::size_t(spec.grid.cells()));
+    host.set_interior(int(k), std::vector<T>(v.begin(), v.end()));
+    fill_ghosts(Serial{}, host.view().components(int(k), 1), bc);
+  }
+  return to_space(host, space);
+}
+
+// [model.clamp]'s floors; the lowest number for a species without one.
+template <class T>
+eq::FloorLimit<T> floor_limit(const EquationsSpec& spec) {
+  eq::FloorLimit<T> lim;
+  for (std::size_t s = 0; s < spec.text.species.size(); ++s) {
+    const double f = s < spec.floor.size() ? spec.floor[s] : -std::numeric_limits<double>::infinity();
+    lim.floor[s] = f > -std::numeric_limits<double>::infinity() ? T(f) : std::numeric_limits<T>::lowest();
+  }
+  return lim;
+}
+
+// A text model as a System of the Runge-Kutta driver that runs its own stages (runge_kutta.hpp).
 template <class Exec, class T>
-class EquationsEuler final : public Stepper {
+struct TextSystem {
+  static constexpr bool runs_stages = true;
+  TextStage<T> run;
+  FieldView<const T> params;
+  Grid2 grid;
+  eq::FloorLimit<T> floor;
+  T theta = T(0);
+
+  eq::FloorLimit<T> limiter() const { return floor; }
+  double stage(const Exec&, double t, FieldView<const T> u, const RkStores<T, eq::FloorLimit<T>>& st, bool reduce) const {
+    eq::StageArgs<T> a = eq::reading(u, params, grid, t);
+    a.st = st, a.theta = theta;
+    return run(a, reduce);
+  }
+};
+
+// What every text stepper does alike: names, values, statistics, the saved state. Base: Stepper or
+// MolStepper; current() is the state.
+template <class Exec, class T, class Base>
+class TextStepper : public Base {
  public:
-  EquationsEuler(const Exec& ex, const EquationsSpec& spec)
-      : ex_(ex), spec_(spec), step_(text_step<T>(ex, spec_.program)), names_(spec.text.species),
-        ghost_(std::max(1, spec.program.reach)), nspecies_(int(spec.text.species.size())) {
-    Field<T> host(spec.grid, nspecies_, ghost_, MemorySpace::host);
-    for (int s = 0; s < nspecies_; ++s)
-      host.set_interior(s, std::vector<T>(spec.initial[std::size_t(s)].begin(), spec.initial[std::size_t(s)].end()));
-    state_[0] = to_space(host, Exec::space);
-    state_[1] = state_[0].like(Exec::space);
-    saved_ = state_[0].like(Exec::space);
-    params_ = parameters(spec);
-    fixed_ = fixed_args(spec);
-  }
-
-  const std::vector<std::string>& field_names() const override { return names_; }
-
-  void advance(int64_t steps) override {
-    for (int64_t k = 0; k < steps; ++k) {
-      fill_ghosts(ex_, state_[cur_].view(), spec_.bc);
-      eq::EulerArgs<T> a = fixed_;
-      a.u = state_[cur_].cview(), a.params = params_.cview(), a.out = state_[1 - cur_].view(), a.t = t_;
-      step_(a);
-      cur_ = 1 - cur_;
-      t_ += spec_.dt;
-    }
-    finish(ex_);  // a device's steps are done when advance returns: the driver times them
-  }
-
-  std::vector<double> values(int field) override { return interior_values(state_[cur_], field); }
-  FieldStats stats(int field) override { return field_stats(ex_, state_[cur_].cview(), field); }
-  int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, state_[cur_].cview(), field); }
+  const std::vector<std::string>& field_names() const override { return spec_.text.species; }
+  std::vector<double> values(int field) override { return interior_values(current(), field); }
+  FieldStats stats(int field) override { return field_stats(ex_, current().cview(), field); }
+  int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, current().cview(), field); }
   void save() override {
-    copy(saved_, state_[cur_]);
-    saved_t_ = t_;
+    if (saved_.components() == 0) saved_ = current().like(Exec::space);
+    copy(saved_, current());
+    saved_t_ = now();
   }
   void restore() override {
-    copy(state_[cur_], saved_);
-    t_ = saved_t_;
-  }
-  double bytes_per_step() const override { return 2.0 * nspecies_ * sizeof(T) * double(spec_.grid.cells()); }
-
- private:
-  // What every step's arguments share: the grid, the step, the species' floors ([model.clamp]).
-  static eq::EulerArgs<T> fixed_args(const EquationsSpec& spec) {
-    eq::EulerArgs<T> a;
-    a.grid = spec.grid, a.dt = spec.dt, a.species = int(spec.text.species.size());
-    for (int s = 0; s < a.species; ++s) {
-      const double f = s < int(spec.floor.size()) ? spec.floor[std::size_t(s)] : -std::numeric_limits<double>::infinity();
-      a.clamped = a.clamped || f > -std::numeric_limits<double>::infinity();
-      a.floor[s] = f > -std::numeric_limits<double>::infinity() ? T(f) : std::numeric_limits<T>::lowest();
-    }
-    return a;
+    copy(current(), saved_);
+    set_now(saved_t_);
   }
 
-  // Every parameter as a component (constants filled), ghosts filled once: parameters do not change.
-  Field<T> parameters(const EquationsSpec& spec) const {
-    const int n = std::max<int>(1, int(spec.params.size()));
-    Field<T> host(spec.grid, n, ghost_, MemorySpace::host);
-    const FieldBoundary bc = parameter_boundary(spec.bc);
-    for (std::size_t k = 0; k < spec.params.size(); ++k) {
-      const std::vector<double> v = spec.params[k].per_cell(std::size_t(spec.grid.cells()));
-      host.set_interior(int(k), std::vector<T>(v.begin(), v.end()));
-      fill_ghosts(Serial{}, host.view().components(int(k), 1), bc);
-    }
-    return to_space(host, Exec::space);
+ protected:
+  TextStepper(const Exec& ex, const EquationsSpec& spec)
+      : ex_(ex), spec_(spec), params_(parameter_field<T>(spec, Exec::space)),
+        stage_(text_stage<T>(ex, spec.program)) {}
+  virtual Field<T>& current() = 0;
+  virtual double now() const = 0;
+  virtual void set_now(double t) = 0;
+  TextSystem<Exec, T> system(double theta) const {
+    return {stage_, params_.cview(), spec_.grid, floor_limit<T>(spec_), T(theta)};
   }
 
   Exec ex_;
   EquationsSpec spec_;
-  TextStep<T> step_;
-  std::vector<std::string> names_;
-  int ghost_, nspecies_;
-  Field<T> state_[2], saved_, params_;
-  eq::EulerArgs<T> fixed_;
-  int cur_ = 0;
-  double t_ = 0, saved_t_ = 0;
+  Field<T> params_, saved_;
+  TextStage<T> stage_;
+  double saved_t_ = 0;
+};
+
+// Forward Euler, RK4, Merson: the Runge-Kutta driver with the text model's stages.
+template <class Exec, class T>
+class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
+  using Base = TextStepper<Exec, T, MolStepper>;
+
+ public:
+  EquationsRk(const Exec& ex, const EquationsSpec& spec)
+      : Base(ex, spec), tableau_(spec.scheme == "euler" ? euler_tableau : mol_tableau(spec.scheme)),
+        mol_(RungeKutta<Exec, T, TextSystem<Exec, T>>(ex, tableau_, this->system(0.0), initial_state<T>(spec, Exec::space), spec.bc),
+             spec.dt, spec.tol) {}
+
+  void advance(int64_t steps) override {
+    mol_.advance_steps(steps);
+    finish(this->ex_);  // a device's steps are done when advance returns: the driver times them
+  }
+  void advance_to(double t, int64_t max_steps) override {
+    mol_.advance_to(t, max_steps);
+    finish(this->ex_);
+  }
+  double time() const override { return mol_.time(); }
+  const StepStats& step_stats() const override { return mol_.stats(); }
+  // Per stage the right-hand side reads every species; the combinations move what runge_kutta.hpp counts.
+  double bytes_per_step() const override {
+    const double values = double(this->spec_.text.species.size()) * (tableau_.stages + combine_values_per_step(tableau_));
+    return values * sizeof(T) * double(this->spec_.grid.cells());
+  }
+
+ protected:
+  Field<T>& current() override { return mol_.rk().state(); }
+  double now() const override { return mol_.time(); }
+  void set_now(double t) override { mol_.set_time(t); }
+
+ private:
+  const Tableau& tableau_;
+  MolIntegrator<Exec, T, TextSystem<Exec, T>> mol_;
+};
+
+// The state clamped to the floors in place, with its boundary images (after a theta step's solve).
+template <class Exec, class T>
+void limit_in_place(const Exec& ex, const eq::FloorLimit<T>& lim, FieldView<T> u, const FieldBoundary& bc) {
+  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
+    const bool edge = near_boundary(u, i, j);
+    for (int c = 0; c < u.ncomp; ++c) {
+      const T v = lim.limit(c, u(c, i, j));
+      u(c, i, j) = v;
+      if (edge) push_ghosts(u, bc, c, i, j, v);
+    }
+  });
+}
+
+// The theta scheme: per step
+//   (I - theta dt D lap) u^{n+1} = u^n + dt (f(u^n) - theta D lap u^n)
+// for the terms D*lap(u) the program found (program.hpp's ImplicitTerm); a species without one is
+// explicit (its row is the identity). Species are solved in groups of max_solver_components.
+template <class Exec, class T>
+class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
+  using Base = TextStepper<Exec, T, Stepper>;
+
+ public:
+  EquationsTheta(const Exec& ex, const EquationsSpec& spec)
+      : Base(ex, spec), u_(initial_state<T>(spec, Exec::space)), b_(u_.like(Exec::space)), sys_(this->system(spec.theta)) {
+    const int n = u_.components();
+    for (int first = 0; first < n; first += max_solver_components) {
+      const int count = std::min(max_solver_components, n - first);
+      const Field<T> layout = count == n ? Field<T>() : Field<T>(spec.grid, count, u_.ghost(), MemorySpace::host);
+      solvers_.push_back(std::make_unique<Solver>(ex, count == n ? u_ : layout, implicit_operator(first, count),
+                                                  spec.bc.components(first, count), spec.solver));
+    }
+  }
+
+  void advance(int64_t steps) override {
+    const EquationsSpec& s = this->spec_;
+    for (int64_t k = 0; k < steps; ++k) {
+      const RkStores<T, eq::FloorLimit<T>> st{u_.cview(), {}, b_.view(), s.bc, {}, {}, T(s.dt), T(0), sys_.floor, false};
+      sys_.stage(this->ex_, t_, u_.cview(), st, false);  // b
+      for (std::size_t g = 0; g < solvers_.size(); ++g) {
+        const int first = int(g) * max_solver_components, count = std::min(max_solver_components, u_.components() - first);
+        record_solve(totals_, solvers_[g]->solve(u_.view().components(first, count), b_.cview().components(first, count), k + 1 == steps),
+                     s.solver.method, "reduce time.dt");
+      }
+      limit_in_place(this->ex_, sys_.floor, u_.view(), s.bc);
+      t_ += s.dt;
+    }
+    finish(this->ex_);
+  }
+  double bytes_per_step() const override { return 2.0 * u_.components() * sizeof(T) * double(this->spec_.grid.cells()); }
+  const SolverTotals* solver_totals() const override { return &totals_; }
+
+ protected:
+  Field<T>& current() override { return u_; }
+  double now() const override { return t_; }
+  void set_now(double t) override { t_ = t; }
+
+ private:
+  using Op = Helmholtz<T, false>;
+  using Solver = LinearSolver<Exec, T, Op>;
+
+  // I - theta dt D lap for species first .. first + count - 1: D a constant, or a parameter's field.
+  Op implicit_operator(int first, int count) const {
+    const EquationsSpec& s = this->spec_;
+    double beta[max_solver_components] = {};
+    for (int c = 0; c < count; ++c) {
+      const eq::ImplicitTerm& d = s.program.implicit[std::size_t(first + c)];
+      beta[c] = d.term >= 0 ? s.theta * s.dt * d.coefficient : 0.0;
+    }
+    Op op = make_helmholtz<T, false>(s.grid, u_.cview().pitch, 1.0, beta, count, s.bc.components(first, count));
+    for (int c = 0; c < count; ++c) {
+      const eq::ImplicitTerm& d = s.program.implicit[std::size_t(first + c)];
+      op.d[c] = d.term >= 0 && d.param >= 0 ? this->params_.cview().comp(d.param) : nullptr;
+    }
+    return op;
+  }
+
+  Field<T> u_, b_;
+  TextSystem<Exec, T> sys_;
+  std::vector<std::unique_ptr<Solver>> solvers_;
+  SolverTotals totals_;
+  double t_ = 0;
 };
 
 }  // namespace equations_detail
 
 template <class Exec>
 std::unique_ptr<Stepper> make_equations_stepper_on(const Exec& ex, const EquationsSpec& spec, Precision precision) {
-  if (precision == Precision::f32) return std::make_unique<equations_detail::EquationsEuler<Exec, float>>(ex, spec);
-  return std::make_unique<equations_detail::EquationsEuler<Exec, double>>(ex, spec);
+  using namespace equations_detail;
+  auto make = [&]<class T>(T) -> std::unique_ptr<Stepper> {
+    if (spec.scheme == "theta") return std::make_unique<EquationsTheta<Exec, T>>(ex, spec);
+    return std::make_unique<EquationsRk<Exec, T>>(ex, spec);
+  };
+  return precision == Precision::f32 ? make(float{}) : make(double{});
 }
 
 }  // namespace pdex

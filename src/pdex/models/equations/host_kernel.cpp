@@ -44,9 +44,9 @@ std::optional<HostKernel> load(const fs::path& library, bool cached, std::string
     return std::nullopt;
   }
   HostKernel k;
-  k.euler_f32 = reinterpret_cast<decltype(k.euler_f32)>(::dlsym(h, "pdex_euler_f32"));
-  k.euler_f64 = reinterpret_cast<decltype(k.euler_f64)>(::dlsym(h, "pdex_euler_f64"));
-  if (!k.euler_f32 || !k.euler_f64) {
+  k.stage_f32 = reinterpret_cast<decltype(k.stage_f32)>(::dlsym(h, "pdex_stage_f32"));
+  k.stage_f64 = reinterpret_cast<decltype(k.stage_f64)>(::dlsym(h, "pdex_stage_f64"));
+  if (!k.stage_f32 || !k.stage_f64) {
     why = library.string() + " lacks pdex's entry points";
     return std::nullopt;
   }
@@ -63,10 +63,10 @@ std::string host_source(const Program& p) {
          "namespace {\n" +
          rhs_struct(p) +
          "}  // namespace\n\n"
-         "extern \"C\" void pdex_euler_f32(const pdex::eq::EulerArgs<float>* a, int j0, int j1) {\n"
-         "  pdex::eq::euler_rows(*a, j0, j1, Rhs{});\n}\n"
-         "extern \"C\" void pdex_euler_f64(const pdex::eq::EulerArgs<double>* a, int j0, int j1) {\n"
-         "  pdex::eq::euler_rows(*a, j0, j1, Rhs{});\n}\n";
+         "extern \"C\" float pdex_stage_f32(const pdex::eq::StageArgs<float>* a, int j0, int j1) {\n"
+         "  return pdex::eq::stage_rows<N>(*a, j0, j1, Rhs{});\n}\n"
+         "extern \"C\" double pdex_stage_f64(const pdex::eq::StageArgs<double>* a, int j0, int j1) {\n"
+         "  return pdex::eq::stage_rows<N>(*a, j0, j1, Rhs{});\n}\n";
 }
 
 std::optional<HostKernel> host_kernel(const Program& p, std::string& why) {

@@ -1,5 +1,5 @@
 #pragma once
-// A text model's forward-Euler step compiled by the system's C++ compiler into a shared library, loaded
+// A text model's Runge-Kutta stage (text_cell.hpp) compiled by the system's C++ compiler into a shared library, loaded
 // at run time and cached on disk by the hash of its source, the compiler and this build of pdex, so that
 // a second run of the same text starts at once. The compiler is $PDEX_CXX, else $CXX, else c++;
 // PDEX_CXX=none runs the interpreter instead. The cache is $PDEX_CACHE_DIR, else $XDG_CACHE_HOME/pdex,
@@ -13,8 +13,8 @@
 namespace pdex::eq {
 
 struct HostKernel {
-  void (*euler_f32)(const EulerArgs<float>*, int j0, int j1) = nullptr;  // euler_rows
-  void (*euler_f64)(const EulerArgs<double>*, int j0, int j1) = nullptr;
+  float (*stage_f32)(const StageArgs<float>*, int j0, int j1) = nullptr;  // stage_rows
+  double (*stage_f64)(const StageArgs<double>*, int j0, int j1) = nullptr;
   std::string library;  // the cached shared library
   bool cached = false;  // found in the cache: nothing was compiled
   double seconds = 0;   // the compile's wall time

@@ -19,7 +19,11 @@ class Interpreter {
     T defs[max_defines];
     const Cell c{cell, i, j, defs};
     for (std::size_t k = 0; k < p_.defines.size(); ++k) defs[k] = eval(p_.defines[k], c, i, j);
-    for (std::size_t s = 0; s < p_.equations.size(); ++s) f[s] = eval(p_.equations[s], c, i, j);
+    for (std::size_t s = 0; s < p_.equations.size(); ++s) {
+      f[s] = eval(p_.equations[s], c, i, j);
+      const ImplicitTerm& d = p_.implicit[s];
+      if (d.term >= 0 && cell.theta != T(0)) f[s] -= cell.theta * (T(d.sign) * eval(d.term, c, i, j));
+    }
   }
 
  private:

@@ -265,6 +265,59 @@ std::vector<std::size_t> define_order(const TextModel& m) {
   return order;
 }
 
+// The terms of the sum at node n, each with its sign.
+void additive_terms(const Program& p, int n, double sign, std::vector<std::pair<int, double>>& out) {
+  const Node& x = p.nodes[std::size_t(n)];
+  if (x.op == Op::add || x.op == Op::sub) {
+    additive_terms(p, x.a, sign, out);
+    additive_terms(p, x.b, x.op == Op::sub ? -sign : sign, out);
+  } else if (x.op == Op::negate) {
+    additive_terms(p, x.a, -sign, out);
+  } else {
+    out.emplace_back(n, sign);
+  }
+}
+
+// Whether node n is a product of constants, at most one parameter and one lap(species s); gathers them.
+bool diffusion_factors(const Program& p, int n, int s, ImplicitTerm& d, bool& lap_seen) {
+  const Node& x = p.nodes[std::size_t(n)];
+  switch (x.op) {
+    case Op::constant: d.coefficient *= x.value; return true;
+    case Op::param:
+      if (d.param >= 0) return false;
+      d.param = x.slot;
+      return true;
+    case Op::lap: {
+      const Node& u = p.nodes[std::size_t(x.a)];
+      if (lap_seen || u.op != Op::species || u.slot != s) return false;
+      lap_seen = true;
+      return true;
+    }
+    case Op::mul: return diffusion_factors(p, x.a, s, d, lap_seen) && diffusion_factors(p, x.b, s, d, lap_seen);
+    case Op::div: {
+      const Node& q = p.nodes[std::size_t(x.b)];
+      if (q.op != Op::constant) return false;
+      d.coefficient /= q.value;
+      return diffusion_factors(p, x.a, s, d, lap_seen);
+    }
+    case Op::negate: d.coefficient = -d.coefficient; return diffusion_factors(p, x.a, s, d, lap_seen);
+    default: return false;
+  }
+}
+
+// Species s's first term D*lap(s) with D > 0 where D is constant (a parameter's sign is checked where
+// its values are known), or none.
+ImplicitTerm implicit_term(const Program& p, int s) {
+  std::vector<std::pair<int, double>> terms;
+  additive_terms(p, p.equations[std::size_t(s)], 1.0, terms);
+  for (const auto& [n, sign] : terms) {
+    ImplicitTerm d{n, sign, sign, -1};
+    bool lap_seen = false;
+    if (diffusion_factors(p, n, s, d, lap_seen) && lap_seen && d.coefficient > 0) return d;
+  }
+  return {};
+}
+
 }  // namespace
 
 const std::vector<std::pair<std::string, int>>& functions() {
@@ -299,6 +352,7 @@ Program compile(const TextModel& m) {
   }
   for (std::size_t s = 0; s < m.species.size(); ++s)
     p.equations.push_back(b.build("model.equations." + m.species[s], m.equations[s], defined));
+  for (std::size_t s = 0; s < m.species.size(); ++s) p.implicit.push_back(implicit_term(p, int(s)));
   for (std::size_t k = 0; k < m.params.size(); ++k)
     if (!b.used_params[k]) p.warnings.push_back("model.params." + m.params[k] + " is never used in the equations");
   return p;

@@ -40,10 +40,19 @@ struct Node {
 
 constexpr int max_defines = 64;
 
+// A term D*lap(u) in species u's equation, D a constant times at most one parameter: the part the theta
+// scheme takes implicitly. The equation holds sign * (the term's node); D = coefficient * the parameter.
+struct ImplicitTerm {
+  int term = -1;  // its node; -1: the species has none (everything explicit)
+  double sign = 1, coefficient = 0;
+  int param = -1;  // the parameter D holds, -1: none (D constant)
+};
+
 struct Program {
   std::vector<Node> nodes;
   std::vector<int> defines;    // the root of each define, in order
   std::vector<int> equations;  // the root of each species' right-hand side
+  std::vector<ImplicitTerm> implicit;  // per species
   int reach = 0;               // how many cells beyond a cell its right-hand side reads (nested operators add up)
   std::vector<std::string> warnings;
 };

@@ -1,6 +1,7 @@
 #pragma once
-// What the source generated from a text model (codegen.hpp) reads at a cell, and the forward-Euler
-// step around it: included by that source where it is compiled, so the layout is pdex's own.
+// What the source generated from a text model (codegen.hpp) reads at a cell, and the Runge-Kutta stage
+// around it (time/rk/rk_kernels.hpp's stores, so that every scheme's combinations and boundary images
+// are the built-in models'): included by that source where it is compiled, so the layout is pdex's own.
 #include <cstdint>
 
 #include "pdex/grid/boundary.hpp"
@@ -8,54 +9,74 @@
 #include "pdex/grid/grid.hpp"
 #include "pdex/grid/stencil.hpp"
 #include "pdex/models/equations/functions.hpp"
+#include "pdex/time/rk/rk_kernels.hpp"
 
 namespace pdex::eq {
 
-// One forward-Euler step of a text model: out = u + dt f(u) on the interior cells.
+// [model.clamp]: species c kept >= floor[c] in each new state (the lowest number where it has none).
 template <class T>
-struct EulerArgs {
-  FieldView<const T> u, params;
-  FieldView<T> out;
-  Grid2 grid;
-  double t = 0, dt = 0;
-  int species = 0;
-  bool clamped = false;             // [model.clamp]: species k kept >= floor[k]
+struct FloorLimit {
   T floor[max_components] = {};
+  PDEX_HD T limit(int c, T x) const { return x < floor[c] ? floor[c] : x; }
 };
+
+// One stage of a text model's step: the right-hand sides at the stage argument, then the stores.
+template <class T>
+struct StageArgs {
+  RkStores<T, FloorLimit<T>> st;
+  FieldView<const T> arg, params;  // the stage argument (ghosts filled), the parameters
+  Grid2 grid;
+  Spacing<T> h;
+  double t = 0;
+  T theta = T(0);        // the share of the implicit terms taken out of the right-hand sides (theta scheme)
+  T* error = nullptr;    // on a device, where the stage's largest error estimate goes; null: not wanted
+};
+
+// Arguments that read the species u and the parameters at time t, storing nothing (yet).
+template <class T>
+StageArgs<T> reading(const FieldView<const T>& u, const FieldView<const T>& params, const Grid2& g, double t = 0) {
+  StageArgs<T> a;
+  a.arg = u, a.params = params, a.grid = g, a.h = Spacing<T>::make(g.dx, g.dy, u.pitch), a.t = t;
+  return a;
+}
 
 template <class T>
 struct TextCell {
   FieldView<const T> u, params;
   Grid2 grid;
   Spacing<T> h;
-  T t, dx, dy, lx, ly;
+  T t, dx, dy, lx, ly, theta;
 
-  PDEX_HD TextCell(const FieldView<const T>& species, const FieldView<const T>& parameters, const Grid2& g, double time)
-      : u(species), params(parameters), grid(g), h(Spacing<T>::make(g.dx, g.dy, 0)), t(T(time)), dx(T(g.dx)),
-        dy(T(g.dy)), lx(T(g.width())), ly(T(g.height())) {}
+  PDEX_HD explicit TextCell(const StageArgs<T>& a)
+      : u(a.arg), params(a.params), grid(a.grid), h(a.h), t(T(a.t)), dx(T(a.grid.dx)), dy(T(a.grid.dy)),
+        lx(T(a.grid.width())), ly(T(a.grid.height())), theta(a.theta) {}
   PDEX_HD T s(int k, int i, int j) const { return u(k, i, j); }
   PDEX_HD T p(int k, int i, int j) const { return params(k, i, j); }
   PDEX_HD T x(int i) const { return T(grid.x(i)); }
   PDEX_HD T y(int j) const { return T(grid.y(j)); }
 };
 
-// The step at cell (i, j). Rhs: rhs(cell, i, j, f), the generated function or the interpreter.
-template <class T, class Rhs>
-PDEX_HD inline void euler_cell(const EulerArgs<T>& a, const TextCell<T>& c, const Rhs& rhs, int i, int j) {
-  T f[max_components];
+// The stage at cell (i, j) for n <= N species; its error estimate. Rhs: rhs(cell, i, j, f), the
+// generated function or the interpreter.
+template <int N, class T, class Rhs>
+PDEX_HD inline T stage_cell(const StageArgs<T>& a, const TextCell<T>& c, const Rhs& rhs, int i, int j, int n = N) {
+  T f[N];
   rhs(c, i, j, f);
-  for (int k = 0; k < a.species; ++k) {
-    const T v = a.u(k, i, j) + T(a.dt) * f[k];
-    a.out(k, i, j) = a.clamped && v < a.floor[k] ? a.floor[k] : v;  // the built-in models' ClampBelow
-  }
+  return a.st.template combine<true, N>(i, j, a.st.u.offset(i, j), f, n);
 }
 
-// The step on rows j0 .. j1 - 1 (the executor shares the rows among its threads).
-template <class T, class Rhs>
-void euler_rows(const EulerArgs<T>& a, int j0, int j1, const Rhs& rhs) {
-  const TextCell<T> c(a.u, a.params, a.grid, a.t);
+// The stage on rows j0 .. j1 - 1 (the executor shares the rows among its threads); the rows' largest
+// error estimate.
+template <int N, class T, class Rhs>
+T stage_rows(const StageArgs<T>& a, int j0, int j1, const Rhs& rhs, int n = N) {
+  const TextCell<T> c(a);
+  T e = T(0);
   for (int j = j0; j < j1; ++j)
-    for (int i = 0; i < a.grid.nx; ++i) euler_cell(a, c, rhs, i, j);
+    for (int i = 0; i < a.grid.nx; ++i) {
+      const T ec = stage_cell<N>(a, c, rhs, i, j, n);
+      e = ec > e ? ec : e;
+    }
+  return e;
 }
 
 }  // namespace pdex::eq

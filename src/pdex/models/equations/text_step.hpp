@@ -1,7 +1,7 @@
 #pragma once
-// One forward-Euler step of a text model on an executor: the compiled kernel where a compiler is found
-// (the host's C++ compiler, host_kernel.hpp; NVRTC on the GPU, cuda/nvrtc_kernel.cpp), else the
-// interpreter on the host.
+// One Runge-Kutta stage of a text model on an executor (text_cell.hpp): the compiled kernel where a
+// compiler is found (the host's C++ compiler, host_kernel.hpp; NVRTC on the GPU, cuda/nvrtc_kernel.cpp),
+// else the interpreter on the host. With reduce it returns the stage's largest error estimate.
 #include <functional>
 
 #include "pdex/core/executor.hpp"
@@ -11,13 +11,13 @@
 namespace pdex {
 
 template <class T>
-using TextStep = std::function<void(const eq::EulerArgs<T>&)>;
+using TextStage = std::function<double(eq::StageArgs<T>, bool reduce)>;
 
 template <class T>
-TextStep<T> text_step(const Serial& ex, const eq::Program& p);
+TextStage<T> text_stage(const Serial& ex, const eq::Program& p);
 template <class T>
-TextStep<T> text_step(const OpenMP& ex, const eq::Program& p);
+TextStage<T> text_stage(const OpenMP& ex, const eq::Program& p);
 template <class T>
-TextStep<T> text_step(const Cuda& ex, const eq::Program& p);
+TextStage<T> text_stage(const Cuda& ex, const eq::Program& p);
 
 }  // namespace pdex

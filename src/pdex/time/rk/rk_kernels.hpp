@@ -58,10 +58,10 @@ struct NoLimit {
 template <class Cell, class T>
 concept PairedCell = requires(const Cell& f, int64_t o, T* k) { f.pair(0, 0, o, k, k); };
 
-template <class T, class Cell, class Limit = NoLimit<T>>
-struct RkStage {
-  static constexpr bool cuda_full_occupancy = cuda_full_occupancy_of<Cell>();
-  Cell f;
+// A stage's stores, everything but the right-hand side: a stage kernel compiled elsewhere (a text
+// model's, compiled at run time) takes these and brings its own.
+template <class T, class Limit = NoLimit<T>>
+struct RkStores {
   FieldView<const T> u;
   FieldView<T> k;    // where this stage's k goes; data == nullptr: not stored
   FieldView<T> out;  // the next stage argument, or the candidate
@@ -71,39 +71,21 @@ struct RkStage {
   Limit lim{};
   bool candidate = false;  // out is the candidate: limit it
 
-  template <bool MayBeEdge>
-  PDEX_HD T apply(int i, int j) const {
-    T kv[Cell::ncomp];
-    f(i, j, kv);
-    return combine<MayBeEdge>(i, j, u.offset(i, j), kv);
-  }
-  PDEX_HD T operator()(int i, int j) const { return apply<true>(i, j); }
-  // Cells (i, j) and (i, j + 1); the larger error estimate.
-  PDEX_HD T pair(int i, int j) const
-    requires PairedCell<Cell, T>
-  {
-    const int64_t o = u.offset(i, j);
-    T k0[Cell::ncomp], k1[Cell::ncomp];
-    f.pair(i, j, o, k0, k1);
-    const T e0 = combine<true>(i, j, o, k0), e1 = combine<true>(i, j + 1, o + u.pitch, k1);
-    return e1 > e0 ? e1 : e0;  // combine turns NaN into infinity
-  }
-
- private:
-  // The stage's stores at cell (i, j) from its k in registers; the cell's error estimate.
-  template <bool MayBeEdge>
-  PDEX_HD T combine(int i, int j, int64_t o, const T* kv) const {
-    T v[Cell::ncomp], e = T(0);
+  // The stage's stores at cell (i, j) (offset o) from its k in registers, for the first n <= N
+  // components (N, a constant, sizes the registers); the cell's error estimate.
+  template <bool MayBeEdge, int N>
+  PDEX_HD T combine(int i, int j, int64_t o, const T* kv, int n = N) const {
+    T v[N], e = T(0);
     // Every load before the first store: the compiler cannot tell the fields apart, so a load after a
     // store would wait for it, and the error's stages would be fetched only after the candidate's.
-    for (int c = 0; c < Cell::ncomp; ++c) {
+    for (int c = 0; c < n; ++c) {
       const int64_t at = o + c * u.comp_stride;
       v[c] = u.data[at] + sum.sum(at) + w_sum * kv[c];
       const T ec = err.sum(at) + w_err * kv[c], a = ec < T(0) ? -ec : ec;
       e = a == a ? (a > e ? a : e) : std::numeric_limits<T>::infinity();  // NaN must survive a Max reduction
     }
     const bool edge = MayBeEdge && near_boundary(out, i, j);
-    for (int c = 0; c < Cell::ncomp; ++c) {
+    for (int c = 0; c < n; ++c) {
       const int64_t at = o + c * u.comp_stride;
       if (k.data) k.data[at] = kv[c];
       const T x = candidate ? lim.limit(c, v[c]) : v[c];
@@ -111,6 +93,32 @@ struct RkStage {
       if (edge) push_ghosts(out, bc, c, i, j, x);
     }
     return e;
+  }
+};
+
+template <class T, class Cell, class Limit = NoLimit<T>>
+struct RkStage {
+  static constexpr bool cuda_full_occupancy = cuda_full_occupancy_of<Cell>();
+  static constexpr int N = Cell::ncomp;
+  Cell f;
+  RkStores<T, Limit> st;
+
+  template <bool MayBeEdge>
+  PDEX_HD T apply(int i, int j) const {
+    T kv[N];
+    f(i, j, kv);
+    return st.template combine<MayBeEdge, N>(i, j, st.u.offset(i, j), kv);
+  }
+  PDEX_HD T operator()(int i, int j) const { return apply<true>(i, j); }
+  // Cells (i, j) and (i, j + 1); the larger error estimate.
+  PDEX_HD T pair(int i, int j) const
+    requires PairedCell<Cell, T>
+  {
+    const int64_t o = st.u.offset(i, j);
+    T k0[N], k1[N];
+    f.pair(i, j, o, k0, k1);
+    const T e0 = st.template combine<true, N>(i, j, o, k0), e1 = st.template combine<true, N>(i, j + 1, o + st.u.pitch, k1);
+    return e1 > e0 ? e1 : e0;  // combine turns NaN into infinity
   }
 };
 

@@ -5,8 +5,12 @@
 //                                                                       auxiliary field; may be empty)
 //   Cell cell(double t, FieldView<const T> u) const                    (f(t, u) at a cell: rk_kernels.hpp)
 // for a stage argument u whose ghosts are filled, and optionally
-//   Limit limiter() const                                               (applied to each new state: rk_kernels.hpp) All fields live in the executor's memory space and
-// are allocated here, at set-up.
+//   Limit limiter() const                                               (applied to each new state: rk_kernels.hpp)
+// or, where the right-hand side is compiled elsewhere (a text model's, at run time), instead of cell():
+//   static constexpr bool runs_stages = true;
+//   double stage(const Exec&, double t, FieldView<const T> u, const RkStores<T, Limit>&, bool reduce) const
+// which runs the whole stage and, with reduce, returns the largest error estimate.
+// All fields live in the executor's memory space and are allocated here, at set-up.
 #include <utility>
 
 #include "pdex/core/parallel.hpp"
@@ -22,7 +26,7 @@ template <class Exec, class T, class Cell, class Limit>
 void rk_stage(const Exec& ex, const RkStage<T, Cell, Limit>& st) {
   // The edge functor is the stage itself (apply<true>), so that its launch hint reaches the GPU kernel.
   for_each_cell_split(
-      ex, st.out.interior(), st.out.ghost, [=] PDEX_HD(int i, int j) { st.template apply<false>(i, j); }, st);
+      ex, st.st.out.interior(), st.st.out.ghost, [=] PDEX_HD(int i, int j) { st.template apply<false>(i, j); }, st);
 }
 
 // k = f(t, u) on the interior of u.
@@ -60,7 +64,7 @@ class RungeKutta {
   RungeKutta(const Exec& ex, const Tableau& tab, System sys, Field<T>&& u0, const FieldBoundary& bc)
       : ex_(ex), tab_(tab), sys_(std::move(sys)), bc_(bc), u_(std::move(u0)), next_(u_.like(Exec::space)) {
     for (auto& a : arg_) a = u_.like(Exec::space);
-    if (Exec::space == MemorySpace::host) rhs_ = u_.like(Exec::space);
+    if (Exec::space == MemorySpace::host && !runs_stages) rhs_ = u_.like(Exec::space);
     for (int s = 0; s < tab_.stages; ++s)
       if (stage_stored(tab_, s)) k_[s] = u_.like(Exec::space);
   }
@@ -74,19 +78,8 @@ class RungeKutta {
   double attempt(double t, double tau) {
     FieldView<const T> at = u_.cview();
     for (int s = 0; s < tab_.stages; ++s) {
-      const double ts = t + tab_.c[s] * tau;
-      sys_.prepare(ex_, ts, at);
-      using Cell = decltype(sys_.cell(ts, at));
-      if constexpr (Exec::space == MemorySpace::host) {
-        // Host schedule: the right-hand side as a loop of its own, which vectorizes (fused with the
-        // combination, whose term count is known only at run time, it does not), then the combination.
-        for_each_cell(ex_, at.interior(), RhsOnly<T, Cell>{sys_.cell(ts, at), rhs_.view()});
-        const double e = stage(s, tau, LoadCell<T, Cell::ncomp>{rhs_.cview()});
-        if (s + 1 == tab_.stages) return e;
-      } else {
-        const double e = stage(s, tau, sys_.cell(ts, at));
-        if (s + 1 == tab_.stages) return e;
-      }
+      const double e = stage(s, t + tab_.c[s] * tau, tau, at);
+      if (s + 1 == tab_.stages) return e;
       at = arg_[s % 2].cview();
     }
     return 0.0;
@@ -98,22 +91,48 @@ class RungeKutta {
   void evaluate(double t) { evaluate_rhs(ex_, sys_, t, u_.cview(), next_.view()); }
 
  private:
-  // Stage s's kernel: stores k_s if needed and writes the next argument (or the candidate, returning the
-  // reduced error estimate for adaptive methods).
+  static constexpr bool runs_stages = requires { System::runs_stages; };
+
+  // What each new state goes through: the system's limiter, or nothing.
   auto limiter() const {
     if constexpr (requires { sys_.limiter(); }) return sys_.limiter();
     else return NoLimit<T>{};
   }
 
-  template <class Cell>
-  double stage(int s, double tau, const Cell& cell) {
+  // Stage s at time ts from its argument `at`: stores k_s if needed and writes the next argument (or the
+  // candidate, returning the reduced error estimate for adaptive methods).
+  double stage(int s, double ts, double tau, FieldView<const T> at) {
+    const bool reduce = s + 1 == tab_.stages && tab_.adaptive();
+    if constexpr (runs_stages) {
+      return sys_.stage(ex_, ts, at, stores(s, tau), reduce);
+    } else {
+      sys_.prepare(ex_, ts, at);
+      using Cell = decltype(sys_.cell(ts, at));
+      if constexpr (Exec::space == MemorySpace::host) {
+        // Host schedule: the right-hand side as a loop of its own, which vectorizes (fused with the
+        // combination, whose term count is known only at run time, it does not), then the combination.
+        for_each_cell(ex_, at.interior(), RhsOnly<T, Cell>{sys_.cell(ts, at), rhs_.view()});
+        return combine(s, tau, reduce, LoadCell<T, Cell::ncomp>{rhs_.cview()});
+      } else {
+        return combine(s, tau, reduce, sys_.cell(ts, at));
+      }
+    }
+  }
+
+  // Stage s's stores: k_s if needed, and the next argument (or the candidate).
+  auto stores(int s, double tau) {
     const bool last = s + 1 == tab_.stages;
     const double* w = last ? tab_.b : tab_.a[s + 1];
-    const FieldView<T> out = last ? next_.view() : arg_[s % 2].view();
-    const RkStage<T, Cell, decltype(limiter())> st{cell, u_.cview(), k_[s].view(), out, bc_, terms(w, s, tau),
-                                                   last ? terms(tab_.e, s, tau) : StageTerms<T>{}, T(tau * w[s]),
-                                                   last ? T(tau * tab_.e[s]) : T(0), limiter(), last};
-    if (last && tab_.adaptive()) return double(max_of_cells<T>(ex_, out.interior(), st));
+    return RkStores<T, decltype(limiter())>{u_.cview(), k_[s].view(), last ? next_.view() : arg_[s % 2].view(),
+                                            bc_, terms(w, s, tau), last ? terms(tab_.e, s, tau) : StageTerms<T>{},
+                                            T(tau * w[s]), last ? T(tau * tab_.e[s]) : T(0), limiter(), last};
+  }
+
+  // The stage's kernel with the cell functor; with reduce, the largest error estimate.
+  template <class Cell>
+  double combine(int s, double tau, bool reduce, const Cell& cell) {
+    const RkStage<T, Cell, decltype(limiter())> st{cell, stores(s, tau)};
+    if (reduce) return double(max_of_cells<T>(ex_, st.st.out.interior(), st));
     rk_stage(ex_, st);
     return 0.0;
   }

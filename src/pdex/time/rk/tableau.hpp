@@ -21,6 +21,9 @@ struct Tableau {
   }
 };
 
+// Forward Euler as a one-stage method (a text model's explicit scheme, run by the same driver).
+inline constexpr Tableau euler_tableau{"euler", 1, 1, {0}, {{0}}, {1}, {0}};
+
 // The classic fourth-order method, fixed step.
 inline constexpr Tableau rk4_tableau{
     "rk4", 4, 4, {0, 0.5, 0.5, 1, 0}, {{0}, {0.5}, {0, 0.5}, {0, 0, 1}, {0}}, {1. / 6, 1. / 3, 1. / 3, 1. / 6, 0}, {0}};
