@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <unistd.h>
 #include <string>
 
 #include "app_test_support.hpp"
 #include "pdex/core/executor.hpp"
+#include "pdex/core/format.hpp"
 #include "pdex/io/npy.hpp"
+#include "pdex/models/ard/ard_catalog.hpp"
 
 namespace pdex::app_testing {
 namespace {
@@ -89,6 +92,69 @@ TEST(EquationsRun, GrayScottAsTextIsTheBuiltInModelOnEveryHostBackendAndBoundary
     }
 }
 
+// A catalogue model, built in or as its text preset, from its uniform state with noise.
+std::string catalogue_config(const ReactionInfo& r, bool text, const std::string& boundary, const std::string& backend,
+                             const std::string& precision, int steps) {
+  std::string cfg = text ? cat({"[model]\nname = \"equations\"\npreset = \"", r.name, "\"\n"}) : cat({"[model]\nname = \"", r.name, "\"\n"});
+  cfg += cat({"[grid]\nnx = 24\nny = 20\nboundary = ", boundary, "\n[time]\ndt = ", format_number(r.dt), "\nsteps = ",
+              std::to_string(steps), "\n[initial]\n"});
+  for (std::size_t k = 0; k < r.species.size(); ++k)
+    cfg += cat({r.species[k], " = { value = ", format_number(r.initial[k]), ", noise = 0.01, seed = ", std::to_string(k + 1), " }\n"});
+  return cfg + cat({"[output]\nformats = [\"npy\"]\n[run]\nbackend = \"", backend, "\"\nprecision = \"", precision, "\"\nprogress = false\n"});
+}
+
+// The largest difference between a catalogue model's text preset and its built-in kernels over every
+// species, relative to the built-in field's largest value where that is above 1.
+double preset_difference(const ReactionInfo& r, const std::string& boundary, const std::string& backend, const std::string& precision,
+                         int steps, const std::string& builtin_backend = "") {
+  double d = 0;
+  for (const std::string& field : r.species) {
+    const auto text = final_field(catalogue_config(r, true, boundary, backend, precision, steps), field, steps);
+    const auto builtin = final_field(catalogue_config(r, false, boundary, builtin_backend.empty() ? backend : builtin_backend, precision, steps), field, steps);
+    double size = 1;
+    for (double x : builtin) size = std::max(size, std::abs(x));
+    d = std::max(d, largest_difference(text, builtin) / size);
+  }
+  return d;
+}
+
+const std::string mixed_boundary = "{ left = { kind = \"dirichlet\", value = 0.2 }, right = \"neumann\", bottom = \"neumann\", "
+                                   "top = { kind = \"dirichlet\", value = 0.1 } }";
+
+TEST(EquationsRun, EveryCatalogueModelAsTextIsItsBuiltInKernelOnEveryHostBackendAndBoundary) {
+  for (const ReactionInfo& r : ard_catalog())
+    for (const std::string& boundary : {std::string("\"periodic\""), std::string("\"neumann\""), mixed_boundary})
+      for (const std::string backend : {"serial", "openmp"}) {
+        SCOPED_TRACE(r.name + " " + boundary + " " + backend);
+        EXPECT_LT(preset_difference(r, boundary, backend, "f64", 1000), 1e-12);
+      }
+}
+
+TEST(EquationsRun, InSinglePrecisionEveryCatalogueModelAsTextAgreesToRounding) {
+  for (const ReactionInfo& r : ard_catalog()) {
+    SCOPED_TRACE(r.name);
+    EXPECT_LT(preset_difference(r, "\"periodic\"", "openmp", "f32", 200), 2e-5);
+  }
+}
+
+TEST(EquationsRun, APresetTakesOverridesAndPdexListShowsItsText) {
+  const ReactionInfo& gs = ard_reaction("gray_scott");
+  // v raised to 0.25 everywhere, where the kinetics are busy and F matters (until v decays).
+  auto with = [&](bool text, const std::string& params) {
+    std::string cfg = catalogue_config(gs, text, "\"periodic\"", "serial", "f64", 20);
+    cfg.replace(cfg.find("v = { value = 0"), 15, "v = { value = 0.25");
+    return cfg.insert(cfg.find("[grid]"), params);
+  };
+  const std::string override_f = "[model.params]\nF = 0.05\n";
+  const auto text = final_field(with(true, override_f), "v", 20), builtin = final_field(with(false, override_f), "v", 20);
+  EXPECT_LT(largest_difference(text, builtin), 1e-12);
+  EXPECT_GT(largest_difference(text, final_field(with(true, ""), "v", 20)), 1e-3) << "the override changed the run";
+  const Outcome list = run_pdex({"list"});
+  EXPECT_TRUE(contains(list.output, "model.preset = \"gray_scott\": u_t = Du*lap(u) - u*v^2 + F*(1 - u)")) << list.output;
+  expect_refused({{"[model]\nname = \"equations\"\npreset = \"grey_scott\"\n[grid]\nnx = 8\n[time]\ndt = 0.1\nsteps = 1\n",
+                   {"model.preset", "unknown model 'grey_scott'", "gray_scott"}}});
+}
+
 const std::string theta_time = "[time]\nscheme = \"theta\"\ntheta = 0.5\ndt = 2.0\nsteps = 100\n[solver]\ntol = 1e-14\nmax_iter = 400\n";
 const std::string rk4_time = "[time]\nscheme = \"rk4\"\ndt = 1.0\nt_end = 200.0\n";
 const std::string merson_time = "[time]\nscheme = \"merson\"\ndt = 0.5\nt_end = 60.0\ntol = 1e-4\n";  // one first step for both
@@ -134,8 +200,16 @@ TEST(EquationsRun, TheStableStepIsEstimatedAndATooLargeStepWarned) {
   EXPECT_EQ(o.status, 0) << o.output;
   EXPECT_TRUE(contains(o.output, "warning")) << o.output;
   EXPECT_TRUE(contains(o.output, "exceeds the largest stable forward-Euler step")) << o.output;
-  // Gershgorin: 2 D (2 + 2) + 1 for dx = 1, so dt <= 2 / 17.
+  // The checkerboard mode's eigenvalue -8 D - 1 for dx = 1, so dt <= 2 / 17.
   EXPECT_NEAR(read_json(dir / "out" / "summary.json")["stability"]["dt_max"].get<double>(), 2.0 / 17, 1e-7);
+  // u_t = -u + 3 v, v_t = -3 u - v: eigenvalues -1 +- 3i, stable for |1 + dt lambda| <= 1, dt <= 2/10 (a
+  // bound on |lambda| alone would allow 2/4, where forward Euler grows).
+  write_file_bytes(dir / "osc.toml", "[model]\nname = \"equations\"\nspecies = [\"u\", \"v\"]\n"
+                                     "[model.equations]\nu = \"-u + 3*v\"\nv = \"-3*u - v\"\n[grid]\nnx = 8\n[time]\ndt = 0.1\nsteps = 1\n"
+                                     "[initial]\nu = 1.0\n[run]\nprogress = false\nbackend = \"serial\"\n");
+  const Outcome osc = run_pdex({"run", dir.str("osc.toml"), "--out", dir.str("osc")}, cache_prefix());
+  EXPECT_EQ(osc.status, 0) << osc.output;
+  EXPECT_NEAR(read_json(dir / "osc" / "summary.json")["stability"]["dt_max"].get<double>(), 0.2, 1e-7);
 }
 
 TEST(EquationsRun, OnTheGpuTheTextIsTheBuiltInModelAndTheCpusAnswer) {
@@ -204,6 +278,122 @@ TEST(EquationsRun, AnInitialValueMayBeAnExpressionOfThePosition) {
       const double x = -1.0 + (i + 0.5) * 0.25, y = (j + 0.5) * 0.25;
       EXPECT_NEAR(u[std::size_t(j * 12 + i)], 1 + 0.5 * std::exp(-(x * x + (y - 1.0) * (y - 1.0))), 1e-15) << i << ", " << j;
     }
+}
+
+// One step of u_t = <equation> from u = 0 with dt = 1 on a 16 x 12 grid of spacing 0.25: the equation's
+// value at every cell, with `extra` (parameters, ...) added to the model.
+std::vector<double> one_step(const std::string& equation, const std::string& extra, const std::string& boundary = "\"neumann\"") {
+  return final_field("[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"" + equation + "\"\n" + extra +
+                         "[grid]\nnx = 16\nny = 12\ndx = 0.25\nboundary = " + boundary + "\n[time]\ndt = 1.0\nsteps = 1\n"
+                         "[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nbackend = \"serial\"\nprecision = \"f64\"\n",
+                     "u", 1);
+}
+
+TEST(EquationsRun, AParameterMayBeAnExpressionOfThePosition) {
+  const auto u = one_step("F", "[model.params]\nF = \"0.02 + 0.04*x/L_x + y\"\n");
+  ASSERT_EQ(u.size(), 192u);
+  for (int j = 0; j < 12; ++j)
+    for (int i = 0; i < 16; ++i) EXPECT_NEAR(u[std::size_t(j * 16 + i)], 0.02 + 0.04 * (i + 0.5) / 16 + (j + 0.5) * 0.25, 1e-15);
+}
+
+TEST(EquationsRun, OneSidedDerivativesAreTheForwardAndBackwardDifferences) {
+  // q = x^2 + 3 y^2: forward in x (q(x + dx) - q(x))/dx = 2x + dx, backward 2x - dx, and in y 6y +- 3 dy.
+  const std::string q = "[model.params]\nq = \"x^2 + 3*y^2\"\n";
+  const double h = 0.25;
+  const std::vector<std::pair<std::string, std::function<double(double, double)>>> cases{
+      {"grad_xf(q)", [&](double x, double) { return 2 * x + h; }},
+      {"grad_xb(q)", [&](double x, double) { return 2 * x - h; }},
+      {"grad_yf(q)", [&](double, double y) { return 6 * y + 3 * h; }},
+      {"grad_yb(q)", [&](double, double y) { return 6 * y - 3 * h; }},
+      {"lap(lap(q))", [&](double, double) { return 0.0; }}};
+  for (const auto& [e, exact] : cases) {
+    SCOPED_TRACE(e);
+    const auto u = one_step(e, q);
+    ASSERT_EQ(u.size(), 192u);
+    for (int j = 2; j < 10; ++j)  // away from the mirrored ghosts
+      for (int i = 2; i < 14; ++i) EXPECT_NEAR(u[std::size_t(j * 16 + i)], exact((i + 0.5) * h, (j + 0.5) * h), 1e-11);
+  }
+}
+
+// Mean and standard deviation.
+std::pair<double, double> moments(const std::vector<double>& v) {
+  double m = 0, s = 0;
+  for (double x : v) m += x;
+  m /= double(v.size());
+  for (double x : v) s += (x - m) * (x - m);
+  return {m, std::sqrt(s / double(v.size()))};
+}
+
+TEST(EquationsRun, RandAndRandnDrawSeededReproducibleNoise) {
+  auto initial = [](const std::string& u, const std::string& v) {
+    return "[model]\nname = \"equations\"\nspecies = [\"u\", \"v\"]\n[model.equations]\nu = \"0\"\nv = \"0\"\n"
+           "[grid]\nnx = 64\nny = 64\n[time]\ndt = 1.0\nsteps = 0\n[initial]\nu = " + u + "\nv = " + v + "\n"
+           "[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nbackend = \"serial\"\nprecision = \"f64\"\n";
+  };
+  const std::string cfg = initial("\"0.5 + 0.1*randn()\"", "\"rand()\"");
+  const auto u = final_field(cfg, "u", 0), v = final_field(cfg, "v", 0);
+  const auto [um, us] = moments(u);
+  const auto [vm, vs] = moments(v);
+  EXPECT_NEAR(um, 0.5, 0.01);   // 4096 draws: the mean's standard error is 0.0016
+  EXPECT_NEAR(us, 0.1, 0.005);
+  EXPECT_NEAR(vm, 0.5, 0.02);   // uniform: mean 1/2, standard deviation 1/sqrt(12)
+  EXPECT_NEAR(vs, 1 / std::sqrt(12.0), 0.01);
+  EXPECT_GE(*std::min_element(v.begin(), v.end()), 0.0);
+  EXPECT_LT(*std::max_element(v.begin(), v.end()), 1.0);
+  double cov = 0;  // the two keys draw independently
+  for (std::size_t k = 0; k < u.size(); ++k) cov += (u[k] - um) * (v[k] - vm);
+  EXPECT_LT(std::abs(cov / double(u.size()) / (us * vs)), 0.1);
+  EXPECT_EQ(final_field(cfg, "u", 0), u) << "the same configuration draws the same noise";
+  const std::string seeded = initial("{ expression = \"0.5 + 0.1*randn()\", seed = 5 }", "\"rand()\"");
+  EXPECT_GT(largest_difference(final_field(seeded, "u", 0), u), 0.01) << "another seed, other noise";
+  expect_refused({{"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"rand() - u\"\n"
+                   "[grid]\nnx = 8\n[time]\ndt = 0.1\nsteps = 1\n",
+                   {"model.equations.u", "rand() draws noise for initial values and parameters only", "^"}}});
+}
+
+TEST(EquationsRun, AnAlgebraicSpeciesIsComputedFromTheOthersAndWritten) {
+  // Cahn-Hilliard, u_t = lap(mu) with mu = u^3 - u - g lap(u): u's mean is conserved, and the mu written
+  // is the expression of the u written beside it.
+  const int steps = 400;
+  const std::string cfg =
+      "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(mu)\"\n"
+      "[model.algebraic]\nmu = \"u^3 - u - g*lap(u)\"\n[model.params]\ng = 1.0\n"
+      "[grid]\nnx = 32\nny = 24\nboundary = \"periodic\"\n[time]\ndt = 0.002\nsteps = " + std::to_string(steps) + "\n"
+      "[initial]\nu = \"0.1 + 0.2*randn()\"\n[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nbackend = \"openmp\"\nprecision = \"f64\"\n";
+  const auto u0 = final_field(cfg, "u", 0), u = final_field(cfg, "u", steps), mu = final_field(cfg, "mu", steps);
+  ASSERT_EQ(mu.size(), u.size());
+  EXPECT_NEAR(moments(u).first, moments(u0).first, 1e-13);
+  EXPECT_LT(moments(u).second, moments(u0).second) << "the noise coarsens";
+  auto at = [&](int i, int j) { return u[std::size_t(((j + 24) % 24) * 32 + (i + 32) % 32)]; };
+  for (int j = 0; j < 24; ++j)
+    for (int i = 0; i < 32; ++i) {
+      const double c = at(i, j), lap = at(i + 1, j) + at(i - 1, j) + at(i, j + 1) + at(i, j - 1) - 4 * c;
+      EXPECT_NEAR(mu[std::size_t(j * 32 + i)], c * c * c - c - lap, 1e-12);
+    }
+}
+
+TEST(EquationsRun, RobinSidesHoldTheirConditionAtTheSteadyState) {
+  // u_t = lap(u) on [0, 1] with u - 0.5 du/dn = 1 on the left and 2u + du/dn = 3 on the right (n outward)
+  // settles to u = 1.125 + 0.25 x, which the cell-centred ghosts reproduce exactly.
+  const std::string cfg =
+      "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(u)\"\n"
+      "[grid]\nnx = 16\nny = 4\ndx = 0.0625\nboundary = { left = { kind = \"robin\", a = 1.0, b = 0.5, value = 1.0 }, "
+      "right = { kind = \"robin\", a = 2.0, b = 1.0, value = 3.0 }, bottom = \"neumann\", top = \"neumann\" }\n"
+      "[time]\ndt = 0.0005\nsteps = 40000\n[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nbackend = \"openmp\"\nprecision = \"f64\"\n";
+  const auto u = final_field(cfg, "u", 40000);
+  ASSERT_EQ(u.size(), 64u);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 16; ++i) EXPECT_NEAR(u[std::size_t(j * 16 + i)], 1.125 + 0.25 * (i + 0.5) * 0.0625, 1e-10) << i;
+  const std::string robin = "boundary = { left = { kind = \"robin\", a = 1.0, b = 1.0, value = 0.0 }, right = \"neumann\", "
+                            "bottom = \"neumann\", top = \"neumann\" }\n";
+  expect_refused({
+      {"[model]\nname = \"heat\"\n[grid]\nnx = 8\n" + robin + "[time]\ndt = 0.1\nsteps = 1\n", {"grid.boundary.left", "Robin sides are taken by text models"}},
+      {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(u)\"\n[grid]\nnx = 8\n" + robin +
+           "[time]\nscheme = \"theta\"\ndt = 0.1\nsteps = 1\n", {"grid.boundary", "explicit scheme"}},
+      {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(u)\"\n[grid]\nnx = 8\n"
+       "boundary = { left = { kind = \"robin\", a = -1.0, b = 1.0 }, right = \"neumann\", bottom = \"neumann\", top = \"neumann\" }\n"
+       "[time]\ndt = 0.1\nsteps = 1\n", {"grid.boundary.left", "a >= 0 and b >= 0"}},
+  });
 }
 
 TEST(EquationsRun, BadTextIsRefusedWithTheKeyBeforeTheRun) {

@@ -71,7 +71,7 @@ TEST(EquationsLanguage, ComparisonsConditionsAndFunctions) {
 }
 
 TEST(EquationsLanguage, OperatorsOfAConstantFieldVanish) {
-  for (const char* e : {"lap(u)", "grad_x(u)", "grad_y(u*u)", "lap(lap(u))", "div(a*grad(u))", "advect(u, 1, -1)", "lap(u*a)"})
+  for (const char* e : {"lap(u)", "grad_x(u)", "grad_y(u*u)", "grad_xf(u)", "grad_xb(u)", "grad_yf(u)", "grad_yb(u)", "lap(lap(u))", "div(a*grad(u))", "advect(u, 1, -1)", "lap(u*a)"})
     EXPECT_DOUBLE_EQ(value_of(e, 0.7), 0.0) << e;
 }
 
@@ -115,6 +115,24 @@ TEST(EquationsLanguage, ChecksBeforeRunning) {
   const Program p = compile(TextModel{{"u"}, {"u"}, {"unused"}, {}});
   ASSERT_EQ(p.warnings.size(), 1u);
   EXPECT_TRUE(contains(p.warnings[0], "model.params.unused is never used"));
+}
+
+TEST(EquationsLanguage, NoiseIsForValuesAndAlgebraicSpeciesAreDefines) {
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"u + randn()"}, {}, {}}), "rand"));
+  TextModel value{{"value_"}, {"rand() + randn()"}, {}, {}};
+  value.random = true;
+  EXPECT_NO_THROW(compile(value));
+  EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"rand(u)"}, {}, {}}), "rand takes 0 arguments, given 1"));
+  TextModel ch{{"u"}, {"lap(mu)"}, {"g"}, {{"f", "u^3 - u"}}};
+  ch.algebraic = {{"mu", "f - g*lap(u)"}};
+  const Program p = compile(ch);
+  EXPECT_EQ(p.reach, 2) << "lap of an algebraic species reads what it reads";
+  ASSERT_EQ(p.algebraic.size(), 1u);
+  EXPECT_EQ(p.define_names[std::size_t(p.algebraic[0])], "mu");
+  ch.algebraic = {{"mu", "lap(mu)"}};
+  EXPECT_TRUE(contains(error_of(ch), "model.algebraic.mu: 'mu' is defined in terms of itself")) << error_of(ch);
+  ch.algebraic = {{"f", "u"}};
+  EXPECT_TRUE(contains(error_of(ch), "declared twice")) << error_of(ch);
 }
 
 TEST(EquationsLanguage, DefinesMayComeInAnyOrder) {
@@ -172,7 +190,7 @@ TEST(EquationsLanguage, CompiledAndInterpretedStepsAgreeToTheBit) {
   ::setenv("PDEX_CACHE_DIR", cache.c_str(), 1);
   const TextModel m{{"u", "v"},
                     {"a*lap(u) - r + exp(-u)*sin(x) - advect(u, a, b) + if(u > 0.6, tanh(v), cosh(y*t))",
-                     "div(a*grad(v)) + lap(u*v) + grad_x(r) - grad_y(v^3) + atan2(u, v) + max(u, v)^2.5 + mod(u, 0.3) + "
+                     "div(a*grad(v)) + lap(u*v) + grad_x(r) - grad_y(v^3) + grad_xf(u) - grad_xb(v) + grad_yf(r) - grad_yb(u) + atan2(u, v) + max(u, v)^2.5 + mod(u, 0.3) + "
                      "heaviside(u - v) + sign(b) + sqrt(abs(v)) + log(1 + u) + pow(u, -2) + L_x/dx + L_y*dy + pi"},
                     {"a", "b"},
                     {{"r", "u*v^2 - s"}, {"s", "lap(v)"}}};

@@ -32,7 +32,7 @@ const std::vector<Backend> backends{Backend::serial, Backend::openmp, Backend::c
 const std::vector<std::string> schemes{"euler", "theta", "rk4", "merson", "explicit", "crank_nicolson", "solve"};
 const std::vector<std::string> solvers{"jacobi", "weighted_jacobi", "rbgs", "sor", "cg", "pcg", "bicgstab", "multigrid"};
 const std::vector<std::string> preconditioners{"none", "jacobi", "multigrid"};
-const std::vector<std::string> boundaries{"periodic", "neumann", "dirichlet"};
+const std::vector<std::string> boundaries{"periodic", "neumann", "dirichlet", "robin"};
 const std::vector<std::string> formats{"png", "npy"};
 
 void print_model(const ModelDesc& m) {
@@ -62,7 +62,8 @@ void print_text() {
               "                             each model lists the schemes it takes\n");
   std::printf("Linear solvers (solver.method):  %s\n", joined(solvers, " | ").c_str());
   std::printf("  preconditioners (solver.preconditioner, pcg and bicgstab):  %s\n", joined(preconditioners, " | ").c_str());
-  std::printf("Boundaries (grid.boundary):  periodic | neumann (zero flux) | dirichlet (value), per side and per field\n");
+  std::printf("Boundaries (grid.boundary):  periodic | neumann (zero flux) | dirichlet (value) | robin (a*u + b*du/dn = value;\n"
+              "                             text models, explicit schemes), per side and per field\n");
   std::printf("Initial shapes (initial.<field>.shapes):  square (size) | rectangle (width, height) | disc (radius)\n");
   std::printf("Output formats:  %s;  colormaps: %s\n", joined(formats).c_str(), joined(io::colormap_names(), " ").c_str());
   std::printf("Backends:\n");

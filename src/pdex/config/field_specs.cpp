@@ -6,22 +6,15 @@
 #include <string_view>
 
 #include "pdex/core/error.hpp"
+#include "pdex/core/hash.hpp"
 #include "pdex/io/npy.hpp"
 
 namespace pdex {
 
 std::vector<double> uniform_noise(std::size_t count, double amplitude, uint64_t seed) {
-  // SplitMix64: tiny, statistically sound for this purpose, and identical everywhere.
   uint64_t state = seed;
   std::vector<double> out(count);
-  for (auto& x : out) {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    const double unit = double(z >> 11) * 0x1.0p-53;  // [0, 1)
-    x = amplitude * (2 * unit - 1);
-  }
+  for (auto& x : out) x = amplitude * (2 * unit_draw(state) - 1);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "pdex/core/error.hpp"
 
@@ -11,7 +12,7 @@ namespace pdex {
 namespace {
 
 constexpr int64_t max_cells_per_side = 1 << 20;
-const std::vector<std::string> bc_kinds{"periodic", "neumann", "dirichlet"};
+const std::vector<std::string> bc_kinds{"periodic", "neumann", "dirichlet", "robin"};
 const char* const side_names[4] = {"left", "right", "bottom", "top"};
 
 std::string gib(double bytes) {
@@ -21,38 +22,48 @@ std::string gib(double bytes) {
 }
 
 BcKind kind_of(const std::string& s) {
-  return s == "periodic" ? BcKind::periodic : s == "neumann" ? BcKind::neumann : BcKind::dirichlet;
+  return s == "periodic" ? BcKind::periodic : s == "neumann" ? BcKind::neumann : s == "dirichlet" ? BcKind::dirichlet : BcKind::robin;
 }
 
 SideBc kind_without_value(ConfigReader& cfg, const std::string& path) {
   const BcKind k = kind_of(cfg.get_choice(path, bc_kinds));
   if (k == BcKind::dirichlet) cfg.fail(path, "a Dirichlet side needs its value: { kind = \"dirichlet\", value = 1.0 }");
+  if (k == BcKind::robin) cfg.fail(path, "a Robin side a*u + b*du/dn = c needs its terms: { kind = \"robin\", a = 1.0, b = 1.0, value = 0.0 }");
   return SideBc{k, 0.0};
 }
 
-// One side: "kind", { kind = , value = }, { kind = "dirichlet", u = 1, v = 0 }, or { u = ..., v = ... }.
+// a*u + b*du/dn = value from the table at `path`, h the spacing across the side; where the model takes it.
+SideBc robin(ConfigReader& cfg, const std::string& path, double value, std::optional<double> h) {
+  if (!h) cfg.fail(path, "Robin sides are taken by text models (model.name = \"equations\") with an explicit scheme; use dirichlet or neumann");
+  const double a = cfg.get_double(path + ".a"), b = cfg.get_double(path + ".b");
+  if (a < 0 || b < 0 || a + b == 0) cfg.fail(path, "a Robin side a*u + b*du/dn = c needs a >= 0 and b >= 0, not both 0 (n points out of the domain)");
+  return robin_side(a, b, value, *h);
+}
+
+// One side: "kind", { kind = , value = } (and a, b for robin), { kind = "dirichlet", u = 1, v = 0 }, or
+// { u = ..., v = ... }. h: the spacing across the side where Robin sides are taken, else none.
 void read_side(ConfigReader& cfg, const std::string& path, int side, const std::vector<std::string>& fields,
-               FieldBoundary& bc) {
+               FieldBoundary& bc, std::optional<double> h) {
   const toml::node* n = cfg.find(path);
   const int count = int(fields.size());
   if (n->is_string()) {
     for (int c = 0; c < count; ++c) bc.side[side][c] = kind_without_value(cfg, path);
     return;
   }
-  if (!n->is_table()) cfg.fail(path, "expected a kind (\"periodic\", \"neumann\", \"dirichlet\") or a table");
+  if (!n->is_table()) cfg.fail(path, "expected a kind (\"periodic\", \"neumann\", \"dirichlet\", \"robin\") or a table");
+  auto condition = [&](const std::string& p, double value) {
+    const BcKind k = kind_of(cfg.get_choice(p + ".kind", bc_kinds));
+    return k == BcKind::robin ? robin(cfg, p, value, h) : SideBc{k, value};
+  };
   if (cfg.has(path + ".kind")) {
-    const BcKind k = kind_of(cfg.get_choice(path + ".kind", bc_kinds));
     const double value = cfg.get_double(path + ".value", 0.0);
-    for (int c = 0; c < count; ++c) bc.side[side][c] = SideBc{k, cfg.get_double(path + "." + fields[c], value)};
+    for (int c = 0; c < count; ++c) bc.side[side][c] = condition(path, cfg.get_double(path + "." + fields[c], value));
     return;
   }
   for (int c = 0; c < count; ++c) {
     const std::string p = path + "." + fields[c];
     if (!cfg.has(p)) cfg.fail(path, "missing the condition for field '" + fields[c] + "'");
-    if (cfg.find(p)->is_string())
-      bc.side[side][c] = kind_without_value(cfg, p);
-    else
-      bc.side[side][c] = SideBc{kind_of(cfg.get_choice(p + ".kind", bc_kinds)), cfg.get_double(p + ".value", 0.0)};
+    bc.side[side][c] = cfg.find(p)->is_string() ? kind_without_value(cfg, p) : condition(p, cfg.get_double(p + ".value", 0.0));
   }
 }
 
@@ -95,7 +106,7 @@ void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precisio
                             " but this machine has " + gib(have) + "; use a smaller grid (grid.nx, grid.ny) or f32");
 }
 
-FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback) {
+FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback, const Grid2* robin_grid) {
   if (fields.size() > std::size_t(max_components)) throw Error("internal: more fields than a boundary holds");
   const toml::node* n = cfg.find("grid.boundary");
   if (!n) return FieldBoundary::all(fallback);
@@ -108,20 +119,22 @@ FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& f
   for (int s = 0; s < 4; ++s) {
     const std::string p = std::string("grid.boundary.") + side_names[s];
     if (!cfg.has(p)) cfg.fail("grid.boundary", std::string("missing side '") + side_names[s] + "' (give all of left, right, bottom, top)");
-    read_side(cfg, p, s, fields, bc);
+    const std::optional<double> h = robin_grid ? std::optional(s < 2 ? robin_grid->dx : robin_grid->dy) : std::nullopt;
+    read_side(cfg, p, s, fields, bc, h);
   }
   check_periodic_pairs(cfg, bc, int(fields.size()));
   return bc;
 }
 
 nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields) {
-  const char* kinds[3] = {"periodic", "neumann", "dirichlet"};
   nlohmann::json j;
   for (int s = 0; s < 4; ++s)
     for (std::size_t c = 0; c < fields.size(); ++c) {
       const SideBc& b = bc.side[s][c];
-      j[side_names[s]][fields[c]] = {{"kind", kinds[int(b.kind)]}};
-      if (b.kind == BcKind::dirichlet) j[side_names[s]][fields[c]]["value"] = b.value;
+      nlohmann::json& side = j[side_names[s]][fields[c]];
+      side = {{"kind", bc_kinds[std::size_t(b.kind)]}};
+      if (b.kind == BcKind::dirichlet) side["value"] = b.value;
+      if (b.kind == BcKind::robin) side.update({{"ghost_scale", b.scale}, {"ghost_offset", b.value}});  // ghost = scale*cell + offset
     }
   return j;
 }

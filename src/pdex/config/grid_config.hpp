@@ -20,8 +20,10 @@ void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precisio
 
 // grid.boundary: one kind for every side, or a table per side whose entries are a kind,
 // { kind = , value = } (with per-field values), or a condition per field by name. `fields` names the
-// components of the result, at most max_components; missing: `fallback` on every side.
-FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback = BcKind::periodic);
+// components of the result, at most max_components; missing: `fallback` on every side. Robin sides
+// { kind = "robin", a, b, value } are read where robin_grid (the grid, for its spacing) is given.
+FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback = BcKind::periodic,
+                            const Grid2* robin_grid = nullptr);
 
 // The resolved conditions, side -> field -> { kind, value }.
 nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields);

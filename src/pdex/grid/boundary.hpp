@@ -6,6 +6,7 @@
 //   periodic   ghost = the cell k+1 in from the opposite side
 //   neumann    ghost = mirror image of the k-th interior cell (zero normal derivative at the face)
 //   dirichlet  ghost = 2 b - mirror image (the value b is held at the face, second order)
+//   robin      ghost = scale * mirror image + value: a u + b du/dn = c at the face (robin_side)
 // Ghosts are produced by *pushing*: each interior cell near a side writes its images. A stencil kernel
 // that has just computed a new value calls push_ghosts() with it, so a time step needs no separate
 // ghost-filling pass; fill_ghosts() pushes every boundary cell of an existing field.
@@ -14,14 +15,23 @@
 
 namespace pdex {
 
-enum class BcKind : int { periodic = 0, neumann = 1, dirichlet = 2 };
+enum class BcKind : int { periodic = 0, neumann = 1, dirichlet = 2, robin = 3 };
 enum Side : int { left = 0, right = 1, bottom = 2, top = 3 };
 constexpr int max_components = 8;
 
 struct SideBc {
   BcKind kind = BcKind::periodic;
-  double value = 0.0;  // dirichlet only
+  double value = 0.0;  // dirichlet: the face's value; robin: the ghost's offset
+  double scale = 0.0;  // robin: the ghost's factor on the mirror image
 };
+
+// a u + b du/dn = c (n the outward normal) at a side whose first cell centre lies h/2 inside: with u at
+// the face (ghost + cell)/2 and du/dn = (ghost - cell)/h, the ghost is an affine image of the cell.
+// Requires a/2 + b/h != 0.
+inline SideBc robin_side(double a, double b, double c, double h) {
+  const double d = a / 2 + b / h;
+  return SideBc{BcKind::robin, c / d, (b / h - a / 2) / d};
+}
 
 // Conditions of every side for every component of one field. Plain data, passed to kernels by value.
 struct FieldBoundary {
@@ -74,8 +84,9 @@ PDEX_HD inline int ghost_images_1d(int i, int n, int g, const SideBc& lo, const 
                                    GhostImage<T>* out) {
   int m = 0;
   auto affine = [](const SideBc& s, int target) {
-    return s.kind == BcKind::dirichlet ? GhostImage<T>{target, T(-1), T(2 * s.value)}
-                                       : GhostImage<T>{target, T(1), T(0)};
+    if (s.kind == BcKind::dirichlet) return GhostImage<T>{target, T(-1), T(2 * s.value)};
+    if (s.kind == BcKind::robin) return GhostImage<T>{target, T(s.scale), T(s.value)};
+    return GhostImage<T>{target, T(1), T(0)};
   };
   if (i < g) {
     if (hi.kind == BcKind::periodic) out[m++] = GhostImage<T>{i + n, T(1), T(0)};

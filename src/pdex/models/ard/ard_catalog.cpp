@@ -1,6 +1,9 @@
 #include "pdex/models/ard/ard_catalog.hpp"
 
+#include <map>
+
 #include "pdex/core/error.hpp"
+#include "pdex/core/format.hpp"
 
 namespace pdex {
 
@@ -17,12 +20,32 @@ ReactionInfo cyclic_competition(std::string name, std::string title, std::string
     r.species.push_back(u);
     r.params.push_back({std::string("D") + u, 1.0, std::string("diffusivity of ") + u, "length^2/time", 0, 4});
   }
+  // u_i (1 - u_i - alpha u_{i+1} - beta u_{i-1} - the others), as text.
+  for (int c = 0; c < n; ++c) {
+    const std::string& u = r.species[std::size_t(c)];
+    std::string e = cat({"D", u, "*lap(", u, ") + ", u, "*(1 - ", u, " - alpha*", r.species[std::size_t((c + 1) % n)]});
+    for (int o = 2; o < n - 1; ++o) e += cat({" - ", r.species[std::size_t((c + o) % n)]});
+    r.text.push_back(cat({e, " - beta*", r.species[std::size_t((c + n - 1) % n)], ")"}));
+  }
   return r;
+}
+
+// The catalogue's two-species and one-species models as text (their kinetics in kinetics/).
+void add_text(std::vector<ReactionInfo>& catalog) {
+  const std::map<std::string, std::vector<std::string>> text{
+      {"turing", {"Du*lap(u) + s*(u*v - u - alpha)", "Dv*lap(v) + s*(beta - u*v)"}},
+      {"gray_scott", {"Du*lap(u) - u*v^2 + F*(1 - u)", "Dv*lap(v) + u*v^2 - (F + k)*v"}},
+      {"fitzhugh_nagumo", {"Du*lap(u) + u - u^3/3 - v", "Dv*lap(v) + eps*(u + a - b*v)"}},
+      {"brusselator", {"Du*lap(u) + a - (b + 1)*u + u^2*v", "Dv*lap(v) + b*u - u^2*v"}},
+      {"schnakenberg", {"Du*lap(u) + gamma*(a - u + u^2*v)", "Dv*lap(v) + gamma*(b - u^2*v)"}},
+      {"fisher_kpp", {"Du*lap(u) + r*u*(1 - u)"}}};
+  for (ReactionInfo& r : catalog)
+    if (const auto it = text.find(r.name); it != text.end()) r.text = it->second;
 }
 
 // Parameters are dimensionless: lengths in units of the grid spacing's unit, times in the step's unit.
 std::vector<ReactionInfo> make_catalog() {
-  return {
+  std::vector<ReactionInfo> catalog{
       // Seed 000 gives no values; these follow Turk (1991): alpha = 12 (with +-0.1 noise per cell in the
       // examples), beta = 16, s = 1/128, Du = 1/16. At the steady state (4, 4) a Turing instability needs
       // Dv/Du > 4; Dv = 0.26 (ratio 4.16) sits just past that threshold, where the quadratic kinetics
@@ -76,6 +99,8 @@ std::vector<ReactionInfo> make_catalog() {
       cyclic_competition("cyclic_competition_4", "cyclic competition of four species (May-Leonard for N = 4)",
                          "f_i = u_i (1 - u_i - alpha u_{i+1} - beta u_{i-1} - u_{i+2}), i = 1..4 cyclically", 4),
   };
+  add_text(catalog);
+  return catalog;
 }
 }  // namespace
 

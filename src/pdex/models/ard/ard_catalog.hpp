@@ -20,6 +20,9 @@ struct ReactionInfo {
   std::vector<double> initial;  // default uniform initial state, per species
   double dt;              // a suggested step for unit spacing
   std::vector<std::string> species{"u", "v"};
+  // The model as equations, one per species (model.name = "equations", model.preset = name): the same
+  // right-hand sides, diffusion included, that the built-in kernels compute.
+  std::vector<std::string> text = {};
 };
 
 const std::vector<ReactionInfo>& ard_catalog();

@@ -132,13 +132,15 @@ ModelFamily ard_family() {
     for (std::size_t c = 0; c < r.species.size(); ++c)
       initial += (c ? ", " : "") + r.species[c] + " = " + format_number(r.initial[c]);
     const std::vector<std::string> schemes{"euler", "theta", "rk4", "merson"};
+    std::string text = cat({"as text: model.name = \"equations\", model.preset = \"", r.name, "\""});
+    for (std::size_t c = 0; c < r.species.size(); ++c) text += cat({c ? "; " : ": ", r.species[c], "_t = ", r.text[c]});
     f.models.push_back(ModelDesc{
         r.name, r.title, r.equations, r.species, r.params, schemes,
         {"initial " + initial + "; model.clamp = " + (r.clamp ? "true" : "false") +
              " (true: every species kept >= 0); suggested time.dt = " + format_number(r.dt) + " at dx = 1",
          "model.advection: scheme = none | centered (seed 000 eq. 8) | upwind; velocity = [ax, ay] | preset = rotation | "
          "shear | vortex (strength, center, radius) | x, y fields",
-         "model.diffusion: kind = isotropic (eq. 7) | tensor (xx, xy, yy | file | preset = \"along_flow\", ratio)"},
+         "model.diffusion: kind = isotropic (eq. 7) | tensor (xx, xy, yy | file | preset = \"along_flow\", ratio)", text},
         examples_of(r.name)});
   }
   return f;

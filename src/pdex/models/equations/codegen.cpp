@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <set>
+#include <stdexcept>
 
 #include "pdex/core/format.hpp"
 
@@ -59,7 +60,8 @@ class Emitter {
 
  private:
   static bool is_operator(Op op) {
-    return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::advect || op == Op::div_grad;
+    return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_xf || op == Op::grad_xb ||
+           op == Op::grad_yf || op == Op::grad_yb || op == Op::advect || op == Op::div_grad;
   }
 
   // Node k at the cell (ci, cj) (centre) or (i, j) (inside an operand's function).
@@ -103,10 +105,16 @@ class Emitter {
       case Op::lap: return cat({"pdex::lap(", star(n.a), ", c.h)"});
       case Op::grad_x: return cat({"((", at(n.a, " + 1", ""), " - ", at(n.a, " - 1", ""), ") * c.h.ihdx)"});
       case Op::grad_y: return cat({"((", at(n.a, "", " + 1"), " - ", at(n.a, "", " - 1"), ") * c.h.ihdy)"});
+      case Op::grad_xf: return cat({"((", at(n.a, " + 1", ""), " - ", at(n.a, "", ""), ") * c.h.idx)"});
+      case Op::grad_xb: return cat({"((", at(n.a, "", ""), " - ", at(n.a, " - 1", ""), ") * c.h.idx)"});
+      case Op::grad_yf: return cat({"((", at(n.a, "", " + 1"), " - ", at(n.a, "", ""), ") * c.h.idy)"});
+      case Op::grad_yb: return cat({"((", at(n.a, "", ""), " - ", at(n.a, "", " - 1"), ") * c.h.idy)"});
+      case Op::rand:
+      case Op::randn: break;  // refused in equations (program.cpp)
       case Op::advect: return cat({"pdex::advect_upwind(", star(n.a), ", ", sub(n.b), ", ", sub(n.c), ", c.h)"});
       case Op::div_grad: return cat({"pdex::eq::div_grad(", star(n.a), ", ", star(n.b), ", c.h)"});
     }
-    return "T(0)";
+    throw std::logic_error("codegen: no source for this node");
   }
 
   const Program& p_;

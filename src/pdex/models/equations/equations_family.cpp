@@ -4,12 +4,15 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "pdex/config/field_specs.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/core/hash.hpp"
 #include "pdex/config/grid_config.hpp"
 #include "pdex/config/time_config.hpp"
 #include "pdex/grid/field.hpp"
+#include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/builtin_families.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/models/equations/host_kernel.hpp"
@@ -62,58 +65,97 @@ std::vector<std::string> keys_of(ConfigReader& cfg, const std::string& path) {
   return keys;
 }
 
-eq::TextModel read_text(ConfigReader& cfg) {
+// model.preset = "<a catalogue model>": its species, equations, parameters' defaults, initial state and
+// clamp (ard_catalog.hpp), each of which the configuration may override or extend.
+const ReactionInfo* read_preset(ConfigReader& cfg) {
+  if (!cfg.has("model.preset")) return nullptr;
+  try {
+    return &ard_reaction(cfg.get_string("model.preset"));
+  } catch (const InputError& e) {
+    cfg.fail("model.preset", e.what());
+  }
+}
+
+int index_in(const std::vector<std::string>& v, const std::string& name) {
+  const auto it = std::find(v.begin(), v.end(), name);
+  return it == v.end() ? -1 : int(it - v.begin());
+}
+
+// A preset's default for parameter `name`, if it has one.
+std::optional<double> preset_value(const ReactionInfo* preset, const std::string& name) {
+  if (preset)
+    for (const ParamInfo& p : preset->params)
+      if (p.name == name) return p.default_value;
+  return std::nullopt;
+}
+
+eq::TextModel read_text(ConfigReader& cfg, const ReactionInfo* preset) {
   eq::TextModel m;
-  m.species = cfg.get_strings("model.species", {});
+  m.species = cfg.get_strings("model.species", preset ? preset->species : std::vector<std::string>{});
   if (m.species.empty()) cfg.fail("model.species", "name the species, e.g. species = [\"u\", \"v\"]");
   for (const std::string& k : keys_of(cfg, "model.equations"))
-    if (std::find(m.species.begin(), m.species.end(), k) == m.species.end())
-      cfg.fail("model.equations." + k, "'" + k + "' is not one of model.species");
+    if (index_in(m.species, k) < 0) cfg.fail("model.equations." + k, "'" + k + "' is not one of model.species");
   for (const std::string& s : m.species) {
-    if (!cfg.has("model.equations." + s)) cfg.fail("model.equations", "species '" + s + "' has no equation: add " + s + " = \"...\"");
-    m.equations.push_back(cfg.get_string("model.equations." + s));
+    const int k = preset ? index_in(preset->species, s) : -1;
+    if (cfg.has("model.equations." + s)) m.equations.push_back(cfg.get_string("model.equations." + s));
+    else if (k >= 0) m.equations.push_back(preset->text[std::size_t(k)]);
+    else cfg.fail("model.equations", "species '" + s + "' has no equation: add " + s + " = \"...\"");
   }
-  m.params = keys_of(cfg, "model.params");
+  if (preset)
+    for (const ParamInfo& p : preset->params) m.params.push_back(p.name);
+  for (const std::string& p : keys_of(cfg, "model.params"))
+    if (index_in(m.params, p) < 0) m.params.push_back(p);
   for (const std::string& d : keys_of(cfg, "model.define")) m.defines.emplace_back(d, cfg.get_string("model.define." + d));
+  for (const std::string& d : keys_of(cfg, "model.algebraic")) m.algebraic.emplace_back(d, cfg.get_string("model.algebraic." + d));
   return m;
 }
 
-// [model.clamp] <species> = floor: the species kept >= floor after every step (positivity, for one).
-std::vector<double> read_clamp(ConfigReader& cfg, const std::vector<std::string>& species) {
+// [model.clamp] <species> = floor: the species kept >= floor after every step (positivity, for one);
+// model.clamp = true: every species kept >= 0 (the catalogue's convention, a preset's default).
+std::vector<double> read_clamp(ConfigReader& cfg, const std::vector<std::string>& species, const ReactionInfo* preset) {
   std::vector<double> floor(species.size(), -std::numeric_limits<double>::infinity());
+  const toml::node* n = cfg.find("model.clamp");
+  if ((n && n->is_boolean()) || (!n && preset)) {
+    if (n ? cfg.get_bool("model.clamp") : preset->clamp) std::fill(floor.begin(), floor.end(), 0.0);
+    return floor;
+  }
   for (const std::string& k : keys_of(cfg, "model.clamp")) {
-    const auto it = std::find(species.begin(), species.end(), k);
-    if (it == species.end()) cfg.fail("model.clamp." + k, "'" + k + "' is not one of model.species");
-    floor[std::size_t(it - species.begin())] = cfg.get_double("model.clamp." + k);
+    const int c = index_in(species, k);
+    if (c < 0) cfg.fail("model.clamp." + k, "'" + k + "' is not one of model.species");
+    floor[std::size_t(c)] = cfg.get_double("model.clamp." + k);
   }
   return floor;
 }
 
-// initial.<species> written as an expression of x, y, L_x, L_y, pi and the parameters (VisualPDE's
-// way): its value at every cell centre, by the interpreter. No operator and no species may appear.
-std::vector<double> initial_expression(ConfigReader& cfg, const EquationsSpec& s, const std::string& species) {
-  const std::string key = "initial." + species, text = cfg.get_string(key);
+// Whether `key` holds an expression: a string, or { expression = "...", seed = n }.
+bool is_expression(ConfigReader& cfg, const std::string& key) {
+  const toml::node* n = cfg.find(key);
+  return n && (n->is_string() || (n->is_table() && cfg.has(key + ".expression")));
+}
+
+// An initial value or a parameter written as an expression of x, y, L_x, L_y, pi, rand() and randn()
+// (VisualPDE's way), and, for an initial value, of the parameters (the first `known` of them): its value
+// at every cell centre, by the interpreter. No operator and no species may appear.
+std::vector<double> expression_cells(ConfigReader& cfg, const EquationsSpec& s, const std::string& key, std::size_t known) {
+  const bool table = !cfg.find(key)->is_string();
+  const std::string text = cfg.get_string(table ? key + ".expression" : key);
+  // By default the key's name hashed: two expressions draw different noise unless given the same seed.
+  const uint64_t seed = table && cfg.has(key + ".seed") ? uint64_t(cfg.get_int(key + ".seed")) : fnv1a(key);
+  const std::vector<std::string> params(s.text.params.begin(), s.text.params.begin() + std::ptrdiff_t(known));
+  eq::TextModel m{{"value_"}, {text}, params, {}, {}, true};
   eq::Program p;
   try {
-    p = eq::compile(eq::TextModel{{species}, {text}, s.text.params, {}});
+    p = eq::compile(m);
   } catch (const eq::TextModelError& e) {
     cfg.fail(key, e.what());
   }
   for (const eq::Node& n : p.nodes)
     if (n.op == eq::Op::species || p.reach > 0)
-      cfg.fail(key, "an initial value is an expression of x, y, L_x, L_y, pi and the parameters; it cannot use a species or an operator");
+      cfg.fail(key, "a value's expression is of x, y, L_x, L_y, pi, rand(), randn() (and, for an initial value, the parameters); it cannot use a species or an operator");
   const Grid2& g = s.grid;
-  Field<double> none(g, 1, 1, MemorySpace::host), params(g, std::max<int>(1, int(s.params.size())), 1, MemorySpace::host);
-  for (std::size_t k = 0; k < s.params.size(); ++k) params.set_interior(int(k), s.params[k].per_cell(std::size_t(g.cells())));
-  const eq::TextCell<double> cell(eq::reading(none.cview(), params.cview(), g));
-  const eq::Interpreter<double> run(p);
-  std::vector<double> v(std::size_t(g.cells()));
-  double f[max_components];
-  for_each_cell(g.extents(), [&](int i, int j) {
-    run(cell, i, j, f);
-    v[std::size_t(g.extents().index(i, j))] = f[0];
-  });
-  return v;
+  Field<double> none(g, 1, 1, MemorySpace::host), values(g, std::max<int>(1, int(known)), 1, MemorySpace::host);
+  for (std::size_t k = 0; k < known; ++k) values.set_interior(int(k), s.params[k].per_cell(std::size_t(g.cells())));
+  return eq::cells_of<double>(p, p.equations[0], none.cview(), values.cview(), g, 0.0, seed);
 }
 
 // The theta scheme solves the D*lap(u) terms implicitly: a parameter D must be >= 0 everywhere; warns
@@ -137,7 +179,8 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   auto setup = std::make_unique<EquationsSetup>();
   EquationsSpec& s = setup->spec;
   s.grid = m.grid;
-  s.text = read_text(cfg);
+  const ReactionInfo* preset = read_preset(cfg);
+  s.text = read_text(cfg, preset);
   try {
     s.program = eq::compile(s.text);
   } catch (const eq::TextModelError& e) {
@@ -145,18 +188,28 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   }
   for (const std::string& w : s.program.warnings) std::fprintf(stderr, "pdex: warning: %s: %s\n", cfg.file().c_str(), w.c_str());
   SpecContext ctx{cfg, s.grid, m.base_dir};
-  for (const std::string& p : s.text.params) s.params.push_back(read_scalar(ctx, "model.params." + p));
-  s.bc = read_boundary(cfg, s.text.species);
-  s.floor = read_clamp(cfg, s.text.species);
+  for (const std::string& p : s.text.params) {
+    const std::string key = "model.params." + p;
+    s.params.push_back(is_expression(cfg, key) ? ScalarSpec{0.0, expression_cells(cfg, s, key, 0)}
+                                               : read_scalar(ctx, key, preset_value(preset, p)));
+  }
+  s.bc = read_boundary(cfg, s.text.species, BcKind::periodic, &s.grid);
+  s.floor = read_clamp(cfg, s.text.species, preset);
   for (const std::string& sp : s.text.species) {
-    const toml::node* n = cfg.find("initial." + sp);
-    s.initial.push_back(n && n->is_string() ? initial_expression(cfg, s, sp) : read_cells(ctx, "initial." + sp, 0.0));
+    const std::string key = "initial." + sp;
+    const int k = preset ? index_in(preset->species, sp) : -1;
+    const double fallback = k >= 0 ? preset->initial[std::size_t(k)] : 0.0;
+    s.initial.push_back(is_expression(cfg, key) ? expression_cells(cfg, s, key, s.params.size()) : read_cells(ctx, key, fallback));
   }
   ThetaScheme theta;
   setup->clock = read_scheme_clock(cfg, theta, [&] { return text_stable_step(s, 0.0).dt_max; });
   s.scheme = setup->clock.scheme, s.dt = setup->clock.dt, s.tol = setup->clock.tol, s.theta = theta.theta, s.solver = theta.solver;
   if (s.scheme == "theta") check_implicit(cfg, s);
-  setup->fields = s.text.species;
+  for (const auto& side : s.bc.side)
+    for (const SideBc& b : side)
+      if (s.scheme == "theta" && b.kind == BcKind::robin)
+        cfg.fail("grid.boundary", "Robin sides are taken with an explicit scheme (euler, rk4, merson), not yet with the theta scheme's solvers");
+  setup->fields = output_fields(s.text);
   setup->grid = s.grid;
   return setup;
 }
@@ -173,14 +226,18 @@ ModelFamily equations_family() {
       {},
       {"euler", "theta", "rk4", "merson"},
       {"model.species = [\"u\", \"v\"]; [model.equations] u = \"Du*lap(u) - u*v^2 + F*(1 - u)\"",
-       "[model.params] name = a number, { value, noise, seed } or { file = \"name.npy\" }",
+       "model.preset = \"gray_scott\": a catalogue model as text (its species, equations, defaults), any of them overridable",
+       "[model.params] name = a number, { value, noise, seed }, { file = \"name.npy\" } or an expression of x, y",
        "[model.define] r = \"u*v^2\": an expression computed once per cell, usable in the equations",
-       "initial.<species>: a per-cell value, or an expression of x, y, L_x, L_y, pi and the parameters",
-       "[model.clamp] u = 0: the species kept >= 0 after every step (any floor)",
+       "[model.algebraic] mu = \"u^3 - u - lap(u)\": a field computed from the species, not stepped (Cahn-Hilliard: u = \"lap(mu)\")",
+       "initial.<species>: a per-cell value, or an expression of x, y, L_x, L_y, pi, rand(), randn() and the parameters",
+       "[model.clamp] u = 0: the species kept >= 0 after every step (any floor); model.clamp = true: every species",
        "functions: exp log sqrt abs sin cos tan tanh sinh cosh heaviside sign atan2 min max pow mod if(c, a, b)",
+       "operators: lap grad_x grad_y grad_xf grad_xb grad_yf grad_yb advect(u, ax, ay) div(K*grad(u))",
        "compiled at run time (the host's C++ compiler, NVRTC on the GPU) and cached",
        "time.scheme = \"theta\" takes each species' term D*lap(u) implicitly (D a constant times at most one parameter)"},
-      {"equations_gray_scott.toml"}});
+      {"equations_gray_scott.toml", "equations_gray_scott_ramp.toml", "equations_brusselator.toml", "equations_three_species.toml",
+       "equations_skt_cross_diffusion.toml", "equations_keller_segel.toml"}});
   return f;
 }
 

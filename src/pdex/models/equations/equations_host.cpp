@@ -59,6 +59,21 @@ TextStage<T> text_stage(const OpenMP& ex, const eq::Program& p) {
   return host_stage<T>(ex, p);
 }
 
+std::vector<double> algebraic_values(const EquationsSpec& spec, int a, const std::vector<std::vector<double>>& species, double t) {
+  Field<double> u(spec.grid, int(species.size()), equations_detail::ghost_of(spec), MemorySpace::host);
+  for (std::size_t s = 0; s < species.size(); ++s) u.set_interior(int(s), species[s]);
+  fill_ghosts(Serial{}, u.view(), spec.bc);
+  const Field<double> params = equations_detail::parameter_field<double>(spec, MemorySpace::host);
+  const int root = spec.program.defines[std::size_t(spec.program.algebraic[std::size_t(a)])];
+  return eq::cells_of<double>(spec.program, root, u.cview(), params.cview(), spec.grid, t);
+}
+
+std::vector<std::string> output_fields(const eq::TextModel& text) {
+  std::vector<std::string> f = text.species;
+  for (const auto& [name, expression] : text.algebraic) f.push_back(name);
+  return f;
+}
+
 template std::unique_ptr<Stepper> make_equations_stepper_on<Serial>(const Serial&, const EquationsSpec&, Precision);
 template std::unique_ptr<Stepper> make_equations_stepper_on<OpenMP>(const OpenMP&, const EquationsSpec&, Precision);
 

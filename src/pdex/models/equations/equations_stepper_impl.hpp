@@ -88,14 +88,26 @@ struct TextSystem {
 };
 
 // What every text stepper does alike: names, values, statistics, the saved state. Base: Stepper or
-// MolStepper; current() is the state.
+// MolStepper; current() is the state. The algebraic species are computed on the host when asked for.
 template <class Exec, class T, class Base>
 class TextStepper : public Base {
  public:
-  const std::vector<std::string>& field_names() const override { return spec_.text.species; }
-  std::vector<double> values(int field) override { return interior_values(current(), field); }
-  FieldStats stats(int field) override { return field_stats(ex_, current().cview(), field); }
-  int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, current().cview(), field); }
+  const std::vector<std::string>& field_names() const override { return fields_; }
+  std::vector<double> values(int field) override {
+    return field < species() ? interior_values(current(), field) : algebraic(field - species());
+  }
+  FieldStats stats(int field) override {
+    if (field < species()) return field_stats(ex_, current().cview(), field);
+    const std::vector<double> v = algebraic(field - species());
+    double sum = 0;
+    for (double x : v) sum += x;
+    return {*std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()), sum / double(v.size())};
+  }
+  // The guard against blow-up watches the stepped species: an algebraic species follows from them (and
+  // may be infinite where they are not, log(0) for one, without any blow-up).
+  int64_t first_nonfinite(int field) override {
+    return field < species() ? pdex::first_nonfinite(ex_, current().cview(), field) : -1;
+  }
   void save() override {
     if (saved_.components() == 0) saved_ = current().like(Exec::space);
     copy(saved_, current());
@@ -108,17 +120,24 @@ class TextStepper : public Base {
 
  protected:
   TextStepper(const Exec& ex, const EquationsSpec& spec)
-      : ex_(ex), spec_(spec), params_(parameter_field<T>(spec, Exec::space)),
-        stage_(text_stage<T>(ex, spec.program)) {}
+      : ex_(ex), spec_(spec), fields_(output_fields(spec.text)), params_(parameter_field<T>(spec, Exec::space)),
+        stage_(text_stage<T>(ex, spec_.program)) {}
   virtual Field<T>& current() = 0;
   virtual double now() const = 0;
   virtual void set_now(double t) = 0;
+  int species() const { return int(spec_.text.species.size()); }
+  std::vector<double> algebraic(int a) {
+    std::vector<std::vector<double>> u;
+    for (int s = 0; s < species(); ++s) u.push_back(interior_values(current(), s));
+    return algebraic_values(spec_, a, u, now());
+  }
   TextSystem<Exec, T> system(double theta) const {
     return {stage_, params_.cview(), spec_.grid, floor_limit<T>(spec_), T(theta)};
   }
 
   Exec ex_;
   EquationsSpec spec_;
+  std::vector<std::string> fields_;
   Field<T> params_, saved_;
   TextStage<T> stage_;
   double saved_t_ = 0;

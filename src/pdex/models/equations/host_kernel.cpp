@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "pdex/models/equations/codegen.hpp"
+#include "pdex/models/equations/jit_headers.hpp"
 #include "pdex/models/equations/kernel_cache.hpp"
 
 namespace pdex::eq {
@@ -55,6 +56,38 @@ std::optional<HostKernel> load(const fs::path& library, bool cached, std::string
   return k;
 }
 
+// The compiler `cxx` as a file: a path as given, else the first match on $PATH, links resolved; empty
+// where none is found.
+fs::path compiler_file(const std::string& cxx) {
+  std::error_code ec;
+  if (cxx.find('/') != std::string::npos) return fs::canonical(cxx, ec);
+  std::stringstream path(environment("PATH"));
+  for (std::string dir; std::getline(path, dir, ':');) {
+    const fs::path f = fs::path(dir.empty() ? "." : dir) / cxx;
+    if (::access(f.c_str(), X_OK) == 0) return fs::canonical(f, ec);
+  }
+  return {};
+}
+
+// The compiler's `--version` text, part of every cache key. It is kept in the cache under the compiler's
+// file, size and time of change, so that a start whose model is cached runs no compiler. Empty where the
+// compiler is not found or does not answer.
+std::string compiler_identity(const std::string& cxx, const fs::path& dir) {
+  const fs::path file = compiler_file(cxx);
+  std::error_code ec;
+  if (file.empty()) return {};
+  const auto changed = fs::last_write_time(file, ec).time_since_epoch().count();
+  const fs::path kept = dir / ("compiler-" + kernel_hash(file.string() + ":" + std::to_string(fs::file_size(file, ec)) + ":" +
+                                                         std::to_string(changed)) + ".txt");
+  if (fs::exists(kept)) return read_text(kept);
+  const fs::path answer = dir / ("compiler-" + std::to_string(::getpid()) + ".txt");
+  const bool ok = std::system((shell_quoted(file.string()) + " --version > " + shell_quoted(answer.string()) + " 2>&1").c_str()) == 0;
+  const std::string version = ok ? read_text(answer) : "";
+  fs::remove(answer, ec);
+  if (!version.empty()) write_whole(kept, version);
+  return version;
+}
+
 }  // namespace
 
 std::string host_source(const Program& p) {
@@ -79,21 +112,19 @@ std::optional<HostKernel> host_kernel(const Program& p, std::string& why) {
   }
   std::error_code ec;
   const fs::path dir = kernel_cache_dir();
-  const fs::path version_log = dir / ("compiler-" + std::to_string(::getpid()) + ".txt");
-  if (std::system((shell_quoted(cxx) + " --version > " + shell_quoted(version_log.string()) + " 2>&1").c_str()) != 0) {
-    fs::remove(version_log, ec);
+  const std::string version = compiler_identity(cxx, dir);
+  if (version.empty()) {
     why = "no C++ compiler found (" + cxx + "; set PDEX_CXX)";
     return std::nullopt;
   }
   const std::string source = host_source(p);
-  const std::string key = kernel_hash(source + read_text(version_log) + flags + PDEX_JIT_INCLUDE + __DATE__ __TIME__);
-  fs::remove(version_log, ec);
+  const std::string key = kernel_hash(source + version + flags + jit_headers_hash());
   const fs::path library = dir / ("text-" + key + ".so");
   if (fs::exists(library)) return load(library, true, why);
   const fs::path src = dir / ("text-" + key + ".cpp"), log = dir / ("text-" + key + ".log");
   const fs::path partial = dir / ("text-" + key + "-" + std::to_string(::getpid()) + ".so");
   std::ofstream(src) << source;
-  const std::string cmd = shell_quoted(cxx) + " " + flags + " -I" + shell_quoted(PDEX_JIT_INCLUDE) + " -o " + shell_quoted(partial.string()) +
+  const std::string cmd = shell_quoted(cxx) + " " + flags + " -I" + shell_quoted(jit_include_dir().string()) + " -o " + shell_quoted(partial.string()) +
                           " " + shell_quoted(src.string()) + " > " + shell_quoted(log.string()) + " 2>&1";
   const auto start = std::chrono::steady_clock::now();
   if (std::system(cmd.c_str()) != 0) {

@@ -2,8 +2,12 @@
 // Runs a Program cell by cell, walking its nodes: the reference every compiled form of a text model is
 // tested against, and what runs where no compiler is found. Arithmetic is in T, as in the built-in
 // kernels, and the spatial operators are the grid layer's stencils (grid/stencil.hpp).
+#include <cmath>
+#include <climits>
+#include <cstdint>
 #include <vector>
 
+#include "pdex/core/hash.hpp"
 #include "pdex/models/equations/program.hpp"
 #include "pdex/models/equations/text_cell.hpp"
 
@@ -12,7 +16,8 @@ namespace pdex::eq {
 template <class T>
 class Interpreter {
  public:
-  explicit Interpreter(const Program& p) : p_(p) {}
+  // seed: rand()'s and randn()'s (in the expressions of initial values and parameters).
+  explicit Interpreter(const Program& p, uint64_t seed = 0) : p_(p), seed_(seed) {}
 
   // f[s] = the right-hand side of species s at cell (i, j) (the generated function's signature).
   void operator()(const TextCell<T>& cell, int i, int j, T* f) const {
@@ -25,6 +30,9 @@ class Interpreter {
       if (d.term >= 0 && cell.theta != T(0)) f[s] -= cell.theta * (T(d.sign) * eval(d.term, c, i, j));
     }
   }
+
+  // Node n at cell (i, j), the defines it uses evaluated there.
+  T node(const TextCell<T>& cell, int n, int i, int j) const { return eval(n, Cell{cell, INT_MIN, INT_MIN, nullptr}, i, j); }
 
  private:
   struct Cell {
@@ -59,6 +67,11 @@ class Interpreter {
       case Op::lap: return lap(star(n.a, c, i, j), c.in.h);
       case Op::grad_x: return (at(n.a, c, i + 1, j) - at(n.a, c, i - 1, j)) * c.in.h.ihdx;
       case Op::grad_y: return (at(n.a, c, i, j + 1) - at(n.a, c, i, j - 1)) * c.in.h.ihdy;
+      case Op::grad_xf: return (at(n.a, c, i + 1, j) - at(n.a, c, i, j)) * c.in.h.idx;
+      case Op::grad_xb: return (at(n.a, c, i, j) - at(n.a, c, i - 1, j)) * c.in.h.idx;
+      case Op::grad_yf: return (at(n.a, c, i, j + 1) - at(n.a, c, i, j)) * c.in.h.idy;
+      case Op::grad_yb: return (at(n.a, c, i, j) - at(n.a, c, i, j - 1)) * c.in.h.idy;
+      case Op::rand: case Op::randn: return T(draw(n, c.in.grid, i, j));
       case Op::advect: return advect_upwind(star(n.a, c, i, j), at(n.b, c, i, j), at(n.c, c, i, j), c.in.h);
       case Op::div_grad: return div_grad(n, c, i, j);
       default: return binary(n, at(n.a, c, i, j), at(n.b, c, i, j));
@@ -67,6 +80,16 @@ class Interpreter {
 
   T div_grad(const Node& n, const Cell& c, int i, int j) const {
     return eq::div_grad(star(n.a, c, i, j), star(n.b, c, i, j), c.in.h);
+  }
+
+  // Cell (i, j)'s draw of call site n.slot: a function of the seed, the site and the cell alone, so the
+  // same on every backend and in any order of the cells.
+  double draw(const Node& n, const Grid2& g, int i, int j) const {
+    uint64_t state = seed_ * 0x9E3779B97F4A7C15ull ^ uint64_t(n.slot) << 48 ^ uint64_t(g.extents().index(i, j)) << 1;
+    const double u1 = unit_draw(state);
+    if (n.op == Op::rand) return u1;
+    const double u2 = unit_draw(state);  // Box-Muller
+    return std::sqrt(-2 * std::log1p(-u1)) * std::cos(6.283185307179586 * u2);
   }
 
   static T binary(const Node& n, T a, T b) {
@@ -87,6 +110,19 @@ class Interpreter {
   }
 
   const Program& p_;
+  uint64_t seed_;
 };
+
+// Node `root` at every cell, row by row ([y][x]): the species u (ghosts filled) and the parameters read
+// at time t, rand() and randn() drawn from `seed`.
+template <class T>
+std::vector<double> cells_of(const Program& p, int root, const FieldView<const T>& u, const FieldView<const T>& params,
+                             const Grid2& g, double t = 0, uint64_t seed = 0) {
+  const TextCell<T> cell(reading(u, params, g, t));
+  const Interpreter<T> run(p, seed);
+  std::vector<double> v(std::size_t(g.cells()));
+  for_each_cell(g.extents(), [&](int i, int j) { v[std::size_t(g.extents().index(i, j))] = double(run.node(cell, root, i, j)); });
+  return v;
+}
 
 }  // namespace pdex::eq

@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "pdex/core/hash.hpp"
+#include "pdex/models/equations/jit_headers.hpp"
+
 namespace pdex::eq {
 
 namespace fs = std::filesystem;
@@ -28,11 +31,30 @@ fs::path kernel_cache_dir() {
 }
 
 std::string kernel_hash(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
   char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a(text)));
   return buf;
+}
+
+const std::string& jit_headers_hash() {
+  static const std::string hash = [] {
+    std::string all;
+    for (const JitHeader& h : jit_headers()) all.append(h.name).append(1, '\0').append(h.text).append(1, '\0');
+    return kernel_hash(all);
+  }();
+  return hash;
+}
+
+fs::path jit_include_dir() {
+  const fs::path dir = kernel_cache_dir() / ("include-" + jit_headers_hash()), complete = dir / ".complete";
+  if (fs::exists(complete)) return dir;
+  std::error_code ec;
+  for (const JitHeader& h : jit_headers()) {
+    fs::create_directories((dir / h.name).parent_path(), ec);
+    write_whole(dir / h.name, h.text);
+  }
+  write_whole(complete, "");
+  return dir;
 }
 
 bool write_whole(const fs::path& file, const std::string& bytes) {

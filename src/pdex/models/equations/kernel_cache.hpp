@@ -15,6 +15,10 @@ std::filesystem::path kernel_cache_dir();
 // 16 hex digits of the FNV-1a hash of `text`: the same on every run and machine.
 std::string kernel_hash(const std::string& text);
 
+// The cache's copy of pdex's headers for generated code (jit_headers.hpp), written on first use: the
+// folder to include from.
+std::filesystem::path jit_include_dir();
+
 // Writes `bytes` to `file` whole or not at all (a temporary beside it, renamed): a concurrent run finds
 // the complete file or none. False when it cannot be written.
 bool write_whole(const std::filesystem::path& file, const std::string& bytes);

@@ -30,8 +30,10 @@ struct OperatorDesc {
   Op op;
   int arity;
 };
-constexpr OperatorDesc operator_table[] = {{"lap", Op::lap, 1},       {"grad_x", Op::grad_x, 1}, {"grad_y", Op::grad_y, 1},
-                                           {"advect", Op::advect, 3}, {"div", Op::div_grad, 1}, {"if", Op::choose, 3}};
+constexpr OperatorDesc operator_table[] = {
+    {"lap", Op::lap, 1},         {"grad_x", Op::grad_x, 1},   {"grad_y", Op::grad_y, 1},   {"grad_xf", Op::grad_xf, 1},
+    {"grad_xb", Op::grad_xb, 1}, {"grad_yf", Op::grad_yf, 1}, {"grad_yb", Op::grad_yb, 1}, {"advect", Op::advect, 3},
+    {"div", Op::div_grad, 1},    {"if", Op::choose, 3},       {"rand", Op::rand, 0},       {"randn", Op::randn, 0}};
 
 const std::map<std::string, Op>& reserved() {
   static const std::map<std::string, Op> r{{"x", Op::x},   {"y", Op::y},   {"t", Op::t},
@@ -154,6 +156,7 @@ class Builder {
       if (e.name == o.name) {
         arity(e, o.arity);
         if (o.op == Op::div_grad) return div_grad(e, depth);
+        if (o.op == Op::rand || o.op == Op::randn) return random(e, o.op);
         int d[3] = {0, 0, 0};
         int n[3] = {-1, -1, -1};
         for (std::size_t k = 0; k < e.args.size(); ++k) n[k] = add(e.args[k], d[k]);
@@ -185,6 +188,16 @@ class Builder {
     depth = std::max(dk, dw) + 1;
     return push({Op::div_grad, Fn::exp, kn, wn});
   }
+
+  // rand() uniform in [0, 1), randn() standard normal: drawn once per cell where values are set up; a
+  // right-hand side has no noise (it would change with the step).
+  int random(const Expr& e, Op op) {
+    if (!m_.random)
+      fail(e.column, e.name + "() draws noise for initial values and parameters only, not in an equation; give a parameter "
+                              "{ value = ..., noise = ... } or an expression with " + e.name + "()");
+    return push({op, Fn::exp, -1, -1, -1, random_sites++});
+  }
+  int random_sites = 0;
 
   // The exponent of a^n or pow(a, n) where n is an integer literal up to 64 in size, maybe negated.
   static std::optional<int> integer_exponent(const Expr& e) {
@@ -233,6 +246,7 @@ void check_names(const TextModel& m) {
   for (const auto& s : m.species) claim(s, "model.species");
   for (const auto& p : m.params) claim(p, "model.params." + p);
   for (const auto& [d, text] : m.defines) claim(d, "model.define." + d);
+  for (const auto& [d, text] : m.algebraic) claim(d, "model.algebraic." + d);
 }
 
 void collect_names(const Expr& e, std::set<std::string>& names) {
@@ -240,13 +254,25 @@ void collect_names(const Expr& e, std::set<std::string>& names) {
   for (const Expr& a : e.args) collect_names(a, names);
 }
 
-// The defines in an order where each uses only those before it; throws on a cycle. A define whose text
+struct Definition {
+  std::string name, text, key;
+};
+
+// [model.define] and [model.algebraic]: both are computed from the species at each cell.
+std::vector<Definition> definitions(const TextModel& m) {
+  std::vector<Definition> d;
+  for (const auto& [name, text] : m.defines) d.push_back({name, text, "model.define." + name});
+  for (const auto& [name, text] : m.algebraic) d.push_back({name, text, "model.algebraic." + name});
+  return d;
+}
+
+// The definitions in an order where each uses only those before it; throws on a cycle. One whose text
 // does not parse is left where it is, for the builder to report.
-std::vector<std::size_t> define_order(const TextModel& m) {
-  const std::size_t n = m.defines.size();
+std::vector<std::size_t> define_order(const std::vector<Definition>& defs) {
+  const std::size_t n = defs.size();
   std::vector<std::set<std::string>> uses(n);
   for (std::size_t k = 0; k < n; ++k) try {
-      collect_names(parse_expression(m.defines[k].second), uses[k]);
+      collect_names(parse_expression(defs[k].text), uses[k]);
     } catch (const ExprError&) {
     }
   std::vector<int> state(n, 0);  // 0 new, 1 on the path, 2 placed
@@ -254,10 +280,10 @@ std::vector<std::size_t> define_order(const TextModel& m) {
   std::function<void(std::size_t)> visit = [&](std::size_t k) {
     if (state[k] == 2) return;
     if (state[k] == 1)
-      throw TextModelError("model.define." + m.defines[k].first, "'" + m.defines[k].first + "' is defined in terms of itself (through the defines it uses)");
+      throw TextModelError(defs[k].key, "'" + defs[k].name + "' is defined in terms of itself (through the defines it uses)");
     state[k] = 1;
     for (std::size_t d = 0; d < n; ++d)
-      if (uses[k].count(m.defines[d].first)) visit(d);
+      if (uses[k].count(defs[d].name)) visit(d);
     state[k] = 2;
     order.push_back(k);
   };
@@ -341,17 +367,18 @@ Program compile(const TextModel& m) {
   Program p;
   Builder b(m, p);
   b.used_params.assign(m.params.size(), false);
-  if (m.defines.size() > std::size_t(max_defines))
-    throw TextModelError("model.define", "at most " + std::to_string(max_defines) + " defines");
-  std::vector<std::string> defined;
-  for (const std::size_t k : define_order(m)) {
-    const auto& [name, text] = m.defines[k];
-    p.defines.push_back(b.build("model.define." + name, text, defined));
+  const std::vector<Definition> defs = definitions(m);
+  if (defs.size() > std::size_t(max_defines))
+    throw TextModelError("model.define", "at most " + std::to_string(max_defines) + " defines and algebraic species together");
+  for (const std::size_t k : define_order(defs)) {
+    p.defines.push_back(b.build(defs[k].key, defs[k].text, p.define_names));
     b.define_reach.push_back(b.last_reach);
-    defined.push_back(name);
+    p.define_names.push_back(defs[k].name);
   }
+  for (const auto& [name, text] : m.algebraic)
+    p.algebraic.push_back(int(std::find(p.define_names.begin(), p.define_names.end(), name) - p.define_names.begin()));
   for (std::size_t s = 0; s < m.species.size(); ++s)
-    p.equations.push_back(b.build("model.equations." + m.species[s], m.equations[s], defined));
+    p.equations.push_back(b.build("model.equations." + m.species[s], m.equations[s], p.define_names));
   for (std::size_t s = 0; s < m.species.size(); ++s) p.implicit.push_back(implicit_term(p, int(s)));
   for (std::size_t k = 0; k < m.params.size(); ++k)
     if (!b.used_params[k]) p.warnings.push_back("model.params." + m.params[k] + " is never used in the equations");

@@ -20,13 +20,16 @@ struct TextModel {
   std::vector<std::string> equations;                          // one per species, in species order
   std::vector<std::string> params;                             // parameter names
   std::vector<std::pair<std::string, std::string>> defines;   // name, expression; each may use those before it
+  std::vector<std::pair<std::string, std::string>> algebraic = {};  // [model.algebraic]: defines that are also output fields
+  bool random = false;  // rand() and randn() allowed: an initial value's or a parameter's expression
 };
 
 enum class Op : std::uint8_t {
   constant, species, param, define, x, y, t, dx, dy, length_x, length_y,
   negate, add, sub, mul, div, pow, powi, less, less_equal, greater, greater_equal, equal, not_equal, choose,
   func1, func2,
-  lap, grad_x, grad_y, advect, div_grad,
+  lap, grad_x, grad_y, grad_xf, grad_xb, grad_yf, grad_yb, advect, div_grad,
+  rand, randn,  // noise: initial values and parameters only (TextModel::random)
 };
 
 // One node; a, b, c index its operands in Program::nodes.
@@ -34,7 +37,7 @@ struct Node {
   Op op = Op::constant;
   Fn fn = Fn::exp;
   int a = -1, b = -1, c = -1;
-  int slot = 0;      // species, parameter or define index; powi's exponent
+  int slot = 0;      // species, parameter or define index; powi's exponent; rand's call site
   double value = 0;  // a constant's
 };
 
@@ -51,6 +54,8 @@ struct ImplicitTerm {
 struct Program {
   std::vector<Node> nodes;
   std::vector<int> defines;    // the root of each define, in order
+  std::vector<std::string> define_names;  // in that order
+  std::vector<int> algebraic;  // per TextModel::algebraic, its index in defines
   std::vector<int> equations;  // the root of each species' right-hand side
   std::vector<ImplicitTerm> implicit;  // per species
   int reach = 0;               // how many cells beyond a cell its right-hand side reads (nested operators add up)

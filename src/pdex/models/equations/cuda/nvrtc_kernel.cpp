@@ -17,11 +17,13 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/cuda/vendor_library.hpp"
 #include "pdex/models/equations/codegen.hpp"
+#include "pdex/models/equations/jit_headers.hpp"
 #include "pdex/models/equations/kernel_cache.hpp"
 #include "pdex/models/equations/text_step.hpp"
 
@@ -50,7 +52,8 @@ void check(CUresult r, const char* what) {
 
 // NVRTC has no C++ library: the standard headers pdex's device code includes, as far as it uses them.
 const char* const std_header_names[] = {"cstdint", "cstddef", "limits"};
-const char* const std_header_texts[] = {
+constexpr int std_headers = 3;
+const char* const std_header_texts[std_headers] = {
     "#pragma once\nnamespace std {\ntypedef signed char int8_t;\ntypedef short int16_t;\ntypedef int int32_t;\n"
     "typedef long long int64_t;\ntypedef unsigned char uint8_t;\ntypedef unsigned short uint16_t;\n"
     "typedef unsigned int uint32_t;\ntypedef unsigned long long uint64_t;\n}\n"
@@ -98,12 +101,15 @@ std::string nvrtc_log(nvrtcProgram prog) {
 std::string compile(const std::string& source, const std::string& arch, const fs::path& keep) {
   // The functions' types from nvrtc.h; the library itself is opened, not linked.
   nvrtcProgram prog = nullptr;
-  if (nvrtc().function<decltype(&nvrtcCreateProgram)>("nvrtcCreateProgram")(&prog, source.c_str(), "pdex_text_model.cu", 2, std_header_texts, std_header_names) !=
-      NVRTC_SUCCESS)
+  // The headers from memory: the stand-ins above and pdex's own (jit_headers.hpp).
+  std::vector<const char*> names(std_header_names, std_header_names + std_headers), texts(std_header_texts, std_header_texts + std_headers);
+  for (const eq::JitHeader& h : eq::jit_headers()) names.push_back(h.name), texts.push_back(h.text);
+  if (nvrtc().function<decltype(&nvrtcCreateProgram)>("nvrtcCreateProgram")(&prog, source.c_str(), "pdex_text_model.cu", int(names.size()),
+                                                                             texts.data(), names.data()) != NVRTC_SUCCESS)
     throw Error("NVRTC: cannot create a program for the text model");
-  const std::string gpu = "--gpu-architecture=sm_" + arch, include = std::string("--include-path=") + PDEX_JIT_INCLUDE;
-  const char* options[] = {gpu.c_str(), include.c_str(), "--std=c++20", "--device-as-default-execution-space"};
-  const nvrtcResult r = nvrtc().function<decltype(&nvrtcCompileProgram)>("nvrtcCompileProgram")(prog, 4, options);
+  const std::string gpu = "--gpu-architecture=sm_" + arch;
+  const char* options[] = {gpu.c_str(), "--std=c++20", "--device-as-default-execution-space"};
+  const nvrtcResult r = nvrtc().function<decltype(&nvrtcCompileProgram)>("nvrtcCompileProgram")(prog, 3, options);
   std::string cubin;
   if (r == NVRTC_SUCCESS) {
     std::size_t n = 0;
@@ -139,7 +145,7 @@ DeviceKernels kernels(const eq::Program& p) {
   nvrtc().function<decltype(&nvrtcVersion)>("nvrtcVersion")(&nv_major, &nv_minor);
   PDEX_CUDA_CHECK(cudaRuntimeGetVersion(&version));
   const std::string arch = std::to_string(major * 10 + minor), source = device_source(p);
-  const std::string key = eq::kernel_hash(source + arch + std::to_string(nv_major * 100 + nv_minor) + PDEX_JIT_INCLUDE + __DATE__ __TIME__);
+  const std::string key = eq::kernel_hash(source + arch + std::to_string(nv_major * 100 + nv_minor) + eq::jit_headers_hash());
   if (auto it = loaded.find(key); it != loaded.end()) return it->second;
   const fs::path file = eq::kernel_cache_dir() / ("text-" + key + "-sm" + arch + ".cubin");
   std::string cubin;
