@@ -137,6 +137,28 @@ TEST(EquationsRun, InSinglePrecisionEveryCatalogueModelAsTextAgreesToRounding) {
   }
 }
 
+TEST(EquationsRun, TensorDiffusionAsTextIsTheBuiltInAnisotropicKernel) {
+  const ReactionInfo& gs = ard_reaction("gray_scott");
+  auto with = [&](bool text) {
+    std::string cfg = catalogue_config(gs, text, "\"periodic\"", "openmp", "f64", 40);
+    const std::string model =
+        text ? "[model.equations]\nu = \"div(tensor(Du*mxx, Du*mxy, Du*myy)*grad(u)) - u*v^2 + F*(1 - u)\"\n"
+               "v = \"div(tensor(Dv*mxx, Dv*mxy, Dv*myy)*grad(v)) + u*v^2 - (F + k)*v\"\n"
+               "[model.params]\nmxx = { value = 1.0, noise = 0.2, seed = 5 }\nmxy = 0.3\nmyy = 0.6\n"
+             : "[model.diffusion]\nkind = \"tensor\"\nxx = { value = 1.0, noise = 0.2, seed = 5 }\nxy = 0.3\nyy = 0.6\n";
+    cfg.replace(cfg.find("v = { value = 0"), 15, "v = { value = 0.25");
+    return cfg.insert(cfg.find("[grid]"), model);
+  };
+  const auto text = final_field(with(true), "v", 40), builtin = final_field(with(false), "v", 40);
+  EXPECT_LT(largest_difference(text, builtin), 1e-12);
+  std::string isotropic = catalogue_config(gs, true, "\"periodic\"", "openmp", "f64", 40);
+  isotropic.replace(isotropic.find("v = { value = 0"), 15, "v = { value = 0.25");
+  EXPECT_GT(largest_difference(text, final_field(isotropic, "v", 40)), 1e-6) << "the tensor changed the run";
+  expect_refused({{"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"tensor(1, 0, 1)\"\n"
+                   "[grid]\nnx = 8\n[time]\ndt = 0.1\nsteps = 1\n",
+                   {"model.equations.u", "stands only in a diffusion's flux"}}});
+}
+
 TEST(EquationsRun, APresetTakesOverridesAndPdexListShowsItsText) {
   const ReactionInfo& gs = ard_reaction("gray_scott");
   // v raised to 0.25 everywhere, where the kinetics are busy and F matters (until v decays).
@@ -231,8 +253,29 @@ TEST(EquationsRun, OnTheGpuTheTextIsTheBuiltInModelAndTheCpusAnswer) {
                                  last_field(config(gray_scott_text, "\"neumann\"", "openmp", "f64", 0, time), "v")),
               1e-12);
   }
+  for (const ReactionInfo& r : ard_catalog()) {  // every preset against its built-in CUDA kernels
+    SCOPED_TRACE(r.name);
+    EXPECT_LT(preset_difference(r, mixed_boundary, "cuda", "f64", 1000), 1e-12);
+  }
   const auto single = final_field(config(gray_scott_text, "\"periodic\"", "cuda", "f32", 200), "v", 200);
   EXPECT_LT(largest_difference(single, final_field(config(gray_scott_builtin, "\"periodic\"", "cuda", "f32", 200), "v", 200)), 1e-5);
+}
+
+TEST(EquationsRun, OnTheGpuTensorsOneSidedDifferencesRobinSidesAndAlgebraicSpeciesGiveTheCpusAnswer) {
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  auto cfg = [](const std::string& backend) {
+    return "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\n"
+           "u = \"div(tensor(1 + 0.5*x/L_x, 0.2, 0.7)*grad(u)) - 0.1*grad_xf(u) + 0.05*grad_yb(u*u)\"\n"
+           "[model.algebraic]\nw = \"u^2 - lap(u)\"\n"
+           "[grid]\nnx = 24\nny = 20\nboundary = { left = { kind = \"robin\", a = 1.0, b = 2.0, value = 0.5 }, right = \"neumann\", "
+           "bottom = \"neumann\", top = { kind = \"dirichlet\", value = 0.2 } }\n[time]\ndt = 0.05\nsteps = 300\n"
+           "[initial]\nu = \"exp(-((x - 12)^2 + (y - 10)^2)/10) + 0.01*rand()\"\n"
+           "[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nprecision = \"f64\"\nbackend = \"" + backend + "\"\n";
+  };
+  for (const std::string field : {"u", "w"}) {
+    SCOPED_TRACE(field);
+    EXPECT_LT(largest_difference(final_field(cfg("cuda"), field, 300), final_field(cfg("openmp"), field, 300)), 1e-12);
+  }
 }
 
 TEST(EquationsRun, AClampKeepsASpeciesAtItsFloorAsTheBuiltInClampDoes) {

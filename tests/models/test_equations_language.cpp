@@ -71,7 +71,7 @@ TEST(EquationsLanguage, ComparisonsConditionsAndFunctions) {
 }
 
 TEST(EquationsLanguage, OperatorsOfAConstantFieldVanish) {
-  for (const char* e : {"lap(u)", "grad_x(u)", "grad_y(u*u)", "grad_xf(u)", "grad_xb(u)", "grad_yf(u)", "grad_yb(u)", "lap(lap(u))", "div(a*grad(u))", "advect(u, 1, -1)", "lap(u*a)"})
+  for (const char* e : {"lap(u)", "grad_x(u)", "grad_y(u*u)", "grad_xf(u)", "grad_xb(u)", "grad_yf(u)", "grad_yb(u)", "lap(lap(u))", "div(a*grad(u))", "advect(u, 1, -1)", "lap(u*a)", "div(tensor(a, 0.5*a, u)*grad(u))"})
     EXPECT_DOUBLE_EQ(value_of(e, 0.7), 0.0) << e;
 }
 
@@ -190,7 +190,7 @@ TEST(EquationsLanguage, CompiledAndInterpretedStepsAgreeToTheBit) {
   ::setenv("PDEX_CACHE_DIR", cache.c_str(), 1);
   const TextModel m{{"u", "v"},
                     {"a*lap(u) - r + exp(-u)*sin(x) - advect(u, a, b) + if(u > 0.6, tanh(v), cosh(y*t))",
-                     "div(a*grad(v)) + lap(u*v) + grad_x(r) - grad_y(v^3) + grad_xf(u) - grad_xb(v) + grad_yf(r) - grad_yb(u) + atan2(u, v) + max(u, v)^2.5 + mod(u, 0.3) + "
+                     "div(a*grad(v)) + div(tensor(1 + u, b*v, 2)*grad(u)) + lap(u*v) + grad_x(r) - grad_y(v^3) + grad_xf(u) - grad_xb(v) + grad_yf(r) - grad_yb(u) + atan2(u, v) + max(u, v)^2.5 + mod(u, 0.3) + "
                      "heaviside(u - v) + sign(b) + sqrt(abs(v)) + log(1 + u) + pow(u, -2) + L_x/dx + L_y*dy + pi"},
                     {"a", "b"},
                     {{"r", "u*v^2 - s"}, {"s", "lap(v)"}}};

@@ -26,7 +26,10 @@ class Emitter {
  public:
   explicit Emitter(const Program& p) : p_(p) {
     for (const Node& n : p.nodes)
-      if (is_operator(n.op)) {
+      if (n.op == Op::div_tensor) {
+        const Node& k = p.nodes[std::size_t(n.a)];
+        operands_.insert({k.a, k.b, k.c, n.b});
+      } else if (is_operator(n.op)) {
         operands_.insert(n.a);
         if (n.op == Op::div_grad) operands_.insert(n.b);
       }
@@ -109,6 +112,14 @@ class Emitter {
       case Op::grad_xb: return cat({"((", at(n.a, "", ""), " - ", at(n.a, " - 1", ""), ") * c.h.idx)"});
       case Op::grad_yf: return cat({"((", at(n.a, "", " + 1"), " - ", at(n.a, "", ""), ") * c.h.idy)"});
       case Op::grad_yb: return cat({"((", at(n.a, "", ""), " - ", at(n.a, "", " - 1"), ") * c.h.idy)"});
+      case Op::div_tensor: {
+        const Node& k = p_.nodes[std::size_t(n.a)];
+        const std::string box = cat({"pdex::eq::Box<T>{", at(n.b, "", ""), ", ", at(n.b, " - 1", ""), ", ", at(n.b, " + 1", ""), ", ",
+                                     at(n.b, "", " - 1"), ", ", at(n.b, "", " + 1"), ", ", at(n.b, " - 1", " - 1"), ", ",
+                                     at(n.b, " + 1", " - 1"), ", ", at(n.b, " - 1", " + 1"), ", ", at(n.b, " + 1", " + 1"), "}"});
+        return cat({"pdex::eq::div_tensor(", star(k.a), ", ", star(k.b), ", ", star(k.c), ", ", box, ", c.h)"});
+      }
+      case Op::tensor:  // read by div_tensor only
       case Op::rand:
       case Op::randn: break;  // refused in equations (program.cpp)
       case Op::advect: return cat({"pdex::advect_upwind(", star(n.a), ", ", sub(n.b), ", ", sub(n.c), ", c.h)"});

@@ -68,4 +68,23 @@ PDEX_HD inline T div_grad(const Star<T>& k, const Star<T>& w, const Spacing<T>& 
          (half * (k.n + k.c) * (w.n - w.c) - half * (k.c + k.s) * (w.c - w.s)) * h.idy2;
 }
 
+// A value at a cell and its eight neighbours (the cross derivatives of a tensor diffusion read the corners).
+template <class T>
+struct Box {
+  T c, w, e, s, n, sw, se, nw, ne;
+};
+
+// div(K grad p) in conservative form for the symmetric tensor K = (xx, xy; xy, yy) given per cell, each
+// face's K the mean of its two cells and the cross derivative on a face the mean of the two cells'
+// centred differences: the built-in anisotropic diffusion's stencil (grid/stencil.hpp div_tensor).
+template <class T>
+PDEX_HD inline T div_tensor(const Star<T>& xx, const Star<T>& xy, const Star<T>& yy, const Box<T>& p, const Spacing<T>& h) {
+  const T half = T(0.5), q = T(0.25) * h.idy, r = T(0.25) * h.idx;
+  const T fe = half * (xx.c + xx.e) * (p.e - p.c) * h.idx + half * (xy.c + xy.e) * (p.n + p.ne - p.s - p.se) * q;
+  const T fw = half * (xx.c + xx.w) * (p.c - p.w) * h.idx + half * (xy.c + xy.w) * (p.n + p.nw - p.s - p.sw) * q;
+  const T fn = half * (yy.c + yy.n) * (p.n - p.c) * h.idy + half * (xy.c + xy.n) * (p.e + p.ne - p.w - p.nw) * r;
+  const T fs = half * (yy.c + yy.s) * (p.c - p.s) * h.idy + half * (xy.c + xy.s) * (p.e + p.se - p.w - p.sw) * r;
+  return (fe - fw) * h.idx + (fn - fs) * h.idy;
+}
+
 }  // namespace pdex::eq

@@ -46,6 +46,11 @@ class Interpreter {
     return {at(n, c, i, j), at(n, c, i - 1, j), at(n, c, i + 1, j), at(n, c, i, j - 1), at(n, c, i, j + 1)};
   }
 
+  Box<T> box(int n, const Cell& c, int i, int j) const {
+    return {at(n, c, i, j),         at(n, c, i - 1, j),     at(n, c, i + 1, j),     at(n, c, i, j - 1),    at(n, c, i, j + 1),
+            at(n, c, i - 1, j - 1), at(n, c, i + 1, j - 1), at(n, c, i - 1, j + 1), at(n, c, i + 1, j + 1)};
+  }
+
   T eval(int index, const Cell& c, int i, int j) const {
     const Node& n = p_.nodes[std::size_t(index)];
     switch (n.op) {
@@ -74,6 +79,10 @@ class Interpreter {
       case Op::rand: case Op::randn: return T(draw(n, c.in.grid, i, j));
       case Op::advect: return advect_upwind(star(n.a, c, i, j), at(n.b, c, i, j), at(n.c, c, i, j), c.in.h);
       case Op::div_grad: return div_grad(n, c, i, j);
+      case Op::div_tensor: {
+        const Node& k = p_.nodes[std::size_t(n.a)];
+        return eq::div_tensor(star(k.a, c, i, j), star(k.b, c, i, j), star(k.c, c, i, j), box(n.b, c, i, j), c.in.h);
+      }
       default: return binary(n, at(n.a, c, i, j), at(n.b, c, i, j));
     }
   }

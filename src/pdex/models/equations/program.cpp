@@ -164,6 +164,8 @@ class Builder {
         if (o.op == Op::advect) depth = std::max({d[0] + 1, d[1], d[2]});
         return push({o.op, Fn::exp, n[0], n[1], n[2]});
       }
+    if (e.name == "tensor" || e.name == "grad")
+      fail(e.column, e.name + "(...) stands only in a diffusion's flux: div(K*grad(u)), div(tensor(kxx, kxy, kyy)*grad(u))");
     if (index_of(m_.species, e.name) >= 0 || index_of(m_.params, e.name) >= 0)
       fail(e.column, "'" + e.name + "' is not a function; a '*' may be missing before the '('");
     std::vector<std::string> known;
@@ -182,11 +184,23 @@ class Builder {
     if (arg.kind == Kind::mul && is_grad(arg.args[1])) k = &arg.args[0], g = &arg.args[1];
     else if (arg.kind == Kind::mul && is_grad(arg.args[0])) k = &arg.args[1], g = &arg.args[0];
     if (!is_grad(*g)) fail(arg.column, "div takes K*grad(u) (or grad(u)): the flux of a diffusion");
+    if (k && k->kind == Kind::call && k->name == "tensor") return div_tensor(*k, g->args[0], depth);
     int dk = 0, dw = 0;
     const int kn = k ? add(*k, dk) : push({Op::constant, Fn::exp, -1, -1, -1, 0, 1.0});
     const int wn = add(g->args[0], dw);
     depth = std::max(dk, dw) + 1;
     return push({Op::div_grad, Fn::exp, kn, wn});
+  }
+
+  // div(tensor(xx, xy, yy)*grad(w)): the anisotropic diffusion, the tensor's entries expressions.
+  int div_tensor(const Expr& k, const Expr& w, int& depth) {
+    arity(k, 3);
+    int d[4] = {0, 0, 0, 0}, n[3];
+    for (int c = 0; c < 3; ++c) n[c] = add(k.args[std::size_t(c)], d[c]);
+    const int tensor = push({Op::tensor, Fn::exp, n[0], n[1], n[2]});
+    const int wn = add(w, d[3]);
+    depth = std::max({d[0], d[1], d[2], d[3]}) + 1;
+    return push({Op::div_tensor, Fn::exp, tensor, wn});
   }
 
   // rand() uniform in [0, 1), randn() standard normal: drawn once per cell where values are set up; a
@@ -352,6 +366,7 @@ const std::vector<std::pair<std::string, int>>& functions() {
     for (const auto& f : fn_table) v.emplace_back(f.name, f.arity);
     for (const auto& o : operator_table) v.emplace_back(o.name, o.arity);
     v.emplace_back("grad", 1);
+    v.emplace_back("tensor", 3);
     return v;
   }();
   return all;

@@ -29,6 +29,7 @@ enum class Op : std::uint8_t {
   negate, add, sub, mul, div, pow, powi, less, less_equal, greater, greater_equal, equal, not_equal, choose,
   func1, func2,
   lap, grad_x, grad_y, grad_xf, grad_xb, grad_yf, grad_yb, advect, div_grad,
+  tensor, div_tensor,  // div(tensor(xx, xy, yy)*grad(u)): a = the tensor node (a, b, c its entries), b = u
   rand, randn,  // noise: initial values and parameters only (TextModel::random)
 };
 

@@ -62,10 +62,10 @@ const char* const std_header_texts[std_headers] = {
     "#pragma once\nnamespace std {\ntypedef decltype(sizeof(0)) size_t;\n}\nusing std::size_t;\n",
     "#pragma once\nnamespace std {\ntemplate <class T> struct numeric_limits;\n"
     "template <> struct numeric_limits<float> {\n"
-    "  static constexpr float infinity() { return __builtin_huge_valf(); }\n"
+    "  static float infinity() { return __int_as_float(0x7f800000); }\n"
     "  static constexpr float lowest() { return -3.40282347e+38f; }\n};\n"
     "template <> struct numeric_limits<double> {\n"
-    "  static constexpr double infinity() { return __builtin_huge_val(); }\n"
+    "  static double infinity() { return __longlong_as_double(0x7ff0000000000000LL); }\n"
     "  static constexpr double lowest() { return -1.7976931348623157e+308; }\n};\n}\n"};
 
 // One thread a cell; with a.error, each warp's largest error estimate goes to *a.error by an atomic max
