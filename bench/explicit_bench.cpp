@@ -1,5 +1,6 @@
 // pdex bench explicit: throughput of the forward-Euler advection-reaction-diffusion step on every backend
-// and precision, as Gcell/s and as a fraction of the memory bandwidth measured in the same run; and the
+// and precision, as Gcell/s and as a fraction of the memory bandwidth measured in the same run, the
+// built-in kernels beside the same model written as text (compiled, and interpreted on the CPU); and the
 // wall time of seed 000's Table 1 explicit workload (Turing spots, 512x512, dt 0.5, 50,000 steps).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -7,7 +8,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <limits>
+#include <map>
 
 #include "bandwidth.hpp"
 #include "bench_util.hpp"
@@ -15,7 +19,9 @@
 #include "pdex/app/suite_args.hpp"
 #include "pdex/config/field_specs.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
+#include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/time/euler_tiles_shape.hpp"
 
 namespace pdex {
@@ -45,6 +51,35 @@ double seconds_per_step(Stepper& s, double min_time, int reps) {
   }
   return bench::median(per_step);
 }
+// The run of `a` written as text (its model's preset, ard_catalog.hpp): the same parameters, start and clamp.
+EquationsSpec text_spec(const ArdSpec& a) {
+  const ReactionInfo& r = ard_reaction(a.reaction);
+  EquationsSpec s;
+  s.grid = a.grid;
+  s.text = eq::TextModel{r.species, r.text, {}, {}};
+  for (const ParamInfo& p : r.params) {
+    s.text.params.push_back(p.name);
+    s.params.push_back(a.params.at(p.name));
+  }
+  s.program = eq::compile(s.text);
+  s.initial = a.initial;
+  s.bc = a.bc;
+  s.floor.assign(r.species.size(), a.clamp ? 0.0 : -std::numeric_limits<double>::infinity());
+  s.dt = a.dt;
+  return s;
+}
+
+// A stepper for one row: the built-in kernels per step ("step") or temporally blocked ("tiled"), or the
+// model as text, compiled ("text") or in the interpreter ("interp", as where no compiler is found).
+std::unique_ptr<Stepper> row_stepper(const std::string& schedule, const std::string& model, int n, Backend b, Precision p) {
+  if (schedule == "step" || schedule == "tiled") return make_ard_stepper(bench::bench_spec(model, n, schedule == "tiled"), b, p);
+  if (schedule == "text") return make_equations_stepper(text_spec(bench::bench_spec(model, n, false)), b, p);
+  ::setenv("PDEX_CXX", "none", 1);
+  auto s = make_equations_stepper(text_spec(bench::bench_spec(model, n, false)), b, p);
+  ::unsetenv("PDEX_CXX");
+  return s;
+}
+
 }  // namespace
 
 int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
@@ -59,11 +94,13 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   std::vector<int> sizes{128, 256, 512, 1024, 2048, 4096, 8192};
   std::vector<std::string> backends, precisions{"f32", "f64"}, table1_backends{"openmp", "cuda"};
   std::string model = "gray_scott", json_file = "bench-explicit.json";
-  double min_time = 0.3, max_serial_cells = 1 << 26;
+  double min_time = 0.3, max_serial_cells = 1 << 26, max_interp_cells = 1 << 20;
+  bool text = true;
   app.add_option("--sizes", sizes, "grid widths")->delimiter(',');
   app.add_option("--backends", backends, "backends (default: all available)")->delimiter(',');
   app.add_option("--precisions", precisions, "f32,f64")->delimiter(',');
   app.add_option("--model", model, "model to step");
+  app.add_option("--text", text, "also the model written as text: compiled, and interpreted on the CPU up to 1024^2 (true|false)");
   app.add_option("--table1", table1_backends, "backends for seed 000's Table 1 workload (none: skip)")->delimiter(',');
   app.add_option("--min-time", min_time, "seconds per timed run");
   app.add_option("--json", json_file, "output JSON file");
@@ -75,30 +112,37 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   out["device_copy_gbs"] = bench::device_copy_gbs();
   std::printf("measured bandwidth: host STREAM triad %.1f GB/s (%d threads), device copy %.1f GB/s\n\n",
               out["host_triad_gbs"].get<double>(), openmp_threads(), out["device_copy_gbs"].get<double>());
-  std::printf("%-8s %-8s %-5s %6s %12s %10s %9s %9s\n", "backend", "schedule", "prec", "width", "s/step", "Gcell/s",
-              "GB/s", "of peak");
+  std::printf("%-8s %-8s %-5s %6s %12s %10s %9s %9s %11s\n", "backend", "schedule", "prec", "width", "s/step", "Gcell/s",
+              "GB/s", "of peak", "of built-in");
   for (const auto& bn : backends) {
     const Backend b = parse_backend(bn);
     const double peak = b == Backend::cuda ? out["device_copy_gbs"].get<double>() : out["host_triad_gbs"].get<double>();
     // CUDA: the per-step kernel (one pass over memory per step) and the temporally blocked schedule
-    // (which runs only up to temporal_blocking_max_cells).
-    const std::vector<bool> schedules = b == Backend::cuda ? std::vector<bool>{false, true} : std::vector<bool>{false};
-    for (bool tiled : schedules)
+    // (which runs only up to temporal_blocking_max_cells); then the text rows, against the per-step kernel.
+    std::vector<std::string> schedules{"step"};
+    if (b == Backend::cuda) schedules.push_back("tiled");
+    if (text) schedules.push_back("text");
+    if (text && b != Backend::cuda) schedules.push_back("interp");
+    std::map<std::pair<std::string, int>, double> builtin;  // Gcell/s of the per-step kernel by precision and width
+    for (const std::string& sched : schedules)
       for (const auto& pn : precisions)
         for (int n : sizes) {
           if (b == Backend::serial && double(n) * n > max_serial_cells) continue;
-          if (tiled && double(n) * n > double(temporal_blocking_max_cells)) continue;
-          auto s = make_ard_stepper(bench::bench_spec(model, n, tiled), b, parse_precision(pn));
+          if (sched == "tiled" && double(n) * n > double(temporal_blocking_max_cells)) continue;
+          if (sched == "interp" && double(n) * n > max_interp_cells) continue;
+          auto s = row_stepper(sched, model, n, b, parse_precision(pn));
           const double t = seconds_per_step(*s, min_time, 3);
           const double gcells = double(n) * n / t / 1e9, gbs = s->bytes_per_step() / t / 1e9;
-          const char* sched = tiled ? "tiled" : "step";
-          std::printf("%-8s %-8s %-5s %6d %12.4g %10.3f %9.1f %8.1f%%\n", bn.c_str(), sched, pn.c_str(), n, t, gcells,
-                      gbs, 100 * gbs / peak);
+          if (sched == "step") builtin[{pn, n}] = gcells;
+          const auto base = builtin.find({pn, n});
+          const double of_builtin = base == builtin.end() ? 0.0 : gcells / base->second;
+          std::printf("%-8s %-8s %-5s %6d %12.4g %10.3f %9.1f %8.1f%% %10.1f%%\n", bn.c_str(), sched.c_str(), pn.c_str(), n, t,
+                      gcells, gbs, 100 * gbs / peak, 100 * of_builtin);
           std::fflush(stdout);
           out["explicit"].push_back({{"backend", bn}, {"schedule", sched}, {"device", device_name(b)},
                                      {"precision", pn}, {"model", model}, {"nx", n}, {"ny", n},
                                      {"seconds_per_step", t}, {"gcells_per_s", gcells}, {"gbytes_per_s", gbs},
-                                     {"fraction_of_peak", gbs / peak}});
+                                     {"fraction_of_peak", gbs / peak}, {"fraction_of_builtin", of_builtin}});
         }
   }
   std::printf("\nseed 000 Table 1 explicit workload: Turing 512x512, dt 0.5, 50,000 steps, f32 "
