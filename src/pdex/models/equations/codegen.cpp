@@ -24,7 +24,7 @@ std::string literal(double v) {
 
 class Emitter {
  public:
-  explicit Emitter(const Program& p) : p_(p) {
+  Emitter(const Program& p, Target target) : p_(p), target_(target) {
     for (const Node& n : p.nodes)
       if (n.op == Op::div_tensor) {
         const Node& k = p.nodes[std::size_t(n.a)];
@@ -53,10 +53,12 @@ class Emitter {
     for (std::size_t e = 0; e < p_.equations.size(); ++e) {
       const std::string f = cat({"f[", std::to_string(e), "]"});
       s += cat({"  ", f, " = ", expr(p_.equations[e], true), ";\n"});
-      // The theta scheme's explicit side: the implicit term's share theta taken out (interpreter.hpp).
+      // The theta scheme's explicit side: the implicit term's share theta taken out (interpreter.hpp), 0
+      // with the other schemes (codegen.hpp's Target says why the host has no branch).
       const ImplicitTerm& d = p_.implicit[e];
       if (d.term >= 0)
-        s += cat({"  if (c.theta != T(0)) ", f, " -= c.theta * (", literal(d.sign), " * ", expr(d.term, true), ");\n"});
+        s += cat({target_ == Target::device ? "  if (c.theta != T(0)) " : "  ", f, " -= c.theta * (", literal(d.sign), " * ",
+                  expr(d.term, true), ");\n"});
     }
     return s;
   }
@@ -129,17 +131,18 @@ class Emitter {
   }
 
   const Program& p_;
+  Target target_;
   std::set<int> operands_;
 };
 
 }  // namespace
 
-std::string rhs_body(const Program& p) { return Emitter(p).body(); }
+std::string rhs_body(const Program& p, Target target) { return Emitter(p, target).body(); }
 
-std::string rhs_struct(const Program& p) {
+std::string rhs_struct(const Program& p, Target target) {
   return cat({"constexpr int N = ", std::to_string(p.equations.size()), ";  // species\n\n",
               "struct Rhs {\n  template <class T, class C>\n  PDEX_HD void operator()(const C& c, int ci, int cj, T* f) const {\n",
-              rhs_body(p), "  }\n};\n"});
+              rhs_body(p, target), "  }\n};\n"});
 }
 
 }  // namespace pdex::eq

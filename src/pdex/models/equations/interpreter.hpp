@@ -27,6 +27,8 @@ class Interpreter {
     for (std::size_t s = 0; s < p_.equations.size(); ++s) {
       f[s] = eval(p_.equations[s], c, i, j);
       const ImplicitTerm& d = p_.implicit[s];
+      // The generated host source subtracts without a branch: with theta = 0 that leaves f[s] as it is
+      // (up to the sign of a zero, and a NaN where the term is infinite), so the interpreter skips it.
       if (d.term >= 0 && cell.theta != T(0)) f[s] -= cell.theta * (T(d.sign) * eval(d.term, c, i, j));
     }
   }
