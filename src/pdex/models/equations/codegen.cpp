@@ -115,11 +115,11 @@ class Emitter {
       case Op::grad_yf: return cat({"((", at(n.a, "", " + 1"), " - ", at(n.a, "", ""), ") * c.h.idy)"});
       case Op::grad_yb: return cat({"((", at(n.a, "", ""), " - ", at(n.a, "", " - 1"), ") * c.h.idy)"});
       case Op::div_tensor: {
-        const Node& k = p_.nodes[std::size_t(n.a)];
+        const Node& tensor = p_.nodes[std::size_t(n.a)];
         const std::string box = cat({"pdex::eq::Box<T>{", at(n.b, "", ""), ", ", at(n.b, " - 1", ""), ", ", at(n.b, " + 1", ""), ", ",
                                      at(n.b, "", " - 1"), ", ", at(n.b, "", " + 1"), ", ", at(n.b, " - 1", " - 1"), ", ",
                                      at(n.b, " + 1", " - 1"), ", ", at(n.b, " - 1", " + 1"), ", ", at(n.b, " + 1", " + 1"), "}"});
-        return cat({"pdex::eq::div_tensor(", star(k.a), ", ", star(k.b), ", ", star(k.c), ", ", box, ", c.h)"});
+        return cat({"pdex::eq::div_tensor(", star(tensor.a), ", ", star(tensor.b), ", ", star(tensor.c), ", ", box, ", c.h)"});
       }
       case Op::tensor:  // read by div_tensor only
       case Op::rand:
