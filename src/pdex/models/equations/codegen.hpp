@@ -15,8 +15,8 @@ namespace pdex::eq {
 // c.lx, c.ly the coordinates, time, spacing and size, c.h the stencils' Spacing<T>, c.theta the share of
 // the implicit terms (program.hpp's ImplicitTerm) to take out; f[s] receives species s's right-hand side
 // at cell (ci, cj).
-//   host: the theta share is subtracted without a branch (0 outside the theta scheme), so that the
-//         compiler vectorizes a row's cells, as the interpreter computes it;
+//   host: the theta share is subtracted without a branch (theta is 0 outside the theta scheme), so
+//         that the compiler vectorizes a row's cells;
 //   device: a thread a cell, where the branch on theta is uniform and skips the work.
 enum class Target { host, device };
 std::string rhs_body(const Program& p, Target target);

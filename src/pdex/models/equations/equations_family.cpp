@@ -158,9 +158,13 @@ std::vector<double> expression_cells(ConfigReader& cfg, const EquationsSpec& s, 
   return eq::cells_of<double>(p, p.equations[0], none.cview(), values.cview(), g, 0.0, seed);
 }
 
-// The theta scheme solves the D*lap(u) terms implicitly: a parameter D must be >= 0 everywhere; warns
-// where there is no such term.
+// The theta scheme solves the D*lap(u) terms implicitly with the solvers, which know no Robin side: a
+// parameter D must be >= 0 everywhere; warns where there is no such term.
 void check_implicit(ConfigReader& cfg, const EquationsSpec& s) {
+  for (const auto& side : s.bc.side)
+    for (const SideBc& b : side)
+      if (b.kind == BcKind::robin)
+        cfg.fail("grid.boundary", "Robin sides are taken with an explicit scheme (euler, rk4, merson), not yet with the theta scheme's solvers");
   bool found = false;
   for (std::size_t k = 0; k < s.text.species.size(); ++k) {
     const eq::ImplicitTerm& d = s.program.implicit[k];
@@ -205,10 +209,6 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   setup->clock = read_scheme_clock(cfg, theta, [&] { return text_stable_step(s, 0.0).dt_max; });
   s.scheme = setup->clock.scheme, s.dt = setup->clock.dt, s.tol = setup->clock.tol, s.theta = theta.theta, s.solver = theta.solver;
   if (s.scheme == "theta") check_implicit(cfg, s);
-  for (const auto& side : s.bc.side)
-    for (const SideBc& b : side)
-      if (s.scheme == "theta" && b.kind == BcKind::robin)
-        cfg.fail("grid.boundary", "Robin sides are taken with an explicit scheme (euler, rk4, merson), not yet with the theta scheme's solvers");
   setup->fields = output_fields(s.text);
   setup->grid = s.grid;
   return setup;

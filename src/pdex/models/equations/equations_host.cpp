@@ -60,9 +60,7 @@ TextStage<T> text_stage(const OpenMP& ex, const eq::Program& p) {
 }
 
 std::vector<double> algebraic_values(const EquationsSpec& spec, int a, const std::vector<std::vector<double>>& species, double t) {
-  Field<double> u(spec.grid, int(species.size()), equations_detail::ghost_of(spec), MemorySpace::host);
-  for (std::size_t s = 0; s < species.size(); ++s) u.set_interior(int(s), species[s]);
-  fill_ghosts(Serial{}, u.view(), spec.bc);
+  const Field<double> u = equations_detail::species_field<double>(spec, species, MemorySpace::host);
   const Field<double> params = equations_detail::parameter_field<double>(spec, MemorySpace::host);
   const int root = spec.program.defines[std::size_t(spec.program.algebraic[std::size_t(a)])];
   return eq::cells_of<double>(spec.program, root, u.cview(), params.cview(), spec.grid, t);

@@ -13,6 +13,7 @@
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/linear_solver.hpp"
+#include "pdex/models/equations/equations_fields.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/models/equations/text_step.hpp"
 #include "pdex/time/field_stats.hpp"
@@ -22,41 +23,6 @@
 namespace pdex {
 
 namespace equations_detail {
-
-// A parameter's ghosts: periodic across the sides where the first species is periodic, mirrored
-// (Neumann) elsewhere, so that an operator of a varying parameter reads sensible values beyond a side.
-inline FieldBoundary parameter_boundary(const FieldBoundary& species) {
-  FieldBoundary b = FieldBoundary::all(BcKind::neumann);
-  for (int s = 0; s < 4; ++s)
-    if (species.side[s][0].kind == BcKind::periodic) b.side[s][0] = SideBc{BcKind::periodic, 0.0};
-  return b;
-}
-
-inline int ghost_of(const EquationsSpec& spec) { return std::max(1, spec.program.reach); }
-
-// The initial state in `space`, its ghosts filled.
-template <class T>
-Field<T> initial_state(const EquationsSpec& spec, MemorySpace space) {
-  Field<T> host(spec.grid, int(spec.text.species.size()), ghost_of(spec), MemorySpace::host);
-  for (std::size_t s = 0; s < spec.initial.size(); ++s)
-    host.set_interior(int(s), std::vector<T>(spec.initial[s].begin(), spec.initial[s].end()));
-  fill_ghosts(Serial{}, host.view(), spec.bc);
-  return to_space(host, space);
-}
-
-// Every parameter as a component (constants filled), ghosts filled once: parameters do not change.
-template <class T>
-Field<T> parameter_field(const EquationsSpec& spec, MemorySpace space) {
-  const int n = std::max<int>(1, int(spec.params.size()));
-  Field<T> host(spec.grid, n, ghost_of(spec), MemorySpace::host);
-  const FieldBoundary bc = parameter_boundary(spec.bc);
-  for (std::size_t k = 0; k < spec.params.size(); ++k) {
-    const std::vector<double> v = spec.params[k].per_cell(std::size_t(spec.grid.cells()));
-    host.set_interior(int(k), std::vector<T>(v.begin(), v.end()));
-    fill_ghosts(Serial{}, host.view().components(int(k), 1), bc);
-  }
-  return to_space(host, space);
-}
 
 // [model.clamp]'s floors; the lowest number for a species without one.
 template <class T>

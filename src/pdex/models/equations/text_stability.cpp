@@ -7,8 +7,7 @@
 #include <string>
 
 #include "pdex/core/format.hpp"
-#include "pdex/grid/field.hpp"
-#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/models/equations/equations_fields.hpp"
 #include "pdex/models/equations/interpreter.hpp"
 
 namespace pdex {
@@ -66,11 +65,9 @@ constexpr double wave_numbers[3] = {0.0, 1.5707963267948966, 3.141592653589793};
 }  // namespace
 
 StableStep text_stable_step(const EquationsSpec& s, double theta) {
-  const int n = int(s.text.species.size()), reach = std::max(1, s.program.reach);
-  Field<double> u(s.grid, n, reach, MemorySpace::host), params(s.grid, std::max<int>(1, int(s.params.size())), reach, MemorySpace::host);
-  for (int k = 0; k < n; ++k) u.set_interior(k, s.initial[std::size_t(k)]);
-  fill_ghosts(Serial{}, u.view(), s.bc);
-  for (std::size_t k = 0; k < s.params.size(); ++k) params.set_interior(int(k), s.params[k].per_cell(std::size_t(s.grid.cells())));
+  const int n = int(s.text.species.size()), reach = equations_detail::ghost_of(s);
+  Field<double> u = equations_detail::initial_state<double>(s, MemorySpace::host);
+  const Field<double> params = equations_detail::parameter_field<double>(s, MemorySpace::host);
   eq::StageArgs<double> a = eq::reading(u.cview(), params.cview(), s.grid);
   a.theta = std::min(1.0, 2 * theta);
   const eq::TextCell<double> cell(a);

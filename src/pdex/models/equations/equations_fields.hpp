@@ -1,0 +1,54 @@
+#pragma once
+// A text model's fields on the host or a device, ghosts filled: the species (the initial state, or any
+// state) and the parameters. Shared by the steppers, the algebraic species and the stable-step estimate.
+#include <algorithm>
+#include <vector>
+
+#include "pdex/grid/field.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/models/equations/equations_spec.hpp"
+
+namespace pdex::equations_detail {
+
+// A parameter's ghosts: periodic across the sides where the first species is periodic, mirrored
+// (Neumann) elsewhere, so that an operator of a varying parameter reads sensible values beyond a side.
+inline FieldBoundary parameter_boundary(const FieldBoundary& species) {
+  FieldBoundary b = FieldBoundary::all(BcKind::neumann);
+  for (int s = 0; s < 4; ++s)
+    if (species.side[s][0].kind == BcKind::periodic) b.side[s][0] = SideBc{BcKind::periodic, 0.0};
+  return b;
+}
+
+inline int ghost_of(const EquationsSpec& spec) { return std::max(1, spec.program.reach); }
+
+// The species with the interior values `values` (one vector per species) in `space`, ghosts filled as
+// their boundaries say.
+template <class T>
+Field<T> species_field(const EquationsSpec& spec, const std::vector<std::vector<double>>& values, MemorySpace space) {
+  Field<T> host(spec.grid, int(spec.text.species.size()), ghost_of(spec), MemorySpace::host);
+  for (std::size_t s = 0; s < values.size(); ++s) host.set_interior(int(s), std::vector<T>(values[s].begin(), values[s].end()));
+  fill_ghosts(Serial{}, host.view(), spec.bc);
+  return to_space(host, space);
+}
+
+// The initial state in `space`, its ghosts filled.
+template <class T>
+Field<T> initial_state(const EquationsSpec& spec, MemorySpace space) {
+  return species_field<T>(spec, spec.initial, space);
+}
+
+// Every parameter as a component (constants filled), ghosts filled once: parameters do not change.
+template <class T>
+Field<T> parameter_field(const EquationsSpec& spec, MemorySpace space) {
+  const int n = std::max<int>(1, int(spec.params.size()));
+  Field<T> host(spec.grid, n, ghost_of(spec), MemorySpace::host);
+  const FieldBoundary bc = parameter_boundary(spec.bc);
+  for (std::size_t k = 0; k < spec.params.size(); ++k) {
+    const std::vector<double> v = spec.params[k].per_cell(std::size_t(spec.grid.cells()));
+    host.set_interior(int(k), std::vector<T>(v.begin(), v.end()));
+    fill_ghosts(Serial{}, host.view().components(int(k), 1), bc);
+  }
+  return to_space(host, space);
+}
+
+}  // namespace pdex::equations_detail
