@@ -39,6 +39,8 @@ class DecayStepper : public Stepper {
       if (!std::isfinite(u_[k])) return int64_t(k);
     return -1;
   }
+  bool settable(int field) const override { return field == 0; }
+  void set_values(int, const std::vector<double>& v) override { u_ = v; }
   void save() override { saved_ = u_; }
   void restore() override { u_ = saved_; }
   double bytes_per_step() const override { return 16.0 * double(u_.size()); }

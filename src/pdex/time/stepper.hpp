@@ -37,6 +37,13 @@ class Stepper {
   virtual FieldStats stats(int field) = 0;
   // Linear index y * nx + x of the first NaN/Inf of a field, or -1 when all values are finite.
   virtual int64_t first_nonfinite(int field) = 0;
+  // Whether set_values may write a field: one of the stepped state's, not one computed from them.
+  virtual bool settable(int field) const = 0;
+  // Replaces the interior values of a settable field (row-major [y][x], grid.cells() of them) and its
+  // ghosts: the explorer's brush, and carrying a state over into a rebuilt stepper.
+  virtual void set_values(int field, const std::vector<double>& v) = 0;
+  // Sets the simulated time that the right-hand side reads; a model that does not read t ignores it.
+  virtual void set_time(double t) { (void)t; }
   // A copy of the state to go back to (kept in the state's memory space; allocated at set-up).
   virtual void save() = 0;
   virtual void restore() = 0;

@@ -122,6 +122,8 @@ class ArdBase : public Interface {
   FieldStats stats(int field) override { return field_stats(ex_, current().cview(), field); }
 
   int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, current().cview(), field); }
+  bool settable(int field) const override { return field >= 0 && field < Rhs::ncomp; }
+  void set_values(int field, const std::vector<double>& v) override { set_interior_values(current(), field, v, bc_); }
   void save() override { copy(saved_, current()); }
   void restore() override { copy(current(), saved_); }
   double bytes_per_step() const override { return 2.0 * Rhs::ncomp * sizeof(T) * double(saved_.grid().cells()); }

@@ -52,6 +52,7 @@ class ArdMol final : public ArdBase<Exec, T, Rhs, MolStepper> {
     Base::save();
     saved_t_ = mol_.time();
   }
+  void set_time(double t) override { mol_.set_time(t); }
   void restore() override {
     Base::restore();
     mol_.set_time(saved_t_);

@@ -148,6 +148,15 @@ class ChemotaxisStepper final : public Stepper {
     const auto [v, c] = view_of(f);
     return pdex::first_nonfinite(ex_, v, c);
   }
+  // The stepped fields (n, c; u1, u2 for Stokes; n alone where c solves an elliptic equation); the solve
+  // then brings the computed ones up to date.
+  bool settable(int field) const override {
+    return field == comp_n || (!elliptic_ && field > comp_n && field < w_[cur_].components());
+  }
+  void set_values(int field, const std::vector<double>& v) override {
+    set_interior_values(w_[cur_], field, v, spec_.bc);
+    solve();
+  }
   void save() override { copy(saved_, w_[cur_]); }
   void restore() override {
     copy(w_[cur_], saved_);

@@ -66,6 +66,9 @@ class CurvatureEngine final : public CurvatureStepper {
     return field_stats(ex_, v, 0);
   }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, phi().cview(), 0); }
+  bool settable(int field) const override { return field == 0; }
+  void set_values(int, const std::vector<double>& v) override { set_interior_values(phi(), 0, v, spec_.bc); }
+  void set_time(double t) override { mol_.set_time(t); }
   void save() override {
     copy(saved_, phi());
     saved_t_ = mol_.time();

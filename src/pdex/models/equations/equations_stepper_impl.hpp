@@ -74,6 +74,10 @@ class TextStepper : public Base {
   int64_t first_nonfinite(int field) override {
     return field < species() ? pdex::first_nonfinite(ex_, current().cview(), field) : -1;
   }
+  bool settable(int field) const override { return field >= 0 && field < species(); }
+  void set_values(int field, const std::vector<double>& v) override {
+    set_interior_values(current(), field, v, spec_.bc);
+  }
   void save() override {
     if (saved_.components() == 0) saved_ = current().like(Exec::space);
     copy(saved_, current());
@@ -81,7 +85,7 @@ class TextStepper : public Base {
   }
   void restore() override {
     copy(current(), saved_);
-    set_now(saved_t_);
+    this->set_time(saved_t_);
   }
 
  protected:
@@ -90,7 +94,6 @@ class TextStepper : public Base {
         stage_(text_stage<T>(ex, spec_.program)) {}
   virtual Field<T>& current() = 0;
   virtual double now() const = 0;
-  virtual void set_now(double t) = 0;
   int species() const { return int(spec_.text.species.size()); }
   std::vector<double> algebraic(int a) {
     std::vector<std::vector<double>> u;
@@ -135,11 +138,11 @@ class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
     const double values = double(this->spec_.text.species.size()) * (tableau_.stages + combine_values_per_step(tableau_));
     return values * sizeof(T) * double(this->spec_.grid.cells());
   }
+  void set_time(double t) override { mol_.set_time(t); }
 
  protected:
   Field<T>& current() override { return mol_.rk().state(); }
   double now() const override { return mol_.time(); }
-  void set_now(double t) override { mol_.set_time(t); }
 
  private:
   const Tableau& tableau_;
@@ -196,11 +199,11 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
   }
   double bytes_per_step() const override { return 2.0 * u_.components() * sizeof(T) * double(this->spec_.grid.cells()); }
   const SolverTotals* solver_totals() const override { return &totals_; }
+  void set_time(double t) override { t_ = t; }
 
  protected:
   Field<T>& current() override { return u_; }
   double now() const override { return t_; }
-  void set_now(double t) override { t_ = t; }
 
  private:
   using Op = Helmholtz<T, false>;

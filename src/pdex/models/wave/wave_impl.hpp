@@ -64,6 +64,15 @@ class WaveStepper final : public Stepper {
   std::vector<double> values(int) override { return interior_values(u_[cur_], 0); }
   FieldStats stats(int) override { return field_stats(ex_, u_[cur_].cview(), 0); }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
+  // The previous level moves by as much as the current one: the velocity is kept.
+  bool settable(int field) const override { return field == 0; }
+  void set_values(int, const std::vector<double>& v) override {
+    const std::vector<double> now = values(0);
+    std::vector<double> prev = interior_values(u_[(cur_ + 2) % 3], 0);
+    for (std::size_t k = 0; k < prev.size() && k < v.size(); ++k) prev[k] += v[k] - now[k];
+    set_interior_values(u_[cur_], 0, v, spec_.bc);
+    set_interior_values(u_[(cur_ + 2) % 3], 0, prev, spec_.bc);
+  }
   void save() override {
     copy(saved_[0], u_[cur_]);
     copy(saved_[1], u_[(cur_ + 2) % 3]);
