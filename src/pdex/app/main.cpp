@@ -1,4 +1,4 @@
-// pdex: a PDE explorer. Subcommands: run, compare, list, bench, verify, solve.
+// pdex: a PDE explorer. Subcommands: run, serve, compare, list, bench, verify, solve.
 #include <CLI/CLI.hpp>
 #include <omp.h>
 #include <xmmintrin.h>
@@ -8,6 +8,7 @@
 
 #include "pdex/app/commands.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/serve/server.hpp"
 
 namespace {
 // Arithmetic on denormals is slow on x86 and they carry no information in these models: flush them, on
@@ -59,6 +60,14 @@ int main(int argc, char** argv) {
   bool emit_source = false;
   run->add_flag("--emit-source", emit_source, "print the C++ source generated from a text model (model.name = \"equations\") and stop");
 
+  pdex::serve::ServeOptions serve_opts;
+  auto* serve = app.add_subcommand("serve", "run a simulation behind a web page: watch it, steer it, paint on it (docs/explorer.md)");
+  serve->add_option("config", file, "configuration file (.toml)")->required();
+  add_overrides(serve, cli, true);
+  serve->add_option("--port", serve_opts.port, "port to listen on (default 8765, or the next free one; 0: any free port)");
+  serve->add_option("--host", serve_opts.host, "address to listen on (default 127.0.0.1, this machine only)");
+  serve->add_flag("--open", serve_opts.open_browser, "open the page in a browser (xdg-open)");
+
   auto* compare = app.add_subcommand("compare", "run a configuration on two backends and compare the results");
   compare->add_option("config", file, "configuration file (.toml)")->required();
   compare->add_option("--backends", backends, "two backends, e.g. openmp,cuda (default: openmp,cuda or serial,openmp)")
@@ -91,6 +100,11 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run) return pdex::cmd_run(file, cli, emit_source);
+    if (*serve) {
+      serve_opts.port_given = serve->count("--port") > 0;
+      pdex::serve::LiveRun live(file, cli);
+      return pdex::serve::run_server(live, serve_opts);
+    }
     if (*compare) return pdex::cmd_compare(file, cli, backends);
     if (*list) return pdex::cmd_list(list_json);
     if (*solve) return pdex::cmd_solve(so);

@@ -40,17 +40,6 @@ std::string floor_warning(const SolverTotals* t, bool& said) {
          "accurate as this precision allows; use precision f64 to reach solver.tol, or raise solver.tol to silence this";
 }
 
-nlohmann::json summary_head(const RunConfig& rc, const nlohmann::json& stability) {
-  const Grid2& g = rc.grid();
-  nlohmann::json sum = {{"pdex_version", "0.1.0"}, {"config_file", rc.file}, {"config", rc.resolved},
-                        {"config_input", rc.input}, {"model", rc.model}, {"scheme", rc.clock().scheme},
-                        {"backend", backend_name(rc.backend)}, {"device", device_name(rc.backend)},
-                        {"precision", precision_name(rc.precision)},
-                        {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}}}, {"dt", rc.clock().dt}};
-  if (!stability.is_null()) sum["stability"] = stability;
-  return sum;
-}
-
 // The run loop, one chunk of the schedule at a time.
 class Simulation {
  public:
@@ -110,6 +99,17 @@ class Simulation {
   bool floor_said_ = false;
 };
 }  // namespace
+
+nlohmann::json summary_head(const RunConfig& rc, const nlohmann::json& stability) {
+  const Grid2& g = rc.grid();
+  nlohmann::json sum = {{"pdex_version", "0.1.0"}, {"config_file", rc.file}, {"config", rc.resolved},
+                        {"config_input", rc.input}, {"model", rc.model}, {"scheme", rc.clock().scheme},
+                        {"backend", backend_name(rc.backend)}, {"device", device_name(rc.backend)},
+                        {"precision", precision_name(rc.precision)},
+                        {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}}}, {"dt", rc.clock().dt}};
+  if (!stability.is_null()) sum["stability"] = stability;
+  return sum;
+}
 
 nlohmann::json stats_json(const std::vector<std::string>& names, const std::vector<FieldStats>& stats) {
   nlohmann::json j;

@@ -37,6 +37,10 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options = {});
 // "stability" (null where the scheme has no such rule).
 nlohmann::json check_stability(const RunConfig& rc);
 
+// summary.json's head: the configuration, model, scheme, backend, device, precision, grid and dt (and the
+// stability check's verdict unless null).
+nlohmann::json summary_head(const RunConfig& rc, const nlohmann::json& stability);
+
 // summary.json's "fields": min, max and mean of each; and writing the summary into `dir`.
 nlohmann::json stats_json(const std::vector<std::string>& names, const std::vector<FieldStats>& stats);
 void write_summary(const std::string& dir, const nlohmann::json& summary);

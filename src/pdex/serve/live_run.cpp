@@ -1,0 +1,375 @@
+#include "pdex/serve/live_run.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include "pdex/app/simulation.hpp"
+#include "pdex/config/config_reader.hpp"
+#include "pdex/core/error.hpp"
+#include "pdex/io/colormap.hpp"
+#include "pdex/io/npy.hpp"
+#include "pdex/io/png_writer.hpp"
+#include "pdex/serve/messages.hpp"
+
+namespace pdex::serve {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Keys that would change what the state is (its shape, where it lives) or where files go.
+void check_steerable(const std::string& key) {
+  for (const char* fixed : {"grid.nx", "grid.ny", "run.", "output.", "model.name", "model.species", "model.preset"})
+    if (key.rfind(fixed, 0) == 0)
+      throw InputError("key '" + key + "' cannot change while serving (it changes the state's shape, the backend or "
+                       "the outputs): stop pdex serve and start it with --set " + key + "=...");
+}
+
+std::string step_tag(int64_t step) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%06lld", static_cast<long long>(step));
+  return buf;
+}
+
+// Relative `file = "..."` entries of a configuration, made absolute: a saved configuration lives in
+// another folder than the one they were relative to.
+void absolute_files(toml::table& t, const fs::path& base) {
+  for (auto&& [key, node] : t) {
+    if (auto* sub = node.as_table()) {
+      absolute_files(*sub, base);
+    } else if (key.str() == "file" && node.is_string()) {
+      const fs::path p(node.as_string()->get());
+      if (p.is_relative()) node.as_string()->get() = fs::absolute(base / p).lexically_normal().string();
+    }
+  }
+}
+
+}  // namespace
+
+LiveRun::LiveRun(std::string file, CliOverrides cli) : file_(std::move(file)), cli_(std::move(cli)) {
+  rebuild({});
+  step_ = 0, t_ = 0;
+}
+
+void LiveRun::rebuild(const std::map<std::string, std::string>& changes) {
+  CliOverrides cli = cli_;
+  for (const auto& [key, value] : changes) cli.sets.push_back(key + "=" + value);
+  RunConfig rc = load_run_config(file_, cli);
+  check_stability(rc);
+  if (stepper_ && (rc.grid().nx != rc_.grid().nx || rc.grid().ny != rc_.grid().ny))
+    throw InputError("the grid cannot change size while serving");
+  std::unique_ptr<Stepper> s = rc.setup->make_stepper(rc.backend, rc.precision);
+  std::vector<std::vector<double>> initial(s->field_names().size());
+  for (int f = 0; f < int(initial.size()); ++f)
+    if (s->settable(f)) initial[std::size_t(f)] = s->values(f);
+  if (stepper_) {  // the state goes on: every stepped field the two have in common, and the time
+    const std::vector<std::string>& old = stepper_->field_names();
+    for (int f = 0; f < int(initial.size()); ++f) {
+      const auto it = std::find(old.begin(), old.end(), s->field_names()[std::size_t(f)]);
+      const int g = int(it - old.begin());
+      if (it != old.end() && s->settable(f) && stepper_->settable(g)) s->set_values(f, stepper_->values(g));
+    }
+    s->set_time(t_);
+  }
+  rc_ = std::move(rc), stepper_ = std::move(s), initial_ = std::move(initial), changes_ = changes;
+  ++version_;
+}
+
+void LiveRun::reset() {
+  for (int f = 0; f < int(initial_.size()); ++f)
+    if (stepper_->settable(f)) stepper_->set_values(f, initial_[std::size_t(f)]);
+  step_ = 0, t_ = 0;
+  stepper_->set_time(0);
+  ++version_;
+}
+
+bool LiveRun::tick() {
+  const auto start = Clock::now();
+  if (!playing_ && !step_once_) {
+    rate_steps_ = 0, rate_since_ = start;
+    return false;
+  }
+  step_once_ = false;
+  stepper_->save();
+  try {
+    stepper_->advance(steps_per_frame_);
+  } catch (const NumericalError& e) {
+    return fail(e.what());
+  }
+  for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
+    const int64_t cell = stepper_->first_nonfinite(f);
+    if (cell < 0) continue;
+    const int nx = rc_.grid().nx;
+    return fail(stepper_->field_names()[std::size_t(f)] + " is NaN or Inf at cell (" + std::to_string(cell % nx) + ", " +
+                std::to_string(cell / nx) + ")");
+  }
+  step_ += steps_per_frame_;
+  const auto* mol = dynamic_cast<const MolStepper*>(stepper_.get());
+  t_ = mol ? mol->time() : t_ + double(steps_per_frame_) * rc_.clock().dt;
+  ++version_;
+  rate_steps_ += steps_per_frame_;
+  const double seconds = std::chrono::duration<double>(Clock::now() - rate_since_).count();
+  if (seconds >= 0.5) rate_ = double(rate_steps_) / seconds, rate_steps_ = 0, rate_since_ = Clock::now();
+  return true;
+}
+
+// The state before the frame comes back, the run pauses, and every page is told what to change.
+bool LiveRun::fail(const std::string& what) {
+  stepper_->restore();
+  stepper_->set_time(t_);
+  playing_ = false;
+  notices_.push_back({{"type", "error"},
+             {"error", "the run blew up within the " + std::to_string(steps_per_frame_) + " steps after step " +
+                           std::to_string(step_) + ": " + what + ". The state of step " + std::to_string(step_) +
+                           " is back and the run is paused: lower time.dt, change the parameters, or reset"}});
+  ++version_;
+  return true;
+}
+
+Snapshot LiveRun::snapshot() {
+  Snapshot s{step_, t_, version_, rc_.grid().nx, rc_.grid().ny, stepper_->field_names(), {}, rate_, -1};
+  for (int f = 0; f < int(s.names.size()); ++f) s.values.push_back(stepper_->values(f));
+  if (const SolverTotals* st = stepper_->solver_totals()) {
+    if (step_ > steps_at_snapshot_) s.solver_iterations = double(st->iterations - iters_at_snapshot_) / double(step_ - steps_at_snapshot_);
+    iters_at_snapshot_ = st->iterations, steps_at_snapshot_ = step_;
+  }
+  return s;
+}
+
+std::vector<nlohmann::json> LiveRun::take_notices() { return std::exchange(notices_, {}); }
+
+int LiveRun::field_index(const nlohmann::json& msg, const char* key, bool settable) const {
+  const std::string name = get_string(msg, key, 64);
+  const std::vector<std::string>& names = stepper_->field_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) throw InputError("'" + std::string(key) + "': no field '" + name + "' in this model");
+  const int f = int(it - names.begin());
+  if (settable && !stepper_->settable(f))
+    throw InputError("field '" + name + "' is computed from the others: paint one of the stepped fields");
+  return f;
+}
+
+nlohmann::json LiveRun::command(const nlohmann::json& msg) {
+  const std::string type = get_string(msg, "type", 32);
+  if (type == "play" || type == "pause") {
+    playing_ = type == "play";
+  } else if (type == "step") {
+    playing_ = false, step_once_ = true;
+  } else if (type == "reset") {
+    reset();
+  } else if (type == "steps_per_frame") {
+    steps_per_frame_ = get_int(msg, "value", 1, 1000000);
+  } else if (type == "set") {
+    return set_key(msg);
+  } else if (type == "paint") {
+    return paint(msg);
+  } else if (type == "save") {
+    return save(msg);
+  } else if (type == "describe") {
+    return {{"ok", true}, {"describe", describe()}, {"state", state()}};
+  } else if (type != "get") {
+    throw InputError("unknown message type '" + type +
+                     "'; expected play, pause, step, reset, steps_per_frame, set, paint, save, get or describe");
+  }
+  if (type != "get") notices_.push_back({{"type", "state"}, {"state", state()}});  // the other tabs' buttons
+  return {{"ok", true}, {"state", state()}};
+}
+
+// {"type": "set", "key": "model.params.F", "value": 0.035} (a number, string or boolean), or
+// {"type": "set", "key": "grid.boundary", "toml": "{ left = \"neumann\", ... }"}, or several at once:
+// {"type": "set", "changes": {"time.scheme": "theta", "time.dt": 2}}. A value null takes an earlier change
+// back (the file's value again). All of them are applied in one rebuild, or none.
+nlohmann::json LiveRun::set_key(const nlohmann::json& msg) {
+  std::map<std::string, std::string> changes = changes_;
+  auto change = [&](const std::string& key, const nlohmann::json& value) {
+    check_steerable(key);
+    if (value.is_null()) {
+      changes.erase(key);
+    } else {
+      changes[key] = toml_value(value);
+    }
+  };
+  if (msg.contains("changes")) {
+    if (!msg["changes"].is_object() || msg["changes"].empty() || msg["changes"].size() > 64)
+      throw InputError("\"changes\": expected an object of 1 to 64 keys and their values");
+    for (const auto& [key, value] : msg["changes"].items()) {
+      if (key.size() > 200) throw InputError("\"changes\": a key of at most 200 characters");
+      change(key, value);
+    }
+  } else {
+    const std::string key = get_string(msg, "key", 200);
+    if (msg.contains("toml")) {
+      check_steerable(key);
+      changes[key] = get_string(msg, "toml", 100000);
+    } else if (msg.contains("value")) {
+      change(key, msg["value"]);
+    } else {
+      throw InputError("'set' needs \"value\" (a number, string or boolean), \"toml\" (the value as TOML text) or \"changes\"");
+    }
+  }
+  rebuild(changes);
+  notices_.push_back({{"type", "describe"}, {"describe", describe()}});
+  return {{"ok", true}, {"version", version_}, {"state", state()}};
+}
+
+// {"type": "paint", "field": "v", "x": 12.5, "y": 40, "radius": 5, "value": 0.25, "mode": "set"|"add"}:
+// x and y in cells from the lower-left corner, the disc of cells whose centres lie within radius.
+nlohmann::json LiveRun::paint(const nlohmann::json& msg) {
+  const int f = field_index(msg, "field", true);
+  const Grid2& g = rc_.grid();
+  const double x = get_number(msg, "x", -g.nx, 2.0 * g.nx), y = get_number(msg, "y", -g.ny, 2.0 * g.ny);
+  const double r = get_number(msg, "radius", 0.0, double(std::max(g.nx, g.ny)));
+  const double value = get_number(msg, "value", -1e300, 1e300);
+  const std::string mode = msg.contains("mode") ? get_string(msg, "mode", 8) : "set";
+  if (mode != "set" && mode != "add") throw InputError("'mode': expected \"set\" or \"add\", got \"" + mode + "\"");
+  std::vector<double> v = stepper_->values(f);
+  int64_t painted = 0;
+  for (int j = std::max(0, int(y - r - 1)); j < std::min(g.ny, int(y + r + 2)); ++j)
+    for (int i = std::max(0, int(x - r - 1)); i < std::min(g.nx, int(x + r + 2)); ++i) {
+      const double ddx = i + 0.5 - x, ddy = j + 0.5 - y;
+      if (ddx * ddx + ddy * ddy > r * r) continue;
+      double& c = v[std::size_t(j) * std::size_t(g.nx) + std::size_t(i)];
+      c = mode == "set" ? value : c + value;
+      ++painted;
+    }
+  if (painted > 0) stepper_->set_values(f, v), ++version_;
+  return {{"ok", true}, {"cells", painted}, {"version", version_}};
+}
+
+std::string LiveRun::save_dir() const {
+  const fs::path dir = fs::path(rc_.output.dir) / "explorer";
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+// {"type": "save", "what": "png" | "npy" | "config", "field": "v", "colormap": "magma", "range": [0, 1]}
+// (field, colormap and range for png; "range" absent or "auto" for the field's own).
+nlohmann::json LiveRun::save(const nlohmann::json& msg) {
+  const std::string what = get_string(msg, "what", 16), dir = save_dir();
+  const Grid2& g = rc_.grid();
+  nlohmann::json files = nlohmann::json::array();
+  if (what == "png") {
+    const int f = field_index(msg, "field", false);
+    const io::Colormap cmap = io::parse_colormap(msg.contains("colormap") ? get_string(msg, "colormap", 32) : rc_.output.colormap);
+    io::ColorRange range{true, 0.0, 1.0};
+    if (msg.contains("range") && msg["range"].is_array()) {
+      const std::vector<double> mm = get_numbers(msg, "range", 2);
+      range = {false, mm[0], mm[1]};
+    }
+    const std::string file = dir + "/" + stepper_->field_names()[std::size_t(f)] + "_" + step_tag(step_) + ".png";
+    io::write_png(file, stepper_->values(f), g.nx, g.ny, cmap, range);
+    files.push_back(file);
+  } else if (what == "npy") {
+    for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
+      const std::string file = dir + "/" + stepper_->field_names()[std::size_t(f)] + "_" + step_tag(step_) + ".npy";
+      io::write_npy(file, stepper_->values(f).data(), g.extents().shape());
+      files.push_back(file);
+    }
+  } else if (what == "config") {
+    return save_config(dir + "/saved_" + step_tag(step_));
+  } else {
+    throw InputError("'what': expected \"png\", \"npy\" or \"config\", got \"" + what + "\"");
+  }
+  for (const auto& f : files) saved_.push_back(f);
+  return {{"ok", true}, {"files", files}};
+}
+
+// The file, every change made since, and the stepped fields now as the initial state: `pdex run` of it
+// goes on from here. The values are written in f64 whatever the run's precision (f32 ones exactly).
+nlohmann::json LiveRun::save_config(const std::string& dir) {
+  fs::create_directories(dir);
+  ConfigReader cfg = ConfigReader::from_file(file_);
+  for (const auto& s : cli_.sets) cfg.apply_override(s);
+  for (const auto& [key, value] : changes_) cfg.apply_override(key + "=" + value);
+  const Grid2& g = rc_.grid();
+  nlohmann::json files = nlohmann::json::array();
+  for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
+    if (!stepper_->settable(f)) continue;
+    const std::string name = stepper_->field_names()[std::size_t(f)];
+    io::write_npy(dir + "/" + name + ".npy", stepper_->values(f).data(), g.extents().shape());
+    cfg.apply_override("initial." + name + "={ file = \"" + name + ".npy\" }");
+    files.push_back(dir + "/" + name + ".npy");
+  }
+  cfg.apply_override("run.backend=\"" + std::string(backend_name(rc_.backend)) + "\"");
+  cfg.apply_override("run.precision=\"" + std::string(precision_name(rc_.precision)) + "\"");
+  toml::table root = cfg.root();
+  const fs::path base = fs::path(file_).parent_path();
+  for (auto&& [key, node] : root)
+    if (auto* t = node.as_table(); t && key.str() != "initial") absolute_files(*t, base.empty() ? fs::path(".") : base);
+  const std::string file = dir + "/config.toml";
+  std::ofstream out(file);
+  out << "# Saved by pdex serve from " << file_ << " at step " << step_ << " (t = " << t_ << "): `pdex run " << file
+      << "` goes on from this state.\n"
+      << toml::toml_formatter{root} << "\n";
+  if (!out) throw Error("cannot write " + file);
+  files.insert(files.begin(), file);
+  for (const auto& f : files) saved_.push_back(f);
+  return {{"ok", true}, {"files", files}, {"config", file}};
+}
+
+nlohmann::json LiveRun::describe() const {
+  const RunClock& c = rc_.clock();
+  const ModelDesc& desc = *find_model(rc_.model).second;
+  nlohmann::json params = nlohmann::json::array();
+  for (const auto& [name, value] : rc_.resolved["model"]["params"].items()) {
+    nlohmann::json p = {{"name", name}, {"value", value}, {"varies", value.is_object()}};
+    const auto d = std::find_if(desc.params.begin(), desc.params.end(), [&](const ParamDesc& pd) { return pd.name == name; });
+    if (d != desc.params.end()) {
+      p.update({{"min", d->min}, {"max", d->max}, {"meaning", d->meaning}, {"units", d->units}});
+    } else if (value.is_number()) {  // a text model's own parameter: a range around its value
+      const double v = value.get<double>();
+      p.update({{"min", std::min(0.0, 2 * v)}, {"max", v == 0 ? 1.0 : std::max(0.0, 2 * v)}, {"meaning", ""}, {"units", ""}});
+    }
+    params.push_back(p);
+  }
+  nlohmann::json fields = nlohmann::json::array();
+  for (int f = 0; f < int(stepper_->field_names().size()); ++f)
+    fields.push_back({{"name", stepper_->field_names()[std::size_t(f)]}, {"settable", stepper_->settable(f)}});
+  nlohmann::json cmaps;
+  for (io::Colormap m : {io::Colormap::viridis, io::Colormap::magma, io::Colormap::gray, io::Colormap::coolwarm}) {
+    std::vector<int> rgb;
+    for (const io::Rgb& e : io::colormap_table(m)) rgb.insert(rgb.end(), {e.r, e.g, e.b});
+    cmaps[std::string(io::colormap_name(m))] = rgb;
+  }
+  const Grid2& g = rc_.grid();
+  nlohmann::json d = {{"file", file_}, {"model", rc_.model}, {"title", desc.title}, {"fields", fields},
+                      {"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}, {"params", params},
+                      {"schemes", desc.schemes}, {"scheme", c.scheme}, {"dt", c.dt}, {"simulated_time", c.simulated_time},
+                      {"boundary", rc_.resolved["grid"]["boundary"]}, {"colormaps", cmaps},
+                      {"colormap", rc_.output.colormap},
+                      {"range", rc_.output.auto_range ? nlohmann::json("auto") : nlohmann::json{rc_.output.range_min, rc_.output.range_max}},
+                      {"backend", backend_name(rc_.backend)}, {"precision", precision_name(rc_.precision)},
+                      {"implicit", stepper_->solver_totals() != nullptr}};
+  if (rc_.resolved["model"].contains("equations")) d["equations"] = rc_.resolved["model"]["equations"];
+  return d;
+}
+
+nlohmann::json LiveRun::state() const {
+  nlohmann::json params;
+  for (const auto& [name, value] : rc_.resolved["model"]["params"].items()) params[name] = value;
+  return {{"step", step_}, {"t", t_}, {"playing", playing_}, {"steps_per_frame", steps_per_frame_}, {"version", version_},
+          {"dt", rc_.clock().dt}, {"scheme", rc_.clock().scheme}, {"params", params}, {"changes", changes_},
+          {"steps_per_second", rate_}};
+}
+
+void LiveRun::write_summary() {
+  nlohmann::json sum = summary_head(rc_, nullptr);
+  sum["status"] = "ok";
+  sum["steps"] = step_;
+  sum["t"] = t_;
+  std::vector<FieldStats> stats;
+  for (int f = 0; f < int(stepper_->field_names().size()); ++f) stats.push_back(stepper_->stats(f));
+  sum["fields"] = stats_json(stepper_->field_names(), stats);
+  sum["explorer"] = {{"changes", changes_}, {"saved", saved_}};
+  fs::create_directories(rc_.output.dir);
+  pdex::write_summary(rc_.output.dir, sum);
+}
+
+}  // namespace pdex::serve

@@ -1,0 +1,89 @@
+#pragma once
+// A run under a researcher's hands (docs/explorer.md): the stepper of a configuration advanced a frame
+// at a time, and the commands that steer it. A change to any configuration key (a parameter, the time
+// step, the scheme, the boundaries, a text model's equations) rebuilds the stepper from the file plus
+// every change so far and carries the current state and time over; a bad change is refused and the
+// run goes on as before. No threads and no network here: the server (server.hpp) calls in from one.
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pdex/app/run_config.hpp"
+#include "pdex/time/stepper.hpp"
+
+namespace pdex::serve {
+
+// The fields at one moment, copied to the host: what a frame shows.
+struct Snapshot {
+  int64_t step = 0;
+  double t = 0;
+  uint64_t version = 0;  // changes whenever the state does (steps, brush, reset, rebuild)
+  int nx = 0, ny = 0;
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> values;
+  double steps_per_second = 0;
+  double solver_iterations = -1;  // mean linear-solver iterations per step since the last snapshot; -1: none
+};
+
+class LiveRun {
+ public:
+  // Loads the configuration as `pdex run` does; throws InputError before anything runs.
+  LiveRun(std::string file, CliOverrides cli);
+
+  // Advances one frame's steps when playing (or when one step was asked for). Returns whether it did.
+  // A blow-up restores the state before the frame, pauses, and is reported by take_notice().
+  bool tick();
+  bool playing() const { return playing_; }
+
+  // One message of the page or the HTTP API, validated; answers {"ok": true, ...} or throws InputError
+  // saying what was wrong (the caller answers {"ok": false, "error": ...}).
+  nlohmann::json command(const nlohmann::json& msg);
+
+  // What the page needs to draw its controls: fields, parameters with ranges, schemes, colormaps.
+  nlohmann::json describe() const;
+  // Where the run is: step, time, playing, the parameters' values and the changes made so far.
+  nlohmann::json state() const;
+  Snapshot snapshot();
+  uint64_t version() const { return version_; }
+  // Messages for every watcher (a blow-up, a change made by another tab), each once.
+  std::vector<nlohmann::json> take_notices();
+
+  // summary.json of the session, written into the output folder (on exit).
+  void write_summary();
+  const RunConfig& config() const { return rc_; }
+
+ private:
+  nlohmann::json set_key(const nlohmann::json& msg);
+  nlohmann::json paint(const nlohmann::json& msg);
+  nlohmann::json save(const nlohmann::json& msg);
+  void rebuild(const std::map<std::string, std::string>& changes);
+  void reset();
+  bool fail(const std::string& what);
+  int field_index(const nlohmann::json& msg, const char* key, bool settable) const;
+  std::string save_dir() const;
+  nlohmann::json save_config(const std::string& dir);
+
+  std::string file_;
+  CliOverrides cli_;
+  std::map<std::string, std::string> changes_;  // key -> TOML value, as --set takes them
+  RunConfig rc_;
+  std::unique_ptr<Stepper> stepper_;
+  std::vector<std::vector<double>> initial_;  // the settable fields at step 0
+  bool playing_ = true, step_once_ = false;
+  int64_t steps_per_frame_ = 10, step_ = 0;
+  double t_ = 0;
+  uint64_t version_ = 1;
+  std::vector<nlohmann::json> notices_;
+  nlohmann::json saved_ = nlohmann::json::array();
+  // Steps per second over the last frames, and the solver's iterations since the last snapshot.
+  std::chrono::steady_clock::time_point rate_since_;
+  int64_t rate_steps_ = 0, iters_at_snapshot_ = 0, steps_at_snapshot_ = 0;
+  double rate_ = 0;
+};
+
+}  // namespace pdex::serve

@@ -1,0 +1,150 @@
+// The explorer's steered run without the network: commands validated and refused without harm, a
+// parameter change carrying the state over, the brush, a blow-up undone, frames that decode to the
+// values within their quantization step, and "save as configuration" reproduced by `pdex run`.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "pdex/app/simulation.hpp"
+#include "pdex/core/error.hpp"
+#include "pdex/io/npy.hpp"
+#include "pdex/serve/frame.hpp"
+#include "pdex/serve/live_run.hpp"
+#include "support/scratch_dir.hpp"
+
+namespace pdex::serve {
+namespace {
+
+namespace fs = std::filesystem;
+using pdex::testing::ScratchDir;
+
+const std::string gray_scott = (fs::path(PDEX_SOURCE_DIR) / "examples" / "gray_scott_spots.toml").string();
+
+LiveRun small_run(const ScratchDir& dir, const std::string& precision = "f64") {
+  CliOverrides cli;
+  cli.sets = {"grid.nx=48", "grid.ny=40"};
+  cli.backend = "serial";
+  cli.precision = precision;
+  cli.out_dir = dir.path().string();
+  return LiveRun(gray_scott, cli);
+}
+
+nlohmann::json cmd(LiveRun& run, const std::string& text) { return run.command(nlohmann::json::parse(text)); }
+
+TEST(LiveRun, BadMessagesAreRefusedAndChangeNothing) {
+  ScratchDir dir;
+  LiveRun run = small_run(dir);
+  run.tick();
+  const Snapshot before = run.snapshot();
+  for (const char* bad : {R"([1, 2])", R"({"type": 3})", R"({"type": "fly"})", R"({"type": "steps_per_frame", "value": 0})",
+                          R"({"type": "steps_per_frame", "value": 2.5})", R"({"type": "paint", "field": "w", "x": 1, "y": 1, "radius": 2, "value": 1})",
+                          R"({"type": "paint", "field": "u", "x": 1e9, "y": 1, "radius": 2, "value": 1})",
+                          R"({"type": "set", "key": "model.params.nope", "value": 1})", R"({"type": "set", "key": "grid.nx", "value": 64})",
+                          R"({"type": "set", "key": "model.params.F", "value": [1]})", R"({"type": "save", "what": "../../etc"})",
+                          R"({"type": "set", "key": "time.dt", "value": 100})"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(cmd(run, bad), InputError);
+  }
+  const Snapshot after = run.snapshot();
+  EXPECT_EQ(after.version, before.version);
+  EXPECT_EQ(after.values, before.values);
+}
+
+TEST(LiveRun, AParameterChangeKeepsTheStateAndTheStep) {
+  ScratchDir dir;
+  LiveRun run = small_run(dir);
+  run.tick(), run.tick();
+  const Snapshot before = run.snapshot();
+  const nlohmann::json r = cmd(run, R"({"type": "set", "key": "model.params.F", "value": 0.031})");
+  EXPECT_TRUE(r["ok"]);
+  EXPECT_DOUBLE_EQ(r["state"]["params"]["F"].get<double>(), 0.031);
+  const Snapshot after = run.snapshot();
+  EXPECT_EQ(after.step, before.step);
+  EXPECT_EQ(after.values, before.values) << "the state carries over exactly";
+  EXPECT_GT(after.version, before.version);
+  const std::vector<nlohmann::json> notices = run.take_notices();
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0]["type"], "describe") << "every page hears of the change";
+  cmd(run, R"({"type": "set", "key": "model.params.F", "value": null})");
+  EXPECT_DOUBLE_EQ(run.state()["params"]["F"].get<double>(), run.config().input["model"]["params"]["F"].get<double>());
+}
+
+TEST(LiveRun, TheBrushSetsTheDiscOfCells) {
+  ScratchDir dir;
+  LiveRun run = small_run(dir);
+  const nlohmann::json r = cmd(run, R"({"type": "paint", "field": "v", "x": 10, "y": 20, "radius": 3, "value": 0.75})");
+  EXPECT_EQ(r["cells"], 32);  // the cell centres within 3 of (10, 20)
+  const Snapshot s = run.snapshot();
+  EXPECT_EQ(s.values[1][std::size_t(20 * 48 + 10)], 0.75);
+  EXPECT_EQ(s.values[1][std::size_t(19 * 48 + 9)], 0.75);
+  EXPECT_NE(s.values[1][std::size_t(20 * 48 + 14)], 0.75);
+}
+
+TEST(LiveRun, ABlowUpIsUndoneAndPauses) {
+  ScratchDir dir;
+  LiveRun run = small_run(dir);
+  cmd(run, R"({"type": "set", "changes": {"time.dt": 50.0, "time.force": true}})");
+  cmd(run, R"({"type": "steps_per_frame", "value": 400})");
+  const Snapshot before = run.snapshot();
+  run.tick();
+  EXPECT_FALSE(run.playing());
+  const nlohmann::json n = run.take_notices().back();
+  EXPECT_EQ(n["type"], "error");
+  EXPECT_NE(n["error"].get<std::string>().find("lower time.dt"), std::string::npos) << n.dump();
+  EXPECT_EQ(run.snapshot().values, before.values);
+  EXPECT_EQ(run.snapshot().step, 0);
+}
+
+TEST(LiveRun, FramesDecodeToTheValuesWithinAQuantizationStep) {
+  ScratchDir dir;
+  LiveRun run = small_run(dir);
+  run.tick();
+  const Snapshot s = run.snapshot();
+  const std::string bytes = encode_frame(s);
+  uint32_t n = 0;
+  std::memcpy(&n, bytes.data(), 4);
+  const nlohmann::json head = nlohmann::json::parse(bytes.substr(4, n));
+  const std::size_t start = (4 + n + 3) / 4 * 4, cells = std::size_t(s.nx * s.ny);
+  ASSERT_EQ(bytes.size(), start + 2 * cells * s.values.size());
+  for (std::size_t f = 0; f < s.values.size(); ++f) {
+    const double lo = head["fields"][f]["min"], hi = head["fields"][f]["max"];
+    EXPECT_LT(lo, hi);
+    for (std::size_t k = 0; k < cells; ++k) {
+      uint16_t q = 0;
+      std::memcpy(&q, bytes.data() + start + 2 * (f * cells + k), 2);
+      ASSERT_NEAR(lo + q * (hi - lo) / frame_levels, s.values[f][k], 0.5 * (hi - lo) / frame_levels * (1 + 1e-9));
+    }
+  }
+}
+
+// What the explorer shows, saved as a configuration: `pdex run` of it, for as many steps as the
+// explorer then takes, ends where the explorer does (the same operations: bitwise).
+TEST(LiveRun, SaveAsConfigurationIsReproducedByARun) {
+  ScratchDir dir;
+  LiveRun run = small_run(dir);
+  cmd(run, R"({"type": "set", "key": "model.params.k", "value": 0.061})");
+  run.tick();
+  cmd(run, R"({"type": "paint", "field": "v", "x": 30, "y": 12, "radius": 4, "value": 0.5})");
+  const nlohmann::json saved = cmd(run, R"({"type": "save", "what": "config"})");
+  const std::string config = saved["config"];
+  EXPECT_TRUE(fs::path(config).string().starts_with(dir.path().string())) << "saves stay inside the output folder";
+  for (int k = 0; k < 3; ++k) run.tick();
+  const Snapshot live = run.snapshot();
+
+  CliOverrides cli;
+  cli.sets = {"time.steps=30"};
+  cli.out_dir = (dir.path() / "rerun").string();
+  const RunConfig rc = load_run_config(config, cli);
+  EXPECT_EQ(rc.backend, Backend::serial);
+  EXPECT_EQ(rc.precision, Precision::f64);
+  const RunResult res = run_simulation(rc, {false, true});
+  ASSERT_EQ(live.step - 10, 30);
+  EXPECT_EQ(res.final_values, live.values);
+}
+
+}  // namespace
+}  // namespace pdex::serve
