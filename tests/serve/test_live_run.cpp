@@ -3,6 +3,7 @@
 // values within their quantization step, and "save as configuration" reproduced by `pdex run`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -71,6 +72,49 @@ TEST(LiveRun, AParameterChangeKeepsTheStateAndTheStep) {
   EXPECT_EQ(notices[0]["type"], "describe") << "every page hears of the change";
   cmd(run, R"({"type": "set", "key": "model.params.F", "value": null})");
   EXPECT_DOUBLE_EQ(run.state()["params"]["F"].get<double>(), run.config().input["model"]["params"]["F"].get<double>());
+}
+
+// A parameter that varies per cell is scaled as a whole (its slider in the page).
+TEST(LiveRun, AVaryingParameterIsScaled) {
+  ScratchDir dir;
+  CliOverrides cli;
+  cli.sets = {"grid.nx=32", "grid.ny=32"};
+  cli.backend = "serial";
+  cli.out_dir = dir.path().string();
+  LiveRun run((fs::path(PDEX_SOURCE_DIR) / "examples" / "turing_spots_demo.toml").string(), cli);
+  const double mean = run.state()["params"]["alpha"]["mean"];
+  cmd(run, R"({"type": "set", "key": "model.params.alpha.scale", "value": 1.5})");
+  EXPECT_NEAR(run.state()["params"]["alpha"]["mean"].get<double>(), 1.5 * mean, 1e-12 * mean);
+  const nlohmann::json params = run.describe()["params"];
+  const auto alpha = std::find_if(params.begin(), params.end(), [](const nlohmann::json& p) { return p["name"] == "alpha"; });
+  ASSERT_NE(alpha, params.end());
+  EXPECT_EQ((*alpha)["scale"], 1.5);
+}
+
+// A text model's equations edited while it runs: recompiled, the state carried over; a parse error is
+// refused with where it is, and the old equations go on.
+TEST(LiveRun, EquationsAreEditedWhileRunning) {
+  ScratchDir dir;
+  CliOverrides cli;
+  cli.sets = {"grid.nx=32", "grid.ny=32"};
+  cli.backend = "serial";
+  cli.out_dir = dir.path().string();
+  LiveRun run((fs::path(PDEX_SOURCE_DIR) / "examples" / "equations_gray_scott.toml").string(), cli);
+  run.tick();
+  const Snapshot before = run.snapshot();
+  try {
+    cmd(run, R"({"type": "set", "key": "model.equations.v", "value": "Dv*lap(v) + r - (F + k)*"})");
+    ADD_FAILURE() << "a broken equation was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("model.equations.v"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(run.snapshot().version, before.version);
+  cmd(run, R"({"type": "set", "key": "model.equations.v", "value": "Dv*lap(v) + r - (F + k)*v + 0.001"})");
+  const Snapshot after = run.snapshot();
+  EXPECT_EQ(after.values, before.values);
+  EXPECT_EQ(run.describe()["equations"]["v"], "Dv*lap(v) + r - (F + k)*v + 0.001");
+  run.tick();
+  EXPECT_NE(run.snapshot().values, after.values);
 }
 
 TEST(LiveRun, TheBrushSetsTheDiscOfCells) {

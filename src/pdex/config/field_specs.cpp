@@ -96,8 +96,13 @@ ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<
   const double noise = ctx.cfg.get_double(path + ".noise", 0.0);
   const int64_t seed = ctx.cfg.get_int(path + ".seed", 1);
   if (noise < 0) ctx.cfg.fail(path + ".noise", "expected a non-negative amplitude");
+  const double scale = ctx.cfg.get_double(path + ".scale", 1.0);  // the explorer's slider for a varying field
+  if (!std::isfinite(scale)) ctx.cfg.fail(path + ".scale", "expected a finite factor");
   const bool shapes = ctx.cfg.has(path + ".shapes");
-  if (!from_file && noise == 0 && !shapes) return s;
+  if (!from_file && noise == 0 && !shapes) {
+    s.value *= scale;
+    return s;
+  }
 
   const std::size_t count = std::size_t(ctx.grid.cells());
   s.cells = from_file ? read_npy_field(ctx, path + ".file") : std::vector<double>(count, s.value);
@@ -106,6 +111,7 @@ ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<
     auto eta = uniform_noise(count, noise, uint64_t(seed));
     for (std::size_t k = 0; k < count; ++k) s.cells[k] += eta[k];
   }
+  for (double& c : s.cells) c *= scale;
   return s;
 }
 

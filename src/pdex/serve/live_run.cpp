@@ -320,6 +320,7 @@ nlohmann::json LiveRun::describe() const {
   nlohmann::json params = nlohmann::json::array();
   for (const auto& [name, value] : rc_.resolved["model"]["params"].items()) {
     nlohmann::json p = {{"name", name}, {"value", value}, {"varies", value.is_object()}};
+    if (const auto s = changes_.find("model.params." + name + ".scale"); s != changes_.end()) p["scale"] = std::stod(s->second);
     const auto d = std::find_if(desc.params.begin(), desc.params.end(), [&](const ParamDesc& pd) { return pd.name == name; });
     if (d != desc.params.end()) {
       p.update({{"min", d->min}, {"max", d->max}, {"meaning", d->meaning}, {"units", d->units}});

@@ -82,7 +82,7 @@ struct Hub {
   std::mutex mutex;
   std::condition_variable wake;
   std::deque<Command> commands;
-  std::atomic<int> idle{0};           // sessions not busy sending: a new frame would go out at once
+  std::atomic<int> ready{0};          // sessions that would send a new frame at once
   std::atomic<bool> force{false};     // a new session needs a frame even if nothing changed
   std::atomic<bool> stop{false};
 
@@ -109,8 +109,10 @@ struct Hub {
 
 nlohmann::json error_reply(const std::string& what) { return {{"ok", false}, {"error", what}}; }
 
-// One page's WebSocket: JSON commands in; replies, notices and frames out. Text messages queue; of the
-// frames only the newest waits, so a slow browser drops frames instead of slowing the run.
+// One page's WebSocket: JSON commands in; replies, notices and frames out. Text messages queue; a frame
+// goes out only once the page has said it drew the previous one ({"type": "drawn"}), and of the frames
+// made meanwhile only the newest waits: a slow browser gets fewer frames, never late ones, and never
+// slows the run.
 class WsSession : public std::enable_shared_from_this<WsSession> {
  public:
   WsSession(tcp::socket&& socket, Hub& hub) : ws_(std::move(socket)), hub_(hub) {}
@@ -140,7 +142,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     if (ec) return;
     open_ = true;
     hub_.sessions.insert(this);
-    mark_idle(true);
+    update_ready();
     hub_.force = true;
     command({{"type", "describe"}});
     read();
@@ -162,6 +164,9 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
       nlohmann::json msg = nlohmann::json::parse(text, nullptr, false);
       if (msg.is_discarded()) {
         send_text(error_reply("not JSON: " + text.substr(0, 80)).dump());
+      } else if (msg.is_object() && msg.value("type", "") == "drawn") {
+        drawing_ = false;
+        write_next();
       } else {
         command(std::move(msg));
       }
@@ -184,11 +189,12 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     if (writing_ || !open_) return;
     std::shared_ptr<const std::string> frame;
     if (texts_.empty()) {
-      if (!pending_) return;
+      if (!pending_ || drawing_) return update_ready();
       frame = std::exchange(pending_, nullptr);
+      drawing_ = true;
     }
     writing_ = true;
-    mark_idle(false);
+    update_ready();
     ws_.binary(bool(frame));
     auto done = [self = shared_from_this(), frame](beast::error_code ec, std::size_t) { self->on_write(ec, bool(frame)); };
     if (frame) {
@@ -200,7 +206,6 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 
   void on_write(beast::error_code ec, bool was_frame) {
     writing_ = false;
-    mark_idle(open_);
     if (!was_frame) texts_.pop_front();
     if (ec) return finish();
     write_next();
@@ -210,14 +215,15 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     if (!open_) return;
     open_ = false;
     hub_.sessions.erase(this);
-    mark_idle(false);
+    update_ready();
   }
 
-  // Hub::idle counts the open sessions that are not sending.
-  void mark_idle(bool idle) {
-    if (idle == idle_) return;
-    idle_ = idle;
-    hub_.idle += idle ? 1 : -1;
+  // Hub::ready counts the open sessions that would send a frame at once.
+  void update_ready() {
+    const bool ready = open_ && !writing_ && !drawing_;
+    if (ready == ready_) return;
+    ready_ = ready;
+    hub_.ready += ready ? 1 : -1;
   }
 
   websocket::stream<beast::tcp_stream> ws_;
@@ -225,7 +231,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   beast::flat_buffer buffer_;
   std::deque<std::string> texts_;
   std::shared_ptr<const std::string> pending_;
-  bool writing_ = false, open_ = false, idle_ = false;
+  bool writing_ = false, open_ = false, ready_ = false;
+  bool drawing_ = false;  // a frame was sent and the page has not said it drew it
 };
 
 void Hub::broadcast_text(const std::string& text) {
@@ -385,7 +392,7 @@ void simulate(LiveRun& live, Hub& hub) {
     for (const nlohmann::json& n : live.take_notices())
       net::post(hub.ioc, [&hub, text = n.dump()] { hub.broadcast_text(text); });
     const bool changed = live.version() != published;
-    if ((changed && hub.idle > 0) || hub.force.exchange(false)) {
+    if ((changed && hub.ready > 0) || hub.force.exchange(false)) {
       published = live.version();
       auto snap = std::make_shared<Snapshot>(live.snapshot());
       net::post(hub.ioc, [&hub, snap] { hub.broadcast_frame(std::make_shared<const std::string>(encode_frame(*snap))); });

@@ -57,6 +57,7 @@ function onFrame(buffer) {
   ++fps.count;
   plots.add(head);
   draw();
+  ws.send('{"type":"drawn"}');  // the server sends the next frame only now
   for (const w of frameWaiters.splice(0)) {
     if (frame.version >= w.version) w.resolve();
     else frameWaiters.push(w);
@@ -173,11 +174,14 @@ function buildParams(params) {
     label.textContent = p.name;
     label.title = `${p.meaning || ''}${p.units && p.units !== '1' ? ' [' + p.units + ']' : ''}`;
     row.append(label);
-    if (p.varies) {
-      const note = document.createElement('span');
-      note.textContent = `varies per cell (${p.value.min.toPrecision(3)} … ${p.value.max.toPrecision(3)})`;
+    if (p.varies) {  // a slider scales the whole field; a number replaces it by a constant
+      const scale = Object.assign(document.createElement('input'), { type: 'range', min: 0, max: 2, step: 0.01, value: p.scale ?? 1 });
+      scale.dataset.param = p.name;
+      scale.title = `× ${scale.value}: varies per cell, ${p.value.min.toPrecision(3)} … ${p.value.max.toPrecision(3)}`;
+      scale.oninput = () => setSoon(`model.params.${p.name}.scale`, parseFloat(scale.value));
       const num = numberBox(p.value.mean, (v) => send({ type: 'set', key: `model.params.${p.name}`, value: v }));
-      row.append(note, num);
+      num.title = 'the mean; a number typed here replaces the field by that constant';
+      row.append(scale, num);
     } else if (typeof p.value === 'number') {
       const lo = Math.min(p.min, p.value), hi = Math.max(p.max, p.value);
       const slider = Object.assign(document.createElement('input'), { type: 'range', min: lo, max: hi, step: (hi - lo) / 1000 || 'any', value: p.value });
