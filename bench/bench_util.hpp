@@ -54,4 +54,6 @@ namespace pdex {
 int cmd_bench_implicit(const std::vector<std::string>& args);
 // pdex bench linalg (linalg_bench.cpp).
 int cmd_bench_linalg(const std::vector<std::string>& args);
+// pdex bench serve-client URL (serve_client.cpp): bench/serve_bench.py's client where there is no browser.
+int cmd_bench_serve_client(const std::vector<std::string>& args);
 }  // namespace pdex

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The live explorer's speed, with a headless browser as the client (docs/performance.md, "Explorer").
 
-For each case: `pdex run`'s stepping rate; then `pdex serve` of the same run with chromium showing it:
+For each case: `pdex run`'s stepping rate; then `pdex serve` of the same run with chromium showing it
+(or, where there is no browser, `pdex bench serve-client` taking the frames as a page does):
 frames drawn per second, steps per second while serving (and their ratio to `pdex run`'s), and the
 latency from a parameter change to the first frame drawn with it (median of 15).
 
@@ -86,6 +87,52 @@ def browser():
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
 
 
+def has_browser():
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return False
+    return bool(shutil.which("chromium") and shutil.which("chromedriver"))
+
+
+def steps(srv):
+    return srv.command({"type": "get"})["state"]["step"], time.time()
+
+
+def with_browser(srv, param, values, seconds, result):
+    driver = browser()
+    try:
+        driver.get(srv.url)
+        time.sleep(3)  # warm up: the page, the first frames, the rate window
+        f0, (s0, t0) = driver.execute_script("return window.pdex.framesReceived"), steps(srv)
+        time.sleep(seconds)
+        f1, (s1, t1) = driver.execute_script("return window.pdex.framesReceived"), steps(srv)
+        result["frames_per_second"] = (f1 - f0) / (t1 - t0)
+        result["serve_steps_per_second"] = (s1 - s0) / (t1 - t0)
+        latencies = [driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            f"window.pdex.latency('model.params.{param}', {values[k % 2]}).then(done, (e) => done(-1));") for k in range(15)]
+        result["latency_ms"] = {"median": statistics.median(latencies), "max": max(latencies)}
+        result["client"] = "chromium (" + driver.execute_script("return window.pdex.renderer") + ")"
+    finally:
+        driver.quit()
+
+
+# Without a browser (the GPU machine): pdex's own client takes the frames as a page does, without drawing.
+def with_client(srv, pdex, param, values, seconds, result):
+    client = subprocess.Popen([pdex, "bench", "serve-client", srv.url, "--seconds", str(seconds), "--set", f"model.params.{param}",
+                               "--values", f"{values[0]},{values[1]}"], stdout=subprocess.PIPE, text=True)
+    time.sleep(1)
+    s0, t0 = steps(srv)
+    time.sleep(seconds - 2)
+    s1, t1 = steps(srv)
+    out = json.loads(client.communicate(timeout=120)[0].splitlines()[-1])
+    result["frames_per_second"] = out["frames_per_second"]
+    result["serve_steps_per_second"] = (s1 - s0) / (t1 - t0)
+    result["latency_ms"] = {"median": out["latency_ms"]["median"], "max": out["latency_ms"]["max"]}
+    result["client"] = "pdex bench serve-client (no browser here)"
+
+
 def measure(case, pdex, seconds):
     example, overrides, backend, precision, spf, param, values, targets = CASES[case]
     work = tempfile.mkdtemp(prefix="pdex_serve_bench_")
@@ -93,26 +140,14 @@ def measure(case, pdex, seconds):
               "steps_per_frame": spf, "targets": targets}
     result["run_steps_per_second"] = run_rate(pdex, example, overrides, backend, precision, work)
     srv = Serve(pdex, example, overrides, backend, precision, work)
-    driver = browser()
     try:
         srv.command({"type": "steps_per_frame", "value": spf})
-        driver.get(srv.url)
-        time.sleep(3)  # warm up: the page, the first frames, the rate window
-        f0, s0, t0 = driver.execute_script("return window.pdex.framesReceived"), srv.command({"type": "get"})["state"]["step"], time.time()
-        time.sleep(seconds)
-        f1, s1, t1 = driver.execute_script("return window.pdex.framesReceived"), srv.command({"type": "get"})["state"]["step"], time.time()
-        result["frames_per_second"] = (f1 - f0) / (t1 - t0)
-        result["serve_steps_per_second"] = (s1 - s0) / (t1 - t0)
+        if has_browser():
+            with_browser(srv, param, values, seconds, result)
+        else:
+            with_client(srv, pdex, param, values, seconds, result)
         result["serving_over_run"] = result["serve_steps_per_second"] / result["run_steps_per_second"]
-        latencies = []
-        for k in range(15):
-            latencies.append(driver.execute_async_script(
-                "const done = arguments[arguments.length - 1];"
-                f"window.pdex.latency('model.params.{param}', {values[k % 2]}).then(done, (e) => done(-1));"))
-        result["latency_ms"] = {"median": statistics.median(latencies), "max": max(latencies)}
-        result["renderer"] = driver.execute_script("return window.pdex.renderer")
     finally:
-        driver.quit()
         srv.stop()
         shutil.rmtree(work, ignore_errors=True)
     return result
@@ -132,7 +167,7 @@ def main():
         grid = "x".join(o.split("=")[1] for o in r["overrides"])
         print(f"{r['case']:5} {grid:9} {r['backend']:7} {r['steps_per_frame']:>11} {r['frames_per_second']:>9.1f} "
               f"{r['serve_steps_per_second']:>14.0f} {r['run_steps_per_second']:>12.0f} {r['serving_over_run']:>6.2f} "
-              f"{r['latency_ms']['median']:>12.1f}, {r['latency_ms']['max']:.1f}   ({r['renderer']})")
+              f"{r['latency_ms']['median']:>12.1f}, {r['latency_ms']['max']:.1f}   {r['client']}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=2)

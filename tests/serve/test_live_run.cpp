@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "pdex/app/simulation.hpp"
@@ -134,7 +135,10 @@ TEST(LiveRun, ABlowUpIsUndoneAndPauses) {
   cmd(run, R"({"type": "set", "changes": {"time.dt": 50.0, "time.force": true}})");
   cmd(run, R"({"type": "steps_per_frame", "value": 400})");
   const Snapshot before = run.snapshot();
-  run.tick();
+  for (int k = 0; k < 100 && run.playing(); ++k) {  // the guard looks every 0.1 s
+    run.tick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   EXPECT_FALSE(run.playing());
   const nlohmann::json n = run.take_notices().back();
   EXPECT_EQ(n["type"], "error");

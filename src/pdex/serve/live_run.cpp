@@ -53,10 +53,7 @@ void absolute_files(toml::table& t, const fs::path& base) {
 
 }  // namespace
 
-LiveRun::LiveRun(std::string file, CliOverrides cli) : file_(std::move(file)), cli_(std::move(cli)) {
-  rebuild({});
-  step_ = 0, t_ = 0;
-}
+LiveRun::LiveRun(std::string file, CliOverrides cli) : file_(std::move(file)), cli_(std::move(cli)) { rebuild({}); }
 
 void LiveRun::rebuild(const std::map<std::string, std::string>& changes) {
   CliOverrides cli = cli_;
@@ -80,6 +77,7 @@ void LiveRun::rebuild(const std::map<std::string, std::string>& changes) {
   }
   rc_ = std::move(rc), stepper_ = std::move(s), initial_ = std::move(initial), changes_ = changes;
   ++version_;
+  checkpoint();
 }
 
 void LiveRun::reset() {
@@ -88,47 +86,61 @@ void LiveRun::reset() {
   step_ = 0, t_ = 0;
   stepper_->set_time(0);
   ++version_;
+  checkpoint();
 }
 
+// The guard against blow-up looks every check_interval of wall time (and after every single step asked
+// for), not every frame: a frame of a small grid on a GPU takes less time than the look.
 bool LiveRun::tick() {
   const auto start = Clock::now();
   if (!playing_ && !step_once_) {
     rate_steps_ = 0, rate_since_ = start;
     return false;
   }
+  const bool look = step_once_ || start - checked_at_ >= check_interval;
   step_once_ = false;
-  stepper_->save();
   try {
     stepper_->advance(steps_per_frame_);
   } catch (const NumericalError& e) {
     return fail(e.what());
   }
-  for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
-    const int64_t cell = stepper_->first_nonfinite(f);
-    if (cell < 0) continue;
-    const int nx = rc_.grid().nx;
-    return fail(stepper_->field_names()[std::size_t(f)] + " is NaN or Inf at cell (" + std::to_string(cell % nx) + ", " +
-                std::to_string(cell / nx) + ")");
-  }
   step_ += steps_per_frame_;
   const auto* mol = dynamic_cast<const MolStepper*>(stepper_.get());
   t_ = mol ? mol->time() : t_ + double(steps_per_frame_) * rc_.clock().dt;
   ++version_;
+  if (look) {
+    for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
+      const int64_t cell = stepper_->first_nonfinite(f);
+      if (cell < 0) continue;
+      const int nx = rc_.grid().nx;
+      return fail(stepper_->field_names()[std::size_t(f)] + " is NaN or Inf at cell (" + std::to_string(cell % nx) + ", " +
+                  std::to_string(cell / nx) + ")");
+    }
+    checkpoint();
+  }
   rate_steps_ += steps_per_frame_;
   const double seconds = std::chrono::duration<double>(Clock::now() - rate_since_).count();
   if (seconds >= 0.5) rate_ = double(rate_steps_) / seconds, rate_steps_ = 0, rate_since_ = Clock::now();
   return true;
 }
 
-// The state before the frame comes back, the run pauses, and every page is told what to change.
+// A state known to be finite, to go back to.
+void LiveRun::checkpoint() {
+  stepper_->save();
+  checked_at_ = Clock::now(), checked_step_ = step_, checked_t_ = t_;
+}
+
+// The last state known to be finite comes back, the run pauses, and every page is told what to change.
 bool LiveRun::fail(const std::string& what) {
+  const int64_t failed_by = step_;
   stepper_->restore();
+  step_ = checked_step_, t_ = checked_t_;
   stepper_->set_time(t_);
   playing_ = false;
   notices_.push_back({{"type", "error"},
-             {"error", "the run blew up within the " + std::to_string(steps_per_frame_) + " steps after step " +
-                           std::to_string(step_) + ": " + what + ". The state of step " + std::to_string(step_) +
-                           " is back and the run is paused: lower time.dt, change the parameters, or reset"}});
+                      {"error", "the run blew up between steps " + std::to_string(step_) + " and " + std::to_string(failed_by) +
+                                    ": " + what + ". The state of step " + std::to_string(step_) +
+                                    " is back and the run is paused: lower time.dt, change the parameters, or reset"}});
   ++version_;
   return true;
 }
@@ -239,7 +251,7 @@ nlohmann::json LiveRun::paint(const nlohmann::json& msg) {
       c = mode == "set" ? value : c + value;
       ++painted;
     }
-  if (painted > 0) stepper_->set_values(f, v), ++version_;
+  if (painted > 0) stepper_->set_values(f, v), ++version_, checkpoint();
   return {{"ok", true}, {"cells", painted}, {"version", version_}};
 }
 

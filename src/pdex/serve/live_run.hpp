@@ -36,7 +36,8 @@ class LiveRun {
   LiveRun(std::string file, CliOverrides cli);
 
   // Advances one frame's steps when playing (or when one step was asked for). Returns whether it did.
-  // A blow-up restores the state before the frame, pauses, and is reported by take_notice().
+  // The guard against blow-up looks every 0.1 s: a blow-up brings back the last state it found finite,
+  // pauses, and is reported by take_notices().
   bool tick();
   bool playing() const { return playing_; }
 
@@ -64,6 +65,7 @@ class LiveRun {
   void rebuild(const std::map<std::string, std::string>& changes);
   void reset();
   bool fail(const std::string& what);
+  void checkpoint();
   int field_index(const nlohmann::json& msg, const char* key, bool settable) const;
   std::string save_dir() const;
   nlohmann::json save_config(const std::string& dir);
@@ -80,6 +82,10 @@ class LiveRun {
   uint64_t version_ = 1;
   std::vector<nlohmann::json> notices_;
   nlohmann::json saved_ = nlohmann::json::array();
+  static constexpr std::chrono::milliseconds check_interval{100};
+  std::chrono::steady_clock::time_point checked_at_;
+  int64_t checked_step_ = 0;
+  double checked_t_ = 0;
   // Steps per second over the last frames, and the solver's iterations since the last snapshot.
   std::chrono::steady_clock::time_point rate_since_;
   int64_t rate_steps_ = 0, iters_at_snapshot_ = 0, steps_at_snapshot_ = 0;

@@ -349,7 +349,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
 void accept(tcp::acceptor& acceptor, Hub& hub) {
   acceptor.async_accept([&acceptor, &hub](beast::error_code ec, tcp::socket socket) {
-    if (!ec) std::make_shared<HttpSession>(std::move(socket), hub)->run();
+    if (!ec) {
+      socket.set_option(tcp::no_delay(true), ec);  // small replies and frames go out at once, not after an ACK
+      std::make_shared<HttpSession>(std::move(socket), hub)->run();
+    }
     if (!hub.stop) accept(acceptor, hub);
   });
 }
