@@ -18,14 +18,16 @@ import time
 import urllib.error
 import urllib.request
 
-import numpy as np
-
 
 def skip(why):
     print(f"SKIP: {why}")
     sys.exit(77)
 
 
+try:
+    import numpy as np
+except ImportError:
+    skip("python3-numpy is not installed")
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service

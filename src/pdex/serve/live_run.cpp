@@ -147,12 +147,18 @@ bool LiveRun::fail(const std::string& what) {
 
 Snapshot LiveRun::snapshot() {
   Snapshot s{step_, t_, version_, rc_.grid().nx, rc_.grid().ny, stepper_->field_names(), {}, rate_, -1};
-  for (int f = 0; f < int(s.names.size()); ++f) s.values.push_back(stepper_->values(f));
+  for (int f = 0; f < int(s.names.size()); ++f) s.fields.push_back(stepper_->quantized(f));
   if (const SolverTotals* st = stepper_->solver_totals()) {
     if (step_ > steps_at_snapshot_) s.solver_iterations = double(st->iterations - iters_at_snapshot_) / double(step_ - steps_at_snapshot_);
     iters_at_snapshot_ = st->iterations, steps_at_snapshot_ = step_;
   }
   return s;
+}
+
+std::vector<std::vector<double>> LiveRun::values() {
+  std::vector<std::vector<double>> v;
+  for (int f = 0; f < int(stepper_->field_names().size()); ++f) v.push_back(stepper_->values(f));
+  return v;
 }
 
 std::vector<nlohmann::json> LiveRun::take_notices() { return std::exchange(notices_, {}); }

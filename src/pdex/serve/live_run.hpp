@@ -18,14 +18,14 @@
 
 namespace pdex::serve {
 
-// The fields at one moment, copied to the host: what a frame shows.
+// The fields at one moment, quantized where they live and copied to the host: what a frame shows.
 struct Snapshot {
   int64_t step = 0;
   double t = 0;
   uint64_t version = 0;  // changes whenever the state does (steps, brush, reset, rebuild)
   int nx = 0, ny = 0;
   std::vector<std::string> names;
-  std::vector<std::vector<double>> values;
+  std::vector<QuantizedField> fields;
   double steps_per_second = 0;
   double solver_iterations = -1;  // mean linear-solver iterations per step since the last snapshot; -1: none
 };
@@ -50,6 +50,8 @@ class LiveRun {
   // Where the run is: step, time, playing, the parameters' values and the changes made so far.
   nlohmann::json state() const;
   Snapshot snapshot();
+  // Every field's values, in double (tests; saves read them field by field).
+  std::vector<std::vector<double>> values();
   uint64_t version() const { return version_; }
   // Messages for every watcher (a blow-up, a change made by another tab), each once.
   std::vector<nlohmann::json> take_notices();

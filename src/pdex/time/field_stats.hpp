@@ -1,13 +1,17 @@
 #pragma once
 // What a Stepper reports of one component of a field: its interior values on the host, and min, max
 // and mean (the steppers' values() and stats()); and the inverse of values(), set_values().
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "pdex/core/error.hpp"
+#include "pdex/core/parallel.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/time/quantized.hpp"
 #include "pdex/time/stepper.hpp"
 
 namespace pdex {
@@ -22,6 +26,27 @@ template <class T>
 std::vector<double> interior_values(const Field<T>& f, int c) {
   const std::vector<T> v = to_space(f, MemorySpace::host).interior(c);
   return std::vector<double>(v.begin(), v.end());
+}
+
+// Component c quantized on the field's executor (min, max and mean by reductions, then one pass), so
+// that only 16 bits a cell cross to the host; `scratch` keeps the device buffer between calls. A field
+// with NaN or Inf cells is quantized on the host instead.
+template <class Exec, class T>
+QuantizedField quantize(const Exec& ex, const Field<T>& f, int c, Buffer<uint16_t>& scratch) {
+  const FieldView<const T> v = f.cview();
+  const FieldStats s = field_stats(ex, v, c);
+  if (!std::isfinite(s.min) || !std::isfinite(s.max) || !std::isfinite(s.mean)) return quantize_values(interior_values(f, c));
+  const std::size_t cells = std::size_t(f.grid().cells());
+  if (scratch.size() != cells) scratch = Buffer<uint16_t>(cells, Exec::space);
+  uint16_t* q = scratch.data();
+  const double lo = s.min, scale = quantize_scale(s.min, s.max);
+  const int nx = f.grid().nx;
+  for_each_cell(ex, v.interior(), [=] PDEX_HD(int i, int j) {
+    q[std::size_t(j) * std::size_t(nx) + std::size_t(i)] = uint16_t((double(v(c, i, j)) - lo) * scale + 0.5);
+  });
+  Buffer<uint16_t> host(cells, MemorySpace::host);
+  copy(host, scratch);
+  return {s.min, s.max, s.mean, std::vector<uint16_t>(host.data(), host.data() + cells)};
 }
 
 // Sets the interior of component c from row-major [y][x] values, in whatever space the field lives, and

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pdex/time/quantized.hpp"
 #include "pdex/time/rk/step_control.hpp"
 
 namespace pdex {
@@ -35,6 +36,9 @@ class Stepper {
   // Interior values of one field, row-major [y][x], copied to the host.
   virtual std::vector<double> values(int field) = 0;
   virtual FieldStats stats(int field) = 0;
+  // The field quantized to 16 bits for a picture (the explorer's frames). Steppers quantize their state
+  // where it lives; this default goes through values().
+  virtual QuantizedField quantized(int field) { return quantize_values(values(field)); }
   // Linear index y * nx + x of the first NaN/Inf of a field, or -1 when all values are finite.
   virtual int64_t first_nonfinite(int field) = 0;
   // Whether set_values may write a field: one of the stepped state's, not one computed from them.

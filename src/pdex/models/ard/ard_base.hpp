@@ -120,6 +120,7 @@ class ArdBase : public Interface {
   }
 
   FieldStats stats(int field) override { return field_stats(ex_, current().cview(), field); }
+  QuantizedField quantized(int field) override { return quantize(ex_, current(), field, frame_scratch_); }
 
   int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, current().cview(), field); }
   bool settable(int field) const override { return field >= 0 && field < Rhs::ncomp; }
@@ -140,6 +141,7 @@ class ArdBase : public Interface {
   Field<T> state_[2], saved_;
   int cur_ = 0;
   std::vector<std::string> names_;
+  Buffer<uint16_t> frame_scratch_;
 };
 
 }  // namespace pdex::ard_detail

@@ -144,6 +144,10 @@ class ChemotaxisStepper final : public Stepper {
     const auto [v, c] = view_of(f);
     return field_stats(ex_, v, c);
   }
+  QuantizedField quantized(int f) override {
+    const bool stepped = f < w_[cur_].components();
+    return quantize(ex_, stepped ? w_[cur_] : P_, stepped ? f : 0, frame_scratch_);
+  }
   int64_t first_nonfinite(int f) override {
     const auto [v, c] = view_of(f);
     return pdex::first_nonfinite(ex_, v, c);
@@ -249,6 +253,7 @@ class ChemotaxisStepper final : public Stepper {
   double n_max0_ = 0;
   Spacing<T> h_{};
   Field<T> w_[2], saved_, P_, b_, phi_, s_field_, src_, g_;
+  Buffer<uint16_t> frame_scratch_;
   TensorParam<T> s_;
   int cur_ = 0;
   std::unique_ptr<LinearSolver<Exec, T>> solver_;

@@ -65,6 +65,7 @@ class CurvatureEngine final : public CurvatureStepper {
     const auto v = phi().cview();
     return field_stats(ex_, v, 0);
   }
+  QuantizedField quantized(int) override { return quantize(ex_, phi(), 0, frame_scratch_); }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, phi().cview(), 0); }
   bool settable(int field) const override { return field == 0; }
   void set_values(int, const std::vector<double>& v) override { set_interior_values(phi(), 0, v, spec_.bc); }
@@ -129,6 +130,7 @@ class CurvatureEngine final : public CurvatureStepper {
   Exec ex_;
   CurvatureSpec spec_;
   Field<T> w_, saved_;
+  Buffer<uint16_t> frame_scratch_;
   double saved_t_ = 0;
   MolIntegrator<Exec, T, System> mol_;
   std::vector<std::string> names_{"phi"};

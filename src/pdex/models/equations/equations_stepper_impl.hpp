@@ -69,6 +69,9 @@ class TextStepper : public Base {
     for (double x : v) sum += x;
     return {*std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()), sum / double(v.size())};
   }
+  QuantizedField quantized(int field) override {
+    return field < species() ? quantize(ex_, current(), field, frame_scratch_) : Base::quantized(field);
+  }
   // The guard against blow-up watches the stepped species: an algebraic species follows from them (and
   // may be infinite where they are not, log(0) for one, without any blow-up).
   int64_t first_nonfinite(int field) override {
@@ -110,6 +113,7 @@ class TextStepper : public Base {
   Field<T> params_, saved_;
   TextStage<T> stage_;
   double saved_t_ = 0;
+  Buffer<uint16_t> frame_scratch_;
 };
 
 // Forward Euler, RK4, Merson: the Runge-Kutta driver with the text model's stages.

@@ -81,6 +81,7 @@ class ScalarStepper final : public Stepper {
 
   std::vector<double> values(int) override { return interior_values(u_[cur_], 0); }
   FieldStats stats(int) override { return field_stats(ex_, u_[cur_].cview(), 0); }
+  QuantizedField quantized(int) override { return quantize(ex_, u_[cur_], 0, frame_scratch_); }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
   bool settable(int field) const override { return field == 0; }
   void set_values(int, const std::vector<double>& v) override { set_interior_values(u_[cur_], 0, v, spec_.bc); }
@@ -97,6 +98,7 @@ class ScalarStepper final : public Stepper {
   T dt_;
   Spacing<T> h_{};
   Field<T> u_[2], saved_, f_, b_;
+  Buffer<uint16_t> frame_scratch_;
   int cur_ = 0;
   std::unique_ptr<LinearSolver<Exec, T>> solver_;
   SolverTotals totals_;

@@ -63,6 +63,7 @@ class WaveStepper final : public Stepper {
 
   std::vector<double> values(int) override { return interior_values(u_[cur_], 0); }
   FieldStats stats(int) override { return field_stats(ex_, u_[cur_].cview(), 0); }
+  QuantizedField quantized(int) override { return quantize(ex_, u_[cur_], 0, frame_scratch_); }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
   // The previous level moves by as much as the current one: the velocity is kept.
   bool settable(int field) const override { return field == 0; }
@@ -109,6 +110,7 @@ class WaveStepper final : public Stepper {
   T s2_;
   Spacing<T> h_{};
   Field<T> u_[3], saved_[2], b_;
+  Buffer<uint16_t> frame_scratch_;
   int cur_ = 0;
   int64_t step_ = 0;
   std::mt19937 rng_;
