@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   serve->add_option("--port", serve_opts.port, "port to listen on (default 8765, or the next free one; 0: any free port)");
   serve->add_option("--host", serve_opts.host, "address to listen on (default 127.0.0.1, this machine only)");
   serve->add_flag("--open", serve_opts.open_browser, "open the page in a browser (xdg-open)");
+  serve->add_option("--max-fps", serve_opts.max_fps, "frames a second at most (default 120)")->check(CLI::Range(1.0, 1000.0));
 
   auto* compare = app.add_subcommand("compare", "run a configuration on two backends and compare the results");
   compare->add_option("config", file, "configuration file (.toml)")->required();

@@ -376,9 +376,12 @@ tcp::acceptor listen(net::io_context& ioc, const ServeOptions& o) {
 }
 
 // The simulation thread: commands between frames, a frame's steps, and a snapshot whenever a page is
-// ready for one and the state has changed.
-void simulate(LiveRun& live, Hub& hub) {
+// ready for one, the state has changed, and 1/max_fps has passed since the last.
+void simulate(LiveRun& live, Hub& hub, double max_fps) {
+  using Clock = std::chrono::steady_clock;
+  const auto gap = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / max_fps));
   uint64_t published = 0;
+  Clock::time_point last_frame{};
   while (!hub.stop) {
     for (Command& c : hub.take(std::chrono::milliseconds(live.playing() ? 0 : 20))) {
       nlohmann::json reply;
@@ -395,8 +398,9 @@ void simulate(LiveRun& live, Hub& hub) {
     for (const nlohmann::json& n : live.take_notices())
       net::post(hub.ioc, [&hub, text = n.dump()] { hub.broadcast_text(text); });
     const bool changed = live.version() != published;
-    if ((changed && hub.ready > 0) || hub.force.exchange(false)) {
+    if ((changed && hub.ready > 0 && Clock::now() - last_frame >= gap) || hub.force.exchange(false)) {
       published = live.version();
+      last_frame = Clock::now();
       auto snap = std::make_shared<Snapshot>(live.snapshot());
       net::post(hub.ioc, [&hub, snap] { hub.broadcast_frame(std::make_shared<const std::string>(encode_frame(*snap))); });
     }
@@ -433,7 +437,7 @@ int run_server(LiveRun& live, ServeOptions o) {
   std::exception_ptr failure;
   std::thread sim([&] {
     try {
-      simulate(live, hub);
+      simulate(live, hub, o.max_fps);
     } catch (...) {
       failure = std::current_exception();
       net::post(ioc, [&] { ioc.stop(); });

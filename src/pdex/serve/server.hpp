@@ -13,6 +13,7 @@ struct ServeOptions {
   bool port_given = false;    // an explicit --port must be free
   std::string token;          // empty: a random one
   bool open_browser = false;
+  double max_fps = 120;       // frames a second at most: more than a screen shows costs the run steps
 };
 
 // Serves `live` until SIGINT or SIGTERM, then writes its summary. Returns the exit status.
