@@ -6,7 +6,8 @@ For each case: `pdex run`'s stepping rate; then `pdex serve` of the same run wit
 frames drawn per second, steps per second while serving (and their ratio to `pdex run`'s), and the
 latency from a parameter change to the first frame drawn with it (median of 15).
 
-    bench/serve_bench.py [--pdex build/src/pdex/app/pdex] [--cases cpu,gpu] [--seconds 8] [--json out.json]
+    bench/serve_bench.py [--pdex build/src/pdex/app/pdex] [--cases cpu,gpu] [--seconds 8] [--client auto|browser|pdex]
+                         [--json out.json]
 """
 import argparse
 import json
@@ -133,7 +134,7 @@ def with_client(srv, pdex, param, values, seconds, result):
     result["client"] = "pdex bench serve-client (no browser here)"
 
 
-def measure(case, pdex, seconds):
+def measure(case, pdex, seconds, client):
     example, overrides, backend, precision, spf, param, values, targets = CASES[case]
     work = tempfile.mkdtemp(prefix="pdex_serve_bench_")
     result = {"case": case, "example": example, "overrides": overrides, "backend": backend, "precision": precision,
@@ -142,7 +143,7 @@ def measure(case, pdex, seconds):
     srv = Serve(pdex, example, overrides, backend, precision, work)
     try:
         srv.command({"type": "steps_per_frame", "value": spf})
-        if has_browser():
+        if client == "browser" or (client == "auto" and has_browser()):
             with_browser(srv, param, values, seconds, result)
         else:
             with_client(srv, pdex, param, values, seconds, result)
@@ -158,9 +159,11 @@ def main():
     ap.add_argument("--pdex", default=os.path.join(ROOT, "build", "src", "pdex", "app", "pdex"))
     ap.add_argument("--cases", default="cpu")
     ap.add_argument("--seconds", type=float, default=8)
+    ap.add_argument("--client", choices=["auto", "browser", "pdex"], default="auto",
+                    help="chromium (browser), pdex bench serve-client (pdex), or chromium where there is one (auto)")
     ap.add_argument("--json")
     a = ap.parse_args()
-    results = [measure(c, a.pdex, a.seconds) for c in a.cases.split(",")]
+    results = [measure(c, a.pdex, a.seconds, a.client) for c in a.cases.split(",")]
     print(f"{'case':5} {'grid':9} {'backend':7} {'steps/frame':>11} {'frames/s':>9} {'serve steps/s':>14} "
           f"{'run steps/s':>12} {'ratio':>6} {'latency ms (median, max)':>25}")
     for r in results:
