@@ -188,14 +188,22 @@ def check_bad_messages(driver, srv):
         const done = arguments[arguments.length - 1];
         const ws = new WebSocket(`ws://${location.host}/ws`);
         const got = [];
-        ws.onmessage = (e) => { if (typeof e.data === 'string') { const m = JSON.parse(e.data); if (m.ok === false) got.push(m.error); } };
+        let frames = 0;
+        ws.binaryType = 'arraybuffer';
+        ws.onmessage = (e) => {
+          if (typeof e.data !== 'string') { ++frames; ws.send('{"type": "drawn"}'); return; }
+          const m = JSON.parse(e.data);
+          if (m.ok === false) got.push(m.error);
+        };
         ws.onopen = () => {
           ws.send('garbage{');
           ws.send('x'.repeat(1 << 20));
           ws.send(JSON.stringify({type: 'paint', field: 'nope', x: 1, y: 1, radius: 1, value: 1}));
           ws.send(JSON.stringify({type: 'set', key: 'model.params.alpha', value: {evil: true}}));
         };
-        setTimeout(() => { ws.close(); done(got); }, 2000);""")
+        setTimeout(() => { ws.close(); done([got, frames]); }, 2000);""")
+    replies, frames_seen = replies
+    assert frames_seen >= 1, "a second watcher (beside the page) gets frames too"
     assert len(replies) == 4, f"every bad message gets an error: {replies}"
     assert "not JSON" in replies[0] and "at most" in replies[1] and "nope" in replies[2], replies
     srv.api("/api/command", {"type": "play"})
