@@ -175,6 +175,23 @@ TEST(LiveRun, TheBrushSetsTheDiscOfCells) {
   EXPECT_NE(v[std::size_t(20 * 48 + 14)], 0.75);
 }
 
+// A frame of many steps is taken over several ticks, so that a pause gets in between; the picture
+// changes only when the frame is complete.
+TEST(LiveRun, ALongFrameLetsCommandsIn) {
+  ScratchDir dir;
+  LiveRun run = small_run(dir);
+  cmd(run, R"({"type": "steps_per_frame", "value": 1000000})");
+  const uint64_t version = run.version();
+  run.tick();
+  const int64_t step = run.state()["step"];
+  EXPECT_GT(step, 0);
+  EXPECT_LT(step, 1000000);
+  EXPECT_EQ(run.version(), version);
+  cmd(run, R"({"type": "pause"})");
+  EXPECT_FALSE(run.tick());
+  EXPECT_EQ(run.state()["step"], step);
+}
+
 TEST(LiveRun, ABlowUpIsUndoneAndPauses) {
   ScratchDir dir;
   LiveRun run = small_run(dir);

@@ -83,44 +83,64 @@ void LiveRun::rebuild(const std::map<std::string, std::string>& changes) {
 void LiveRun::reset() {
   for (int f = 0; f < int(initial_.size()); ++f)
     if (stepper_->settable(f)) stepper_->set_values(f, initial_[std::size_t(f)]);
-  step_ = 0, t_ = 0;
+  step_ = 0, t_ = 0, frame_progress_ = 0;
   stepper_->set_time(0);
   ++version_;
   checkpoint();
 }
 
-// The guard against blow-up looks every check_interval of wall time (and after every single step asked
-// for), not every frame: a frame of a small grid on a GPU takes less time than the look.
+// A frame's steps go in chunks sized from the last chunk's time, and the tick returns after
+// tick_budget even mid-frame, so that commands get in between (a frame of 10^6 steps on a CPU would
+// otherwise hold the pause button for minutes). The guard against blow-up looks after a chunk once
+// check_interval has passed since its last look, and at the end of a single frame asked for: a frame
+// of a small grid on a GPU takes less time than the look.
 bool LiveRun::tick() {
   const auto start = Clock::now();
   if (!playing_ && !step_once_) {
     rate_steps_ = 0, rate_since_ = start;
     return false;
   }
-  const bool look = step_once_ || start - checked_at_ >= check_interval;
-  step_once_ = false;
+  while (frame_progress_ < steps_per_frame_) {
+    const double budget = std::chrono::duration<double>(tick_budget - (Clock::now() - start)).count();
+    if (budget <= 0) return true;
+    const int64_t left = steps_per_frame_ - frame_progress_;
+    const int64_t chunk = seconds_per_step_ > 0 ? std::clamp(int64_t(budget / seconds_per_step_), int64_t(1), left) : 1;
+    if (!advance(chunk)) return true;
+    if (Clock::now() - checked_at_ >= check_interval && !look()) return true;
+  }
+  frame_progress_ = 0;
+  ++version_;
+  if (std::exchange(step_once_, false) && !look()) return true;
+  const double seconds = std::chrono::duration<double>(Clock::now() - rate_since_).count();
+  if (seconds >= 0.5) rate_ = double(rate_steps_) / seconds, rate_steps_ = 0, rate_since_ = Clock::now();
+  return true;
+}
+
+// `steps` steps, the clock and the step time; false after a blow-up (fail() has answered it).
+bool LiveRun::advance(int64_t steps) {
+  const auto start = Clock::now();
   try {
-    stepper_->advance(steps_per_frame_);
+    stepper_->advance(steps);
   } catch (const NumericalError& e) {
     return fail(e.what());
   }
-  step_ += steps_per_frame_;
+  seconds_per_step_ = std::chrono::duration<double>(Clock::now() - start).count() / double(steps);
+  step_ += steps, frame_progress_ += steps, rate_steps_ += steps;
   const auto* mol = dynamic_cast<const MolStepper*>(stepper_.get());
-  t_ = mol ? mol->time() : t_ + double(steps_per_frame_) * rc_.clock().dt;
-  ++version_;
-  if (look) {
-    for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
-      const int64_t cell = stepper_->first_nonfinite(f);
-      if (cell < 0) continue;
-      const int nx = rc_.grid().nx;
-      return fail(stepper_->field_names()[std::size_t(f)] + " is NaN or Inf at cell (" + std::to_string(cell % nx) + ", " +
-                  std::to_string(cell / nx) + ")");
-    }
-    checkpoint();
+  t_ = mol ? mol->time() : t_ + double(steps) * rc_.clock().dt;
+  return true;
+}
+
+// Whether every field is finite; if so the state is kept to go back to, else fail() answers.
+bool LiveRun::look() {
+  for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
+    const int64_t cell = stepper_->first_nonfinite(f);
+    if (cell < 0) continue;
+    const int nx = rc_.grid().nx;
+    return fail(stepper_->field_names()[std::size_t(f)] + " is NaN or Inf at cell (" + std::to_string(cell % nx) + ", " +
+                std::to_string(cell / nx) + ")");
   }
-  rate_steps_ += steps_per_frame_;
-  const double seconds = std::chrono::duration<double>(Clock::now() - rate_since_).count();
-  if (seconds >= 0.5) rate_ = double(rate_steps_) / seconds, rate_steps_ = 0, rate_since_ = Clock::now();
+  checkpoint();
   return true;
 }
 
@@ -136,13 +156,13 @@ bool LiveRun::fail(const std::string& what) {
   stepper_->restore();
   step_ = checked_step_, t_ = checked_t_;
   stepper_->set_time(t_);
-  playing_ = false;
+  playing_ = false, step_once_ = false, frame_progress_ = 0;
   notices_.push_back({{"type", "error"},
                       {"error", "the run blew up between steps " + std::to_string(step_) + " and " + std::to_string(failed_by) +
                                     ": " + what + ". The state of step " + std::to_string(step_) +
                                     " is back and the run is paused: lower time.dt, change the parameters, or reset"}});
   ++version_;
-  return true;
+  return false;
 }
 
 Snapshot LiveRun::snapshot() {

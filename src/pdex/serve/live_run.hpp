@@ -35,9 +35,9 @@ class LiveRun {
   // Loads the configuration as `pdex run` does; throws InputError before anything runs.
   LiveRun(std::string file, CliOverrides cli);
 
-  // Advances one frame's steps when playing (or when one step was asked for). Returns whether it did.
-  // The guard against blow-up looks every 0.1 s: a blow-up brings back the last state it found finite,
-  // pauses, and is reported by take_notices().
+  // Advances a frame's steps when playing (or when one frame was asked for), returning after about
+  // 50 ms even mid-frame; returns whether it stepped. The guard against blow-up looks every 0.1 s: a
+  // blow-up brings back the last state it found finite, pauses, and is reported by take_notices().
   bool tick();
   bool playing() const { return playing_; }
 
@@ -66,7 +66,9 @@ class LiveRun {
   nlohmann::json save(const nlohmann::json& msg);
   void rebuild(const std::map<std::string, std::string>& changes);
   void reset();
-  bool fail(const std::string& what);
+  bool advance(int64_t steps);
+  bool look();
+  bool fail(const std::string& what);  // returns false
   void checkpoint();
   int field_index(const nlohmann::json& msg, const char* key, bool settable) const;
   std::string save_dir() const;
@@ -84,7 +86,9 @@ class LiveRun {
   uint64_t version_ = 1;
   std::vector<nlohmann::json> notices_;
   nlohmann::json saved_ = nlohmann::json::array();
-  static constexpr std::chrono::milliseconds check_interval{100};
+  static constexpr std::chrono::milliseconds check_interval{100}, tick_budget{50};
+  int64_t frame_progress_ = 0;   // steps of the frame under way
+  double seconds_per_step_ = 0;  // of the last chunk
   std::chrono::steady_clock::time_point checked_at_;
   int64_t checked_step_ = 0;
   double checked_t_ = 0;
