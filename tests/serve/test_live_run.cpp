@@ -24,16 +24,17 @@ namespace {
 namespace fs = std::filesystem;
 using pdex::testing::ScratchDir;
 
-const std::string gray_scott = (fs::path(PDEX_SOURCE_DIR) / "examples" / "gray_scott_spots.toml").string();
-
-LiveRun small_run(const ScratchDir& dir, const std::string& precision = "f64") {
+// An example on a 48x40 grid, in f64, writing into `dir`.
+LiveRun example_run(const ScratchDir& dir, const std::string& example, const std::string& backend = "serial") {
   CliOverrides cli;
   cli.sets = {"grid.nx=48", "grid.ny=40"};
-  cli.backend = "serial";
-  cli.precision = precision;
+  cli.backend = backend;
+  cli.precision = "f64";
   cli.out_dir = dir.path().string();
-  return LiveRun(gray_scott, cli);
+  return LiveRun((fs::path(PDEX_SOURCE_DIR) / "examples" / example).string(), cli);
 }
+
+LiveRun small_run(const ScratchDir& dir) { return example_run(dir, "gray_scott_spots.toml"); }
 
 nlohmann::json cmd(LiveRun& run, const std::string& text) { return run.command(nlohmann::json::parse(text)); }
 
@@ -102,12 +103,7 @@ TEST(LiveRun, OnTheGpuChangesKeepTheStateAndTheBrushPaints) {
   for (const char* example : {"gray_scott_spots.toml", "equations_gray_scott.toml"}) {
     SCOPED_TRACE(example);
     ScratchDir dir;
-    CliOverrides cli;
-    cli.sets = {"grid.nx=48", "grid.ny=40"};
-    cli.backend = "cuda";
-    cli.precision = "f64";
-    cli.out_dir = dir.path().string();
-    LiveRun run((fs::path(PDEX_SOURCE_DIR) / "examples" / example).string(), cli);
+    LiveRun run = example_run(dir, example, "cuda");
     run.tick();
     const auto before = run.values();
     cmd(run, R"({"type": "set", "key": "model.params.F", "value": 0.031})");
@@ -123,11 +119,7 @@ TEST(LiveRun, OnTheGpuChangesKeepTheStateAndTheBrushPaints) {
 // A parameter that varies per cell is scaled as a whole (its slider in the page).
 TEST(LiveRun, AVaryingParameterIsScaled) {
   ScratchDir dir;
-  CliOverrides cli;
-  cli.sets = {"grid.nx=32", "grid.ny=32"};
-  cli.backend = "serial";
-  cli.out_dir = dir.path().string();
-  LiveRun run((fs::path(PDEX_SOURCE_DIR) / "examples" / "turing_spots_demo.toml").string(), cli);
+  LiveRun run = example_run(dir, "turing_spots_demo.toml");
   const double mean = run.state()["params"]["alpha"]["mean"];
   cmd(run, R"({"type": "set", "key": "model.params.alpha.scale", "value": 1.5})");
   EXPECT_NEAR(run.state()["params"]["alpha"]["mean"].get<double>(), 1.5 * mean, 1e-12 * mean);
@@ -141,11 +133,7 @@ TEST(LiveRun, AVaryingParameterIsScaled) {
 // refused with where it is, and the old equations go on.
 TEST(LiveRun, EquationsAreEditedWhileRunning) {
   ScratchDir dir;
-  CliOverrides cli;
-  cli.sets = {"grid.nx=32", "grid.ny=32"};
-  cli.backend = "serial";
-  cli.out_dir = dir.path().string();
-  LiveRun run((fs::path(PDEX_SOURCE_DIR) / "examples" / "equations_gray_scott.toml").string(), cli);
+  LiveRun run = example_run(dir, "equations_gray_scott.toml");
   run.tick();
   const Snapshot before = run.snapshot();
   const auto before_values = run.values();
