@@ -1,16 +1,12 @@
 #include "pdex/serve/live_run.hpp"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <utility>
 
 #include "pdex/app/simulation.hpp"
-#include "pdex/config/config_reader.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/io/colormap.hpp"
 #include "pdex/io/npy.hpp"
@@ -38,53 +34,19 @@ std::string step_tag(int64_t step) {
   return buf;
 }
 
-// Relative `file = "..."` entries of a configuration, made absolute: a saved configuration lives in
-// another folder than the one they were relative to.
-void absolute_files(toml::table& t, const fs::path& base) {
-  for (auto&& [key, node] : t) {
-    if (auto* sub = node.as_table()) {
-      absolute_files(*sub, base);
-    } else if (key.str() == "file" && node.is_string()) {
-      const fs::path p(node.as_string()->get());
-      if (p.is_relative()) node.as_string()->get() = fs::absolute(base / p).lexically_normal().string();
-    }
-  }
-}
-
 }  // namespace
 
-LiveRun::LiveRun(std::string file, CliOverrides cli) : file_(std::move(file)), cli_(std::move(cli)) { rebuild({}); }
+LiveRun::LiveRun(std::string file, CliOverrides cli) : session_(std::move(file), std::move(cli)) { checkpoint(); }
 
 void LiveRun::rebuild(const std::map<std::string, std::string>& changes) {
-  CliOverrides cli = cli_;
-  for (const auto& [key, value] : changes) cli.sets.push_back(key + "=" + value);
-  RunConfig rc = load_run_config(file_, cli);
-  check_stability(rc);
-  if (stepper_ && (rc.grid().nx != rc_.grid().nx || rc.grid().ny != rc_.grid().ny))
-    throw InputError("the grid cannot change size while serving");
-  std::unique_ptr<Stepper> s = rc.setup->make_stepper(rc.backend, rc.precision);
-  std::vector<std::vector<double>> initial(s->field_names().size());
-  for (int f = 0; f < int(initial.size()); ++f)
-    if (s->settable(f)) initial[std::size_t(f)] = s->values(f);
-  if (stepper_) {  // the state goes on: every stepped field the two have in common, and the time
-    const std::vector<std::string>& old = stepper_->field_names();
-    for (int f = 0; f < int(initial.size()); ++f) {
-      const auto it = std::find(old.begin(), old.end(), s->field_names()[std::size_t(f)]);
-      const int g = int(it - old.begin());
-      if (it != old.end() && s->settable(f) && stepper_->settable(g)) s->set_values(f, stepper_->values(g));
-    }
-    s->set_time(t_);
-  }
-  rc_ = std::move(rc), stepper_ = std::move(s), initial_ = std::move(initial), changes_ = changes;
+  session_.set_changes(changes);
   ++version_;
   checkpoint();
 }
 
 void LiveRun::reset() {
-  for (int f = 0; f < int(initial_.size()); ++f)
-    if (stepper_->settable(f)) stepper_->set_values(f, initial_[std::size_t(f)]);
-  step_ = 0, t_ = 0, frame_progress_ = 0;
-  stepper_->set_time(0);
+  session_.reset();
+  frame_progress_ = 0;
   ++version_;
   checkpoint();
 }
@@ -120,24 +82,22 @@ bool LiveRun::tick() {
 bool LiveRun::advance(int64_t steps) {
   const auto start = Clock::now();
   try {
-    stepper_->advance(steps);
+    session_.advance(steps);
   } catch (const NumericalError& e) {
     return fail(e.what());
   }
   seconds_per_step_ = std::chrono::duration<double>(Clock::now() - start).count() / double(steps);
-  step_ += steps, frame_progress_ += steps, rate_steps_ += steps;
-  const auto* mol = dynamic_cast<const MolStepper*>(stepper_.get());
-  t_ = mol ? mol->time() : t_ + double(steps) * rc_.clock().dt;
+  frame_progress_ += steps, rate_steps_ += steps;
   return true;
 }
 
 // Whether every field is finite; if so the state is kept to go back to, else fail() answers.
 bool LiveRun::look() {
-  for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
-    const int64_t cell = stepper_->first_nonfinite(f);
+  for (int f = 0; f < int(stepper().field_names().size()); ++f) {
+    const int64_t cell = stepper().first_nonfinite(f);
     if (cell < 0) continue;
-    const int nx = rc_.grid().nx;
-    return fail(stepper_->field_names()[std::size_t(f)] + " is NaN or Inf at cell (" + std::to_string(cell % nx) + ", " +
+    const int nx = config().grid().nx;
+    return fail(stepper().field_names()[std::size_t(f)] + " is NaN or Inf at cell (" + std::to_string(cell % nx) + ", " +
                 std::to_string(cell / nx) + ")");
   }
   checkpoint();
@@ -146,38 +106,39 @@ bool LiveRun::look() {
 
 // A state known to be finite, to go back to.
 void LiveRun::checkpoint() {
-  stepper_->save();
-  checked_at_ = Clock::now(), checked_step_ = step_, checked_t_ = t_;
+  stepper().save();
+  checked_at_ = Clock::now(), checked_step_ = session_.step(), checked_t_ = session_.time();
 }
 
 // The last state known to be finite comes back, the run pauses, and every page is told what to change.
 bool LiveRun::fail(const std::string& what) {
-  const int64_t failed_by = step_;
-  stepper_->restore();
-  step_ = checked_step_, t_ = checked_t_;
-  stepper_->set_time(t_);
+  const int64_t failed_by = session_.step();
+  stepper().restore();
+  session_.rewind(checked_step_, checked_t_);
   playing_ = false, step_once_ = false, frame_progress_ = 0;
   notices_.push_back({{"type", "error"},
-                      {"error", "the run blew up between steps " + std::to_string(step_) + " and " + std::to_string(failed_by) +
-                                    ": " + what + ". The state of step " + std::to_string(step_) +
+                      {"error", "the run blew up between steps " + std::to_string(checked_step_) + " and " + std::to_string(failed_by) +
+                                    ": " + what + ". The state of step " + std::to_string(checked_step_) +
                                     " is back and the run is paused: lower time.dt, change the parameters, or reset"}});
   ++version_;
   return false;
 }
 
 Snapshot LiveRun::snapshot() {
-  Snapshot s{step_, t_, version_, rc_.grid().nx, rc_.grid().ny, stepper_->field_names(), {}, rate_, -1};
-  for (int f = 0; f < int(s.names.size()); ++f) s.fields.push_back(stepper_->quantized(f));
-  if (const SolverTotals* st = stepper_->solver_totals()) {
-    if (step_ > steps_at_snapshot_) s.solver_iterations = double(st->iterations - iters_at_snapshot_) / double(step_ - steps_at_snapshot_);
-    iters_at_snapshot_ = st->iterations, steps_at_snapshot_ = step_;
+  const int64_t step = session_.step();
+  const Grid2& g = config().grid();
+  Snapshot s{step, session_.time(), version_, g.nx, g.ny, stepper().field_names(), {}, rate_, -1};
+  for (int f = 0; f < int(s.names.size()); ++f) s.fields.push_back(stepper().quantized(f));
+  if (const SolverTotals* st = stepper().solver_totals()) {
+    if (step > steps_at_snapshot_) s.solver_iterations = double(st->iterations - iters_at_snapshot_) / double(step - steps_at_snapshot_);
+    iters_at_snapshot_ = st->iterations, steps_at_snapshot_ = step;
   }
   return s;
 }
 
 std::vector<std::vector<double>> LiveRun::values() {
   std::vector<std::vector<double>> v;
-  for (int f = 0; f < int(stepper_->field_names().size()); ++f) v.push_back(stepper_->values(f));
+  for (int f = 0; f < int(stepper().field_names().size()); ++f) v.push_back(stepper().values(f));
   return v;
 }
 
@@ -185,11 +146,11 @@ std::vector<nlohmann::json> LiveRun::take_notices() { return std::exchange(notic
 
 int LiveRun::field_index(const nlohmann::json& msg, const char* key, bool settable) const {
   const std::string name = get_string(msg, key, 64);
-  const std::vector<std::string>& names = stepper_->field_names();
+  const std::vector<std::string>& names = stepper().field_names();
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end()) throw InputError("'" + std::string(key) + "': no field '" + name + "' in this model");
   const int f = int(it - names.begin());
-  if (settable && !stepper_->settable(f))
+  if (settable && !stepper().settable(f))
     throw InputError("field '" + name + "' is computed from the others: paint one of the stepped fields");
   return f;
 }
@@ -225,7 +186,7 @@ nlohmann::json LiveRun::command(const nlohmann::json& msg) {
 // {"type": "set", "changes": {"time.scheme": "theta", "time.dt": 2}}. A value null takes an earlier change
 // back (the file's value again). All of them are applied in one rebuild, or none.
 nlohmann::json LiveRun::set_key(const nlohmann::json& msg) {
-  std::map<std::string, std::string> changes = changes_;
+  std::map<std::string, std::string> changes = session_.changes();
   auto change = [&](const std::string& key, const nlohmann::json& value) {
     check_steerable(key);
     if (value.is_null()) {
@@ -261,13 +222,13 @@ nlohmann::json LiveRun::set_key(const nlohmann::json& msg) {
 // x and y in cells from the lower-left corner, the disc of cells whose centres lie within radius.
 nlohmann::json LiveRun::paint(const nlohmann::json& msg) {
   const int f = field_index(msg, "field", true);
-  const Grid2& g = rc_.grid();
+  const Grid2& g = config().grid();
   const double x = get_number(msg, "x", -g.nx, 2.0 * g.nx), y = get_number(msg, "y", -g.ny, 2.0 * g.ny);
   const double r = get_number(msg, "radius", 0.0, double(std::max(g.nx, g.ny)));
   const double value = get_number(msg, "value", -1e300, 1e300);
   const std::string mode = msg.contains("mode") ? get_string(msg, "mode", 8) : "set";
   if (mode != "set" && mode != "add") throw InputError("'mode': expected \"set\" or \"add\", got \"" + mode + "\"");
-  std::vector<double> v = stepper_->values(f);
+  std::vector<double> v = stepper().values(f);
   int64_t painted = 0;
   for (int j = std::max(0, int(y - r - 1)); j < std::min(g.ny, int(y + r + 2)); ++j)
     for (int i = std::max(0, int(x - r - 1)); i < std::min(g.nx, int(x + r + 2)); ++i) {
@@ -277,12 +238,12 @@ nlohmann::json LiveRun::paint(const nlohmann::json& msg) {
       c = mode == "set" ? value : c + value;
       ++painted;
     }
-  if (painted > 0) stepper_->set_values(f, v), ++version_, checkpoint();
+  if (painted > 0) stepper().set_values(f, v), ++version_, checkpoint();
   return {{"ok", true}, {"cells", painted}, {"version", version_}};
 }
 
 std::string LiveRun::save_dir() const {
-  const fs::path dir = fs::path(rc_.output.dir) / "explorer";
+  const fs::path dir = fs::path(config().output.dir) / "explorer";
   fs::create_directories(dir);
   return dir.string();
 }
@@ -291,27 +252,29 @@ std::string LiveRun::save_dir() const {
 // (field, colormap and range for png; "range" absent or "auto" for the field's own).
 nlohmann::json LiveRun::save(const nlohmann::json& msg) {
   const std::string what = get_string(msg, "what", 16), dir = save_dir();
-  const Grid2& g = rc_.grid();
+  const Grid2& g = config().grid();
   nlohmann::json files = nlohmann::json::array();
   if (what == "png") {
     const int f = field_index(msg, "field", false);
-    const io::Colormap cmap = io::parse_colormap(msg.contains("colormap") ? get_string(msg, "colormap", 32) : rc_.output.colormap);
+    const io::Colormap cmap = io::parse_colormap(msg.contains("colormap") ? get_string(msg, "colormap", 32) : config().output.colormap);
     io::ColorRange range{true, 0.0, 1.0};
     if (msg.contains("range") && msg["range"].is_array()) {
       const std::vector<double> mm = get_numbers(msg, "range", 2);
       range = {false, mm[0], mm[1]};
     }
-    const std::string file = dir + "/" + stepper_->field_names()[std::size_t(f)] + "_" + step_tag(step_) + ".png";
-    io::write_png(file, stepper_->values(f), g.nx, g.ny, cmap, range);
+    const std::string file = dir + "/" + stepper().field_names()[std::size_t(f)] + "_" + step_tag(session_.step()) + ".png";
+    io::write_png(file, stepper().values(f), g.nx, g.ny, cmap, range);
     files.push_back(file);
   } else if (what == "npy") {
-    for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
-      const std::string file = dir + "/" + stepper_->field_names()[std::size_t(f)] + "_" + step_tag(step_) + ".npy";
-      io::write_npy(file, stepper_->values(f).data(), g.extents().shape());
+    for (int f = 0; f < int(stepper().field_names().size()); ++f) {
+      const std::string file = dir + "/" + stepper().field_names()[std::size_t(f)] + "_" + step_tag(session_.step()) + ".npy";
+      io::write_npy(file, stepper().values(f).data(), g.extents().shape());
       files.push_back(file);
     }
   } else if (what == "config") {
-    return save_config(dir + "/saved_" + step_tag(step_));
+    const std::vector<std::string> written = session_.save_config(dir + "/saved_" + step_tag(session_.step()), "pdex serve");
+    for (const auto& f : written) saved_.push_back(f);
+    return {{"ok", true}, {"files", written}, {"config", written.front()}};
   } else {
     throw InputError("'what': expected \"png\", \"npy\" or \"config\", got \"" + what + "\"");
   }
@@ -319,46 +282,13 @@ nlohmann::json LiveRun::save(const nlohmann::json& msg) {
   return {{"ok", true}, {"files", files}};
 }
 
-// The file, every change made since, and the stepped fields now as the initial state: `pdex run` of it
-// goes on from here. The values are written in f64 whatever the run's precision (f32 ones exactly).
-nlohmann::json LiveRun::save_config(const std::string& dir) {
-  fs::create_directories(dir);
-  ConfigReader cfg = ConfigReader::from_file(file_);
-  for (const auto& s : cli_.sets) cfg.apply_override(s);
-  for (const auto& [key, value] : changes_) cfg.apply_override(key + "=" + value);
-  const Grid2& g = rc_.grid();
-  nlohmann::json files = nlohmann::json::array();
-  for (int f = 0; f < int(stepper_->field_names().size()); ++f) {
-    if (!stepper_->settable(f)) continue;
-    const std::string name = stepper_->field_names()[std::size_t(f)];
-    io::write_npy(dir + "/" + name + ".npy", stepper_->values(f).data(), g.extents().shape());
-    cfg.apply_override("initial." + name + "={ file = \"" + name + ".npy\" }");
-    files.push_back(dir + "/" + name + ".npy");
-  }
-  cfg.apply_override("run.backend=\"" + std::string(backend_name(rc_.backend)) + "\"");
-  cfg.apply_override("run.precision=\"" + std::string(precision_name(rc_.precision)) + "\"");
-  toml::table root = cfg.root();
-  const fs::path base = fs::path(file_).parent_path();
-  for (auto&& [key, node] : root)
-    if (auto* t = node.as_table(); t && key.str() != "initial") absolute_files(*t, base.empty() ? fs::path(".") : base);
-  const std::string file = dir + "/config.toml";
-  std::ofstream out(file);
-  out << "# Saved by pdex serve from " << file_ << " at step " << step_ << " (t = " << t_ << "): `pdex run " << file
-      << "` goes on from this state.\n"
-      << toml::toml_formatter{root} << "\n";
-  if (!out) throw Error("cannot write " + file);
-  files.insert(files.begin(), file);
-  for (const auto& f : files) saved_.push_back(f);
-  return {{"ok", true}, {"files", files}, {"config", file}};
-}
-
 nlohmann::json LiveRun::describe() const {
-  const RunClock& c = rc_.clock();
-  const ModelDesc& desc = *find_model(rc_.model).second;
+  const RunClock& c = config().clock();
+  const ModelDesc& desc = *find_model(config().model).second;
   nlohmann::json params = nlohmann::json::array();
-  for (const auto& [name, value] : rc_.resolved["model"]["params"].items()) {
+  for (const auto& [name, value] : config().resolved["model"]["params"].items()) {
     nlohmann::json p = {{"name", name}, {"value", value}, {"varies", value.is_object()}};
-    if (const auto s = changes_.find("model.params." + name + ".scale"); s != changes_.end()) p["scale"] = std::stod(s->second);
+    if (const auto s = session_.changes().find("model.params." + name + ".scale"); s != session_.changes().end()) p["scale"] = std::stod(s->second);
     const auto d = std::find_if(desc.params.begin(), desc.params.end(), [&](const ParamDesc& pd) { return pd.name == name; });
     if (d != desc.params.end()) {
       p.update({{"min", d->min}, {"max", d->max}, {"meaning", d->meaning}, {"units", d->units}});
@@ -369,46 +299,41 @@ nlohmann::json LiveRun::describe() const {
     params.push_back(p);
   }
   nlohmann::json fields = nlohmann::json::array();
-  for (int f = 0; f < int(stepper_->field_names().size()); ++f)
-    fields.push_back({{"name", stepper_->field_names()[std::size_t(f)]}, {"settable", stepper_->settable(f)}});
+  for (int f = 0; f < int(stepper().field_names().size()); ++f)
+    fields.push_back({{"name", stepper().field_names()[std::size_t(f)]}, {"settable", stepper().settable(f)}});
   nlohmann::json cmaps;
   for (io::Colormap m : {io::Colormap::viridis, io::Colormap::magma, io::Colormap::gray, io::Colormap::coolwarm}) {
     std::vector<int> rgb;
     for (const io::Rgb& e : io::colormap_table(m)) rgb.insert(rgb.end(), {e.r, e.g, e.b});
     cmaps[std::string(io::colormap_name(m))] = rgb;
   }
-  const Grid2& g = rc_.grid();
-  nlohmann::json d = {{"file", file_}, {"model", rc_.model}, {"title", desc.title}, {"fields", fields},
+  const Grid2& g = config().grid();
+  nlohmann::json d = {{"file", session_.file()}, {"model", config().model}, {"title", desc.title}, {"fields", fields},
                       {"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}, {"params", params},
                       {"schemes", desc.schemes}, {"scheme", c.scheme}, {"dt", c.dt}, {"simulated_time", c.simulated_time},
-                      {"boundary", rc_.resolved["grid"]["boundary"]}, {"colormaps", cmaps},
-                      {"colormap", rc_.output.colormap},
-                      {"range", rc_.output.auto_range ? nlohmann::json("auto") : nlohmann::json{rc_.output.range_min, rc_.output.range_max}},
-                      {"backend", backend_name(rc_.backend)}, {"precision", precision_name(rc_.precision)},
-                      {"implicit", stepper_->solver_totals() != nullptr}};
-  if (rc_.resolved["model"].contains("equations")) d["equations"] = rc_.resolved["model"]["equations"];
+                      {"boundary", config().resolved["grid"]["boundary"]}, {"colormaps", cmaps},
+                      {"colormap", config().output.colormap},
+                      {"range", config().output.auto_range ? nlohmann::json("auto") : nlohmann::json{config().output.range_min, config().output.range_max}},
+                      {"backend", backend_name(config().backend)}, {"precision", precision_name(config().precision)},
+                      {"implicit", stepper().solver_totals() != nullptr}};
+  if (config().resolved["model"].contains("equations")) d["equations"] = config().resolved["model"]["equations"];
   return d;
 }
 
 nlohmann::json LiveRun::state() const {
   nlohmann::json params;
-  for (const auto& [name, value] : rc_.resolved["model"]["params"].items()) params[name] = value;
-  return {{"step", step_}, {"t", t_}, {"playing", playing_}, {"steps_per_frame", steps_per_frame_}, {"version", version_},
-          {"dt", rc_.clock().dt}, {"scheme", rc_.clock().scheme}, {"params", params}, {"changes", changes_},
+  for (const auto& [name, value] : config().resolved["model"]["params"].items()) params[name] = value;
+  return {{"step", session_.step()}, {"t", session_.time()}, {"playing", playing_}, {"steps_per_frame", steps_per_frame_}, {"version", version_},
+          {"dt", config().clock().dt}, {"scheme", config().clock().scheme}, {"params", params}, {"changes", session_.changes()},
           {"steps_per_second", rate_}};
 }
 
 void LiveRun::write_summary() {
-  nlohmann::json sum = summary_head(rc_, nullptr);
-  sum["status"] = "ok";
-  sum["steps"] = step_;
-  sum["t"] = t_;
-  std::vector<FieldStats> stats;
-  for (int f = 0; f < int(stepper_->field_names().size()); ++f) stats.push_back(stepper_->stats(f));
-  sum["fields"] = stats_json(stepper_->field_names(), stats);
-  sum["explorer"] = {{"changes", changes_}, {"saved", saved_}};
-  fs::create_directories(rc_.output.dir);
-  pdex::write_summary(rc_.output.dir, sum);
+  nlohmann::json sum = session_.summary();
+  sum["explorer"] = {{"changes", sum["changes"]}, {"saved", saved_}};
+  sum.erase("changes");
+  fs::create_directories(config().output.dir);
+  pdex::write_summary(config().output.dir, sum);
 }
 
 }  // namespace pdex::serve

@@ -1,9 +1,7 @@
 #pragma once
-// A run under a researcher's hands (docs/explorer.md): the stepper of a configuration advanced a frame
-// at a time, and the commands that steer it. A change to any configuration key (a parameter, the time
-// step, the scheme, the boundaries, a text model's equations) rebuilds the stepper from the file plus
-// every change so far and carries the current state and time over; a bad change is refused and the
-// run goes on as before. No threads and no network here: the server (server.hpp) calls in from one.
+// A run under a researcher's hands (docs/explorer.md): a Session (app/session.hpp) advanced a frame at a
+// time, watched for blow-ups, and the commands of the page that steer it. No threads and no network
+// here: the server (server.hpp) calls in from one.
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -13,8 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "pdex/app/run_config.hpp"
-#include "pdex/time/stepper.hpp"
+#include "pdex/app/session.hpp"
 
 namespace pdex::serve {
 
@@ -58,7 +55,7 @@ class LiveRun {
 
   // summary.json of the session, written into the output folder (on exit).
   void write_summary();
-  const RunConfig& config() const { return rc_; }
+  const RunConfig& config() const { return session_.config(); }
 
  private:
   nlohmann::json set_key(const nlohmann::json& msg);
@@ -66,23 +63,18 @@ class LiveRun {
   nlohmann::json save(const nlohmann::json& msg);
   void rebuild(const std::map<std::string, std::string>& changes);
   void reset();
+  Stepper& stepper() { return session_.stepper(); }
+  const Stepper& stepper() const { return session_.stepper(); }
   bool advance(int64_t steps);
   bool look();
   bool fail(const std::string& what);  // returns false
   void checkpoint();
   int field_index(const nlohmann::json& msg, const char* key, bool settable) const;
   std::string save_dir() const;
-  nlohmann::json save_config(const std::string& dir);
 
-  std::string file_;
-  CliOverrides cli_;
-  std::map<std::string, std::string> changes_;  // key -> TOML value, as --set takes them
-  RunConfig rc_;
-  std::unique_ptr<Stepper> stepper_;
-  std::vector<std::vector<double>> initial_;  // the settable fields at step 0
+  Session session_;
   bool playing_ = true, step_once_ = false;
-  int64_t steps_per_frame_ = 10, step_ = 0;
-  double t_ = 0;
+  int64_t steps_per_frame_ = 10;
   uint64_t version_ = 1;
   std::vector<nlohmann::json> notices_;
   nlohmann::json saved_ = nlohmann::json::array();
