@@ -5,8 +5,11 @@ target_compile_options(pdex_options INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:${PDEX_CXX_WARNINGS}>
   # Serial and OpenMP must round alike: no FMA contraction, whose placement differs between the loops.
   $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>
+  # Position-independent code (for the Python module) without semantic interposition: calls within a
+  # library are bound and inlined as in the executable.
+  $<$<COMPILE_LANGUAGE:CXX>:-fno-semantic-interposition>
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release>>:-O3 -march=x86-64-v3 -fno-math-errno>
-  $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra,-Wno-unknown-pragmas>
+  $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra,-Wno-unknown-pragmas,-fno-semantic-interposition>
   # nvcc optimizes a translation unit's kernels on every core: engine_cuda.cu, which holds them all, was
   # most of a two-core build's time on one core.
   $<$<COMPILE_LANGUAGE:CUDA>:--split-compile=0>

@@ -71,7 +71,9 @@ void print_text() {
   std::printf("Precisions (run.precision):  f32, f64\n");
 }
 
-void print_json() {
+}  // namespace
+
+nlohmann::json list_json() {
   nlohmann::json b = nlohmann::json::array();
   for (Backend k : backends)
     b.push_back({{"name", backend_name(k)}, {"available", backend_unavailable_reason(k).empty()}, {"state", backend_state(k)}});
@@ -80,14 +82,12 @@ void print_json() {
                             {"boundaries", boundaries},      {"formats", formats},
                             {"colormaps", io::colormap_names()}, {"backends", b},
                             {"precisions", {"f32", "f64"}}};
-  std::printf("%s\n", j.dump(2).c_str());
+  return j;
 }
-
-}  // namespace
 
 int cmd_list(bool json) {
   if (json)
-    print_json();
+    std::printf("%s\n", list_json().dump(2).c_str());
   else
     print_text();
   return 0;

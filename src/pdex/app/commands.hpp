@@ -1,5 +1,7 @@
 #pragma once
 // The subcommands of the pdex command line (DESIGN: the command line and configuration contract).
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -11,6 +13,7 @@ namespace pdex {
 int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source = false);
 int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vector<std::string>& backends);
 int cmd_list(bool json = false);  // --json: the same for programs (the explorer, Python)
+nlohmann::json list_json();       // what `pdex list --json` prints
 
 // pdex solve A.mtx b.mtx (cmd_solve.cpp)
 struct SolveOptions {

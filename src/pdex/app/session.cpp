@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -62,6 +63,23 @@ void Session::advance(int64_t steps) {
   step_ += steps;
   const auto* mol = dynamic_cast<const MolStepper*>(stepper_.get());
   t_ = mol ? mol->time() : t_ + double(steps) * rc_.clock().dt;
+}
+
+void Session::advance_to(double t) {
+  const double dt = rc_.clock().dt;
+  if (!(t >= t_)) throw InputError("cannot run until t = " + std::to_string(t) + ": the run is at t = " + std::to_string(t_));
+  if (auto* mol = dynamic_cast<MolStepper*>(stepper_.get()); mol && rc_.clock().simulated_time) {
+    const int64_t before = mol->step_stats().accepted;
+    mol->advance_to(t);
+    step_ += mol->step_stats().accepted - before;
+    t_ = mol->time();
+    return;
+  }
+  const double steps = (t - t_) / dt;
+  if (std::abs(steps - std::round(steps)) > 1e-9 * std::max(1.0, steps))
+    throw InputError("cannot run until t = " + std::to_string(t) + ": it is not a whole number of steps of dt = " +
+                     std::to_string(dt) + " from t = " + std::to_string(t_));
+  advance(std::llround(steps));
 }
 
 void Session::reset() {

@@ -29,6 +29,9 @@ class Session {
 
   // `steps` steps, without checks (a NumericalError of a linear solve passes through).
   void advance(int64_t steps);
+  // To simulated time t: a whole number of steps of dt, or, where the integrator chooses its steps
+  // (Merson), landing on t. Throws InputError for a t before now or between two fixed steps.
+  void advance_to(double t);
   // Back to the initial state of the configuration as changed, at step and time 0.
   void reset();
   // After stepper().restore(): the step and time of the state that came back.
