@@ -3,6 +3,7 @@ saved configurations, errors as Python exceptions (docs/python.md)."""
 import glob
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -107,6 +108,15 @@ def test_errors_are_python_exceptions(tmp_path):
     blowing = small(tmp_path, time__dt=50.0, time__force=True)
     with pytest.raises(pdex.BlowUp, match="NaN or Inf"):
         blowing.run(steps=400)
+
+
+def test_the_example_script_runs(tmp_path):
+    script = os.path.join(SOURCE, "examples", "python", "gray_scott_steer.py")
+    env = dict(os.environ, OMP_WAIT_POLICY="passive")
+    out = subprocess.run([sys.executable, script, "--size", "48", "--steps", "50", "--backend", "serial", "--out", str(tmp_path)],
+                         check=True, capture_output=True, text=True, env=env).stdout
+    assert out.count("F = ") == 3 and "saved" in out
+    assert len(glob.glob(str(tmp_path / "stage*.png"))) == 3
 
 
 def test_models_and_pictures(tmp_path):
