@@ -52,10 +52,9 @@ void LiveRun::reset() {
 }
 
 // A frame's steps go in chunks sized from the last chunk's time, and the tick returns after
-// tick_budget even mid-frame, so that commands get in between (a frame of 10^6 steps on a CPU would
-// otherwise hold the pause button for minutes). The guard against blow-up looks after a chunk once
-// check_interval has passed since its last look, and at the end of a single frame asked for: a frame
-// of a small grid on a GPU takes less time than the look.
+// tick_budget even mid-frame, so that commands get in between however long a frame is. The guard
+// against blow-up looks after a chunk once check_interval has passed since its last look, and at the
+// end of a single frame asked for, not after every frame.
 bool LiveRun::tick() {
   const auto start = Clock::now();
   if (!playing_ && !step_once_) {
