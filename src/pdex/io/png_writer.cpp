@@ -29,21 +29,16 @@ struct PngImageGuard {
   ~PngImageGuard() { png_image_free(image); }
 };
 
-// The resolved mapping value -> t = (v - lo) / (hi - lo); halves keep hi - lo finite even for
-// a field spanning most of the double range.
-struct Scaling {
-  double half_lo = 0;
-  double inv_half_span = 0;  // 0 marks a constant field
-};
-
 std::string number_text(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
+// A fixed range checked, or an automatic one made fixed from the finite values (NaN, NaN when
+// there is none: every pixel is invalid_color anyway).
 template <class T>
-Scaling resolve_range(std::span<const T> values, const ColorRange& range, const std::string& where) {
+ColorRange resolve_range(std::span<const T> values, const ColorRange& range, const std::string& where) {
   double lo = range.min, hi = range.max;
   if (range.automatic) {
     lo = std::numeric_limits<double>::infinity();
@@ -53,47 +48,12 @@ Scaling resolve_range(std::span<const T> values, const ColorRange& range, const 
       lo = std::min(lo, static_cast<double>(v));
       hi = std::max(hi, static_cast<double>(v));
     }
-    if (lo > hi) return {};  // no finite value: every pixel is invalid_color anyway
+    if (lo > hi) lo = hi = std::numeric_limits<double>::quiet_NaN();
   } else if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi)) {
     throw InputError(where + ": invalid color range [" + number_text(lo) + ", " + number_text(hi) +
                      "]; expected finite min < max, or an automatic range");
   }
-  const double half_span = 0.5 * hi - 0.5 * lo;
-  return {0.5 * lo, half_span > 0 ? 1.0 / half_span : 0.0};
-}
-
-template <class T>
-Rgb cell_color(T v, const Scaling& s, std::span<const Rgb, colormap_size> table) {
-  if (!std::isfinite(v)) return invalid_color;
-  if (s.inv_half_span == 0) return table[colormap_size / 2];  // constant field: no contrast to show
-  const double t = (0.5 * static_cast<double>(v) - s.half_lo) * s.inv_half_span;
-  const double scaled = std::clamp(t, 0.0, 1.0) * static_cast<double>(colormap_size);
-  return table[std::min(static_cast<std::size_t>(scaled), colormap_size - 1)];
-}
-
-void write_rgb_png(const std::filesystem::path& file, const std::vector<std::uint8_t>& rgb, std::size_t width,
-                   std::size_t height) {
-  const std::string where = file.string();
-  errno = 0;
-  std::FILE* f = std::fopen(where.c_str(), "wb");
-  if (!f) throw Error(where + ": cannot create file (" + std::strerror(errno) + ")");
-  // libpng's simplified API reports errors through image.message instead of longjmp, so no
-  // setjmp frame has to coexist with C++ objects here.
-  png_image image;
-  std::memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  image.width = static_cast<png_uint_32>(width);
-  image.height = static_cast<png_uint_32>(height);
-  image.format = PNG_FORMAT_RGB;
-  const bool encoded = png_image_write_to_stdio(&image, f, 0, rgb.data(), 0, nullptr) != 0;
-  std::string why = encoded ? std::string() : std::string(image.message);
-  const int close_errno = std::fclose(f) == 0 ? 0 : errno;
-  if (encoded && close_errno != 0) why = std::strerror(close_errno);  // e.g. a full disk at flush time
-  if (!why.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove(file, ignored);
-    throw Error(where + ": cannot write PNG (" + why + ")");
-  }
+  return {.automatic = false, .min = lo, .max = hi};
 }
 
 template <class T>
@@ -117,15 +77,14 @@ void write_png_impl(const std::filesystem::path& file, std::span<const T> values
   }
   const std::size_t width = sx * ss, height = sy * ss, row_bytes = 3 * width;
 
-  const Scaling scaling = resolve_range(values, range, where);
-  const std::span<const Rgb, colormap_size> table = colormap_table(cmap);
-  std::vector<std::uint8_t> rgb(row_bytes * height);
+  const ColorScale colors(values, cmap, range, where);
+  Image picture(static_cast<int>(width), static_cast<int>(height), Rgb{});
   for (std::size_t y = 0; y < sy; ++y) {
     // y points up: cell row y is drawn in picture rows counted from the bottom.
-    std::uint8_t* first = rgb.data() + (sy - 1 - y) * ss * row_bytes;
+    std::uint8_t* first = picture.rgb.data() + (sy - 1 - y) * ss * row_bytes;
     std::uint8_t* p = first;
     for (std::size_t x = 0; x < sx; ++x) {
-      const Rgb c = cell_color(values[y * sx + x], scaling, table);
+      const Rgb c = colors.color(static_cast<double>(values[y * sx + x]));
       for (std::size_t k = 0; k < ss; ++k) {
         *p++ = c.r;
         *p++ = c.g;
@@ -134,10 +93,80 @@ void write_png_impl(const std::filesystem::path& file, std::span<const T> values
     }
     for (std::size_t k = 1; k < ss; ++k) std::memcpy(first + k * row_bytes, first, row_bytes);
   }
-  write_rgb_png(file, rgb, width, height);
+  write_rgb_png(file, picture);
 }
 
 }  // namespace
+
+ColorScale::ColorScale(std::span<const double> values, Colormap cmap, ColorRange range, const std::string& where)
+    : ColorScale(cmap, resolve_range(values, range, where)) {}
+
+ColorScale::ColorScale(std::span<const float> values, Colormap cmap, ColorRange range, const std::string& where)
+    : ColorScale(cmap, resolve_range(values, range, where)) {}
+
+ColorScale::ColorScale(Colormap cmap, ColorRange range)
+    : table_(colormap_table(cmap)), min_(range.min), max_(range.max), half_min_(0.5 * range.min) {
+  const double half_span = 0.5 * range.max - 0.5 * range.min;
+  inv_half_span_ = half_span > 0 ? 1.0 / half_span : 0.0;  // also 0 for a NaN span
+}
+
+Rgb ColorScale::color(double v) const {
+  if (!std::isfinite(v)) return invalid_color;
+  if (inv_half_span_ == 0) return table_[colormap_size / 2];  // constant field: no contrast to show
+  const double t = (0.5 * v - half_min_) * inv_half_span_;
+  const double scaled = std::clamp(t, 0.0, 1.0) * static_cast<double>(colormap_size);
+  return table_[std::min(static_cast<std::size_t>(scaled), colormap_size - 1)];
+}
+
+Image::Image(int w, int h, Rgb background) : width(std::max(w, 0)), height(std::max(h, 0)) {
+  rgb.resize(3 * static_cast<std::size_t>(width) * static_cast<std::size_t>(height));
+  fill(0, 0, width, height, background);
+}
+
+Rgb Image::at(int x, int y) const {
+  const std::size_t i =
+      3 * (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x));
+  return Rgb{rgb[i], rgb[i + 1], rgb[i + 2]};
+}
+
+void Image::fill(int x, int y, int w, int h, Rgb c) {
+  // Clip in 64 bits: x + w may pass INT_MAX for a block far outside the picture.
+  const auto x0 = std::max<long long>(x, 0), x1 = std::min<long long>(static_cast<long long>(x) + w, width);
+  const auto y0 = std::max<long long>(y, 0), y1 = std::min<long long>(static_cast<long long>(y) + h, height);
+  for (auto row = y0; row < y1; ++row) {
+    std::uint8_t* p = rgb.data() + 3 * (static_cast<std::size_t>(row) * static_cast<std::size_t>(width) +
+                                        static_cast<std::size_t>(x0));
+    for (auto col = x0; col < x1; ++col) {
+      *p++ = c.r;
+      *p++ = c.g;
+      *p++ = c.b;
+    }
+  }
+}
+
+void write_rgb_png(const std::filesystem::path& file, const Image& picture) {
+  const std::string where = file.string();
+  errno = 0;
+  std::FILE* f = std::fopen(where.c_str(), "wb");
+  if (!f) throw Error(where + ": cannot create file (" + std::strerror(errno) + ")");
+  // libpng's simplified API reports errors through image.message instead of longjmp, so no
+  // setjmp frame has to coexist with C++ objects here.
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  image.width = static_cast<png_uint_32>(picture.width);
+  image.height = static_cast<png_uint_32>(picture.height);
+  image.format = PNG_FORMAT_RGB;
+  const bool encoded = png_image_write_to_stdio(&image, f, 0, picture.rgb.data(), 0, nullptr) != 0;
+  std::string why = encoded ? std::string() : std::string(image.message);
+  const int close_errno = std::fclose(f) == 0 ? 0 : errno;
+  if (encoded && close_errno != 0) why = std::strerror(close_errno);  // e.g. a full disk at flush time
+  if (!why.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove(file, ignored);
+    throw Error(where + ": cannot write PNG (" + why + ")");
+  }
+}
 
 void write_png(const std::filesystem::path& file, std::span<const double> values, int nx, int ny, Colormap cmap,
                ColorRange range, int scale) {
