@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The explorer's browser test drives Debian's chromium headless through Selenium; the Python tests use pytest.
-PDEX_EXTRA_PACKAGES="chromium chromium-driver python3-selenium python3-pytest" scripts/setup.sh build
+PDEX_EXTRA_PACKAGES="chromium chromium-driver python3-selenium python3-pytest python3-scipy" scripts/setup.sh build
 # Tests run side by side; spinning OpenMP threads would starve each other.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 cd build && ctest --output-on-failure -j"$(nproc)"

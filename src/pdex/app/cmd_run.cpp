@@ -8,6 +8,7 @@ namespace pdex {
 
 int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source) {
   RunConfig rc = load_run_config(file, cli);
+  if (!rc.ensemble.empty() && !emit_source) return cmd_sweep(file, cli);
   if (emit_source) {
     const std::string source = rc.setup->generated_source();
     if (source.empty()) throw InputError(file + ": model '" + rc.model + "' has built-in kernels: --emit-source prints the source of a text model (model.name = \"equations\")");

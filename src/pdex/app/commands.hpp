@@ -11,6 +11,8 @@ namespace pdex {
 
 // emit_source: print the model's generated source instead of running it.
 int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source = false);
+// pdex sweep, and pdex run of a file with [ensemble] (cmd_sweep.cpp).
+int cmd_sweep(const std::string& file, const CliOverrides& cli);
 int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vector<std::string>& backends);
 int cmd_list(bool json = false);  // --json: the same for programs (the explorer, Python)
 nlohmann::json list_json();       // what `pdex list --json` prints

@@ -1,4 +1,4 @@
-// pdex: a PDE explorer. Subcommands: run, serve, compare, list, bench, verify, solve.
+// pdex: a PDE explorer. Subcommands: run, serve, sweep, compare, list, bench, verify, solve.
 #include <CLI/CLI.hpp>
 #include <omp.h>
 #include <xmmintrin.h>
@@ -69,6 +69,11 @@ int main(int argc, char** argv) {
   serve->add_flag("--open", serve_opts.open_browser, "open the page in a browser (xdg-open)");
   serve->add_option("--max-fps", serve_opts.max_fps, "frames a second at most (default 120)")->check(CLI::Range(1.0, 1000.0));
 
+  auto* sweep = app.add_subcommand("sweep", "run every combination of parameter values as one batched run (docs/config.md, \"Ensembles\")");
+  sweep->add_option("config", file, "configuration file (.toml)")->required();
+  add_overrides(sweep, cli, true);
+  sweep->add_option("--param", cli.params, "NAME=lo:hi:count or NAME=v1,v2,...: a model parameter's values (repeatable)");
+
   auto* compare = app.add_subcommand("compare", "run a configuration on two backends and compare the results");
   compare->add_option("config", file, "configuration file (.toml)")->required();
   compare->add_option("--backends", backends, "two backends, e.g. openmp,cuda (default: openmp,cuda or serial,openmp)")
@@ -106,6 +111,7 @@ int main(int argc, char** argv) {
       pdex::serve::LiveRun live(file, cli);
       return pdex::serve::run_server(live, serve_opts);
     }
+    if (*sweep) return pdex::cmd_sweep(file, cli);
     if (*compare) return pdex::cmd_compare(file, cli, backends);
     if (*list) return pdex::cmd_list(list_json);
     if (*solve) return pdex::cmd_solve(so);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "pdex/app/sweep.hpp"
 #include "pdex/config/config_reader.hpp"
 #include "pdex/config/grid_config.hpp"
 #include "pdex/core/error.hpp"
@@ -108,6 +109,7 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   rc.model = cfg.get_string("model.name");
   rc.setup = read_model(cfg, rc, grid, file);
   read_output(cfg, rc, cli);
+  rc.ensemble = read_ensemble(cfg, cli.params);
   cfg.check_all_used();
   rc.resolved = resolved_json(rc);
   return rc;

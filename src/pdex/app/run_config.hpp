@@ -26,6 +26,13 @@ struct OutputConfig {
   double relief = 0;                // > 0: PNGs shade the field as a height field (io/shading.hpp)
 };
 
+// One parameter of an ensemble and its values: [ensemble] F = [0.02, 0.03] or { from, to, count }, or
+// `--param F=0.01:0.07:32` (docs/config.md, "Ensembles").
+struct SweepParam {
+  std::string name;  // a model parameter, model.params.<name>
+  std::vector<double> values;
+};
+
 struct RunConfig {
   std::string file;
   std::string model;                        // model.name
@@ -36,6 +43,7 @@ struct RunConfig {
   bool progress = true;
   nlohmann::json input;     // the file as read, after --set overrides
   nlohmann::json resolved;  // every value the run uses, defaults included (summary.json's "config")
+  std::vector<SweepParam> ensemble;  // empty: one run; else every combination of the values (app/sweep.hpp)
 
   const Grid2& grid() const { return setup->grid; }
   const RunClock& clock() const { return setup->clock; }
@@ -44,6 +52,7 @@ struct RunConfig {
 
 struct CliOverrides {
   std::vector<std::string> sets;  // --set key=value
+  std::vector<std::string> params;  // --param NAME=lo:hi:count or NAME=v1,v2,...: an ensemble (pdex sweep)
   std::string backend, precision, out_dir;
 };
 

@@ -17,6 +17,7 @@
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/members.hpp"
 #include "pdex/models/param_desc.hpp"
 #include "pdex/time/run_clock.hpp"
 #include "pdex/time/stable_step.hpp"
@@ -48,6 +49,13 @@ struct StabilityRule {
   bool estimate = false;     // dt_max is estimated, not known: a larger dt is warned about, not refused
 };
 
+// The stepper of an ensemble and how its fields stack the members (grid/members.hpp): its values() are
+// those of the stacked grid.
+struct EnsembleStepper {
+  std::unique_ptr<Stepper> stepper;
+  Members members;
+};
+
 // A model as one configuration resolved it: what the driver needs, the family's own data behind it.
 class ModelSetup {
  public:
@@ -59,6 +67,15 @@ class ModelSetup {
   virtual std::optional<StabilityRule> stability() const = 0;
   // Throws BackendUnavailable for a backend this build or machine lacks. A MolStepper by simulated time.
   virtual std::unique_ptr<Stepper> make_stepper(Backend backend, Precision precision) const = 0;
+  // The runs of `members` (this family's setups of one configuration with other parameter values, this
+  // one among them) stacked in one field and advanced together, one launch a step, each member with the
+  // values its run alone gives. Throws InputError where the family or the scheme runs none.
+  virtual EnsembleStepper make_ensemble(const std::vector<const ModelSetup*>& members, Backend backend,
+                                        Precision precision) const {
+    (void)members, (void)backend, (void)precision;
+    throw InputError("this model does not run as an ensemble (ensembles: the advection-reaction-diffusion models, "
+                     "time.scheme = \"euler\")");
+  }
   // The family's sections of summary.json's "config" (model, time, solver, initial, grid.boundary, ...),
   // every value the run uses, defaults included; merged over the driver's grid, output and run sections.
   virtual nlohmann::json resolved() const = 0;

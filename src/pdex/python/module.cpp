@@ -17,11 +17,18 @@
 #include <string>
 #include <vector>
 
+#include <dlpack/dlpack.h>
+#ifdef PDEX_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+#include "pdex/app/commands.hpp"
 #include "pdex/app/session.hpp"
+#include "pdex/app/sweep.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/io/colormap.hpp"
 #include "pdex/io/png_writer.hpp"
-#include "pdex/app/commands.hpp"
+#include "pdex/linalg/matrix_solve.hpp"
 
 namespace py = pybind11;
 
@@ -36,6 +43,75 @@ CliOverrides overrides(std::optional<std::string> backend, std::optional<std::st
   cli.out_dir = out.value_or("");
   cli.sets = std::move(sets);
   return cli;
+}
+
+// Waits for every stream of the device: pdex's own, and any of a library that writes a field in place.
+void wait_for_device(bool device) {
+#ifdef PDEX_HAVE_CUDA
+  if (device && cudaDeviceSynchronize() != cudaSuccess) throw Error("CUDA: waiting for the device failed");
+#else
+  (void)device;
+#endif
+}
+
+int device_ordinal(bool device) {
+  int d = 0;
+#ifdef PDEX_HAVE_CUDA
+  if (device) cudaGetDevice(&d);
+#else
+  (void)device;
+#endif
+  return d;
+}
+
+// A field lent to another array library (DLPack 0.6): the tensor points at the stepper's memory and
+// holds the Python simulation while the library uses it.
+struct LentField {
+  DLManagedTensor tensor{};
+  int64_t shape[2] = {0, 0}, strides[2] = {0, 0};
+  py::object owner;
+};
+
+py::capsule dlpack_capsule(const FieldMemory& m, py::object owner) {
+  auto* lent = new LentField;
+  lent->shape[0] = m.ny, lent->shape[1] = m.nx;
+  lent->strides[0] = m.pitch, lent->strides[1] = 1;
+  lent->owner = std::move(owner);
+  DLTensor& t = lent->tensor.dl_tensor;
+  t.data = m.data;
+  t.device = DLDevice{m.device ? kDLCUDA : kDLCPU, device_ordinal(m.device)};
+  t.ndim = 2;
+  t.dtype = DLDataType{kDLFloat, uint8_t(8 * m.value_bytes), 1};
+  t.shape = lent->shape;
+  t.strides = lent->strides;
+  lent->tensor.manager_ctx = lent;
+  lent->tensor.deleter = [](DLManagedTensor* self) {
+    py::gil_scoped_acquire gil;
+    delete static_cast<LentField*>(self->manager_ctx);
+  };
+  // A capsule still named "dltensor" when it dies was never consumed: it frees the tensor itself.
+  PyObject* capsule = PyCapsule_New(&lent->tensor, "dltensor", [](PyObject* c) {
+    if (!PyCapsule_IsValid(c, "dltensor")) return;
+    auto* unused = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(c, "dltensor"));
+    unused->deleter(unused);
+  });
+  if (!capsule) {
+    delete lent;
+    throw py::error_already_set();
+  }
+  return py::reinterpret_steal<py::capsule>(capsule);
+}
+
+// The array interface of NumPy (host) or of CUDA (__cuda_array_interface__), version 3.
+py::dict array_interface(const FieldMemory& m) {
+  py::dict d;
+  d["shape"] = py::make_tuple(m.ny, m.nx);
+  d["typestr"] = m.value_bytes == 4 ? "<f4" : "<f8";
+  d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(m.data), false);
+  d["strides"] = py::make_tuple(m.pitch * m.value_bytes, m.value_bytes);
+  d["version"] = 3;
+  if (m.device) d["stream"] = py::none();  // the values are ready: pdex waited for the device
+  return d;
 }
 
 class Simulation {
@@ -101,6 +177,22 @@ class Simulation {
     return py::bytes(bytes);
   }
 
+  // Where a stepped field lives now (until the next run or change), the device's work on it done.
+  FieldMemory memory(const std::string& name) {
+    const int f = index(name);
+    if (!session_.stepper().settable(f)) throw InputError("field '" + name + "' is computed from the others: only stepped fields are lent");
+    const FieldMemory m = session_.stepper().memory(f);
+    if (!m.data) throw InputError("this model does not lend its fields; use sim[\"" + name + "\"]");
+    wait_for_device(m.device);
+    return m;
+  }
+
+  // After another library wrote fields in place: its work done, the ghosts follow the new values.
+  void refresh() {
+    wait_for_device(session_.config().backend == Backend::cuda);
+    session_.stepper().refresh_ghosts();
+  }
+
   Session& session() { return session_; }
 
  private:
@@ -126,6 +218,72 @@ class Simulation {
   Session session_;
 };
 
+// pdex.sweep: the fields of every member [member, y, x], the summary as JSON.
+py::tuple sweep(const std::string& file, std::optional<std::string> backend, std::optional<std::string> precision,
+                std::optional<std::string> out, std::vector<std::string> sets, std::vector<std::string> params) {
+  const bool outputs = out.has_value();
+  CliOverrides cli = overrides(std::move(backend), std::move(precision), std::move(out), std::move(sets));
+  cli.params = std::move(params);
+  SweepResult r;
+  {
+    py::gil_scoped_release free;
+    r = run_sweep(load_run_config(file, cli), cli, outputs);
+  }
+  py::list fields;
+  for (const std::vector<double>& v : r.fields) {
+    py::array_t<double> a({py::ssize_t(r.member_values.size()), py::ssize_t(r.ny), py::ssize_t(r.nx)});
+    std::copy(v.begin(), v.end(), a.mutable_data());
+    fields.append(a);
+  }
+  return py::make_tuple(r.field_names, fields, r.summary.dump());
+}
+
+using IndexArray = py::array_t<int, py::array::c_style | py::array::forcecast>;
+using ValueArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// A CSR matrix from SciPy's arrays, checked: row pointers that grow from 0 to nnz, columns in range.
+CsrMatrix<double> csr_of(int rows, int cols, const IndexArray& indptr, const IndexArray& indices, const ValueArray& data) {
+  if (rows < 0 || cols < 0 || indptr.size() != rows + 1 || indices.size() != data.size())
+    throw InputError("A: expected a CSR matrix with rows + 1 row pointers and one column index per value");
+  CsrMatrix<double> a;
+  a.rows = rows, a.cols = cols;
+  a.row_ptr.assign(indptr.data(), indptr.data() + indptr.size());
+  a.col.assign(indices.data(), indices.data() + indices.size());
+  a.val.assign(data.data(), data.data() + data.size());
+  if (a.row_ptr.front() != 0 || a.row_ptr.back() != int(a.val.size()) || !std::is_sorted(a.row_ptr.begin(), a.row_ptr.end()))
+    throw InputError("A: the row pointers must grow from 0 to the number of stored values");
+  for (int c : a.col)
+    if (c < 0 || c >= cols) throw InputError("A: column index " + std::to_string(c) + " outside 0.." + std::to_string(cols - 1));
+  return a;
+}
+
+py::tuple solve(int rows, int cols, const IndexArray& indptr, const IndexArray& indices, const ValueArray& data,
+                const ValueArray& b, const std::string& method, double tol, int max_iter, bool jacobi,
+                const std::string& format, const std::string& backend, const std::string& precision) {
+  const CsrMatrix<double> a = csr_of(rows, cols, indptr, indices, data);
+  MatrixSolve s;
+  s.method = parse_matrix_method(method);
+  s.format = parse_matrix_format(format);
+  s.tol = tol, s.max_iter = max_iter, s.jacobi = jacobi;
+  const Backend be = backend == "auto" ? best_backend() : parse_backend(backend);
+  const std::vector<double> rhs(b.data(), b.data() + b.size());
+  MatrixSolution sol;
+  {
+    py::gil_scoped_release free;
+    sol = solve_matrix(a, rhs, s, be, parse_precision(precision));
+  }
+  py::array_t<double> x(py::ssize_t(sol.x.size()));
+  std::copy(sol.x.begin(), sol.x.end(), x.mutable_data());
+  py::dict info;
+  info["converged"] = sol.stats.converged;
+  info["iterations"] = sol.stats.iterations;
+  info["residual"] = sol.stats.residual;
+  info["true_residual"] = sol.true_residual;
+  info["seconds"] = sol.stats.seconds;
+  info["backend"] = std::string(backend_name(be));
+  return py::make_tuple(x, info);
+}
+
 }  // namespace
 }  // namespace pdex
 
@@ -147,6 +305,9 @@ PYBIND11_MODULE(_pdex, m) {
     }
   });
   m.def("list_json", [] { return pdex::list_json().dump(); }, "what `pdex list --json` prints");
+  m.def("sweep", &pdex::sweep, py::arg("file"), py::arg("backend"), py::arg("precision"), py::arg("out"), py::arg("sets"),
+        py::arg("params"));
+  m.def("solve", &pdex::solve);
   py::class_<Simulation>(m, "Simulation")
       .def(py::init<const std::string&, std::optional<std::string>, std::optional<std::string>, std::optional<std::string>,
                     std::vector<std::string>>(),
@@ -156,6 +317,16 @@ PYBIND11_MODULE(_pdex, m) {
       .def("get", &Simulation::get)
       .def("set", &Simulation::set)
       .def("png", &Simulation::png)
+      .def("dlpack", [](Simulation& s, const std::string& name, py::object owner) { return pdex::dlpack_capsule(s.memory(name), std::move(owner)); })
+      .def("dlpack_device", [](Simulation& s, const std::string& name) {
+        const pdex::FieldMemory lent = s.memory(name);
+        return py::make_tuple(int(lent.device ? kDLCUDA : kDLCPU), pdex::device_ordinal(lent.device));
+      })
+      .def("array_interface", [](Simulation& s, const std::string& name) {
+        const pdex::FieldMemory lent = s.memory(name);
+        return py::make_tuple(lent.device, pdex::array_interface(lent));
+      })
+      .def("refresh", &Simulation::refresh)
       .def_property_readonly("step", [](Simulation& s) { return s.session().step(); })
       .def_property_readonly("time", [](Simulation& s) { return s.session().time(); })
       .def_property_readonly("fields", [](Simulation& s) { return s.session().stepper().field_names(); })

@@ -50,15 +50,23 @@ QuantizedField quantize(const Exec& ex, const Field<T>& f, int c, Buffer<uint16_
 }
 
 // Sets the interior of component c from row-major [y][x] values, in whatever space the field lives, and
-// refreshes the ghosts of the field under bc.
+// refreshes the ghosts of the field under bc (of each member's, for a stacked ensemble).
 template <class T>
-void set_interior_values(Field<T>& f, int c, const std::vector<double>& v, const FieldBoundary& bc) {
+void set_interior_values(Field<T>& f, int c, const std::vector<double>& v, const FieldBoundary& bc,
+                         const Members& members = {}) {
   if (v.size() != std::size_t(f.grid().cells()))
     throw InputError("expected " + std::to_string(f.grid().cells()) + " values (ny x nx), got " + std::to_string(v.size()));
   Field<T> host = to_space(f, MemorySpace::host);
   host.set_interior(c, std::vector<T>(v.begin(), v.end()));
-  fill_ghosts(Serial{}, host, bc);
+  fill_ghosts(Serial{}, host, bc, members);
   copy(f, host);
+}
+
+// Where component c's interior lives (Stepper::memory).
+template <class T>
+FieldMemory field_memory(Field<T>& f, int c) {
+  FieldView<T> v = f.view();
+  return {v.comp(c) + v.offset(0, 0), v.pitch, v.nx, v.ny, int(sizeof(T)), f.space() == MemorySpace::device};
 }
 
 }  // namespace pdex

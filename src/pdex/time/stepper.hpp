@@ -27,6 +27,16 @@ struct SolverTotals {
   std::vector<double> last_history;         // residual history of the last solve
 };
 
+// Where a field's interior lives, for exchange without a copy (Python's DLPack): row y starts at
+// data + y * pitch values of value_bytes bytes each. data is null where a stepper keeps none to share.
+struct FieldMemory {
+  void* data = nullptr;
+  int64_t pitch = 0;
+  int nx = 0, ny = 0;
+  int value_bytes = 0;
+  bool device = false;
+};
+
 class Stepper {
  public:
   virtual ~Stepper() = default;
@@ -46,6 +56,14 @@ class Stepper {
   // Replaces the interior values of a settable field (row-major [y][x], grid.cells() of them) and its
   // ghosts: the explorer's brush, and carrying a state over into a rebuilt stepper.
   virtual void set_values(int field, const std::vector<double>& v) = 0;
+  // Where a settable field's values live, to be read and written in place; refresh_ghosts() after
+  // writing. The default shares none.
+  virtual FieldMemory memory(int field) {
+    (void)field;
+    return {};
+  }
+  // Recomputes the ghosts of the stepped fields from their interior values.
+  virtual void refresh_ghosts() {}
   // Sets the simulated time that the right-hand side reads; a model that does not read t ignores it.
   virtual void set_time(double t) { (void)t; }
   // A copy of the state to go back to (kept in the state's memory space; allocated at set-up).

@@ -20,13 +20,13 @@
 
 namespace pdex::ard_detail {
 
-constexpr int ghost_width = 1;  // all stencils here reach one cell (corners included)
+constexpr int ghost_width = ard_ghost_width;
 
 // Uploads per-cell parameters into fields of the state's layout, and keeps them alive.
 template <class Exec, class T>
 class ParamStore {
  public:
-  explicit ParamStore(const Grid2& g) : grid_(g) {}
+  ParamStore(const Grid2& g, const Members& members) : grid_(g), members_(members) {}
 
   // Ghosts of parameter fields follow the state's sides: periodic stays periodic, every other side
   // mirrors evenly (or oddly, for the off-diagonal tensor entry, so that no flux crosses a zero-flux side).
@@ -43,7 +43,7 @@ class ParamStore {
     Field<T> host(grid_, 3, ghost_width, MemorySpace::host);
     const ScalarSpec* parts[3] = {&spec.mxx, &spec.mxy, &spec.myy};
     for (int c = 0; c < 3; ++c) host.set_interior(c, cells_of(*parts[c]));
-    fill_ghosts(Serial{}, host, tensor_boundary(spec.bc));
+    fill_ghosts(Serial{}, host, tensor_boundary(spec.bc), members_);
     keep(std::move(host));
     return fields_.back().cview();
   }
@@ -56,7 +56,7 @@ class ParamStore {
   const T* upload_cells(const std::vector<double>& cells, const FieldBoundary& state_bc, bool odd) {
     Field<T> host(grid_, 1, ghost_width, MemorySpace::host);
     host.set_interior(0, std::vector<T>(cells.begin(), cells.end()));
-    fill_ghosts(Serial{}, host, coefficient_boundary(state_bc, 1, odd ? 0 : -1));
+    fill_ghosts(Serial{}, host, coefficient_boundary(state_bc, 1, odd ? 0 : -1), members_);
     return keep(std::move(host));
   }
   const T* keep(Field<T>&& host) {
@@ -65,6 +65,7 @@ class ParamStore {
   }
 
   Grid2 grid_;
+  Members members_;
   std::vector<Field<T>> fields_;
   // Host executors read constants through a stride-0 pointer (see Param); the storage never moves.
   Buffer<T> constants_{64, MemorySpace::host};
@@ -83,7 +84,8 @@ inline bool all_periodic(const FieldBoundary& bc, int ncomp) {
 template <class Exec, class T, class Rhs, class Interface = Stepper>
 class ArdBase : public Interface {
  public:
-  ArdBase(const Exec& ex, const ArdSpec& spec) : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), params_(spec.grid) {
+  ArdBase(const Exec& ex, const ArdSpec& spec)
+      : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), members_(spec.members), params_(spec.grid, spec.members) {
     const Grid2& g = spec.grid;
     if (int(spec.species.size()) != Rhs::ncomp || spec.initial.size() != spec.species.size())
       throw Error("internal: model '" + spec.reaction + "' has " + std::to_string(Rhs::ncomp) + " species");
@@ -103,7 +105,7 @@ class ArdBase : public Interface {
     rhs_.clamp.floor = spec.clamp ? T(0) : std::numeric_limits<T>::lowest();
     Field<T> host(g, Rhs::ncomp, ghost_width, MemorySpace::host);
     for (int c = 0; c < Rhs::ncomp; ++c) host.set_interior(c, std::vector<T>(spec.initial[c].begin(), spec.initial[c].end()));
-    fill_ghosts(Serial{}, host, bc_);
+    fill_ghosts(Serial{}, host, bc_, members_);
     rhs_.h = Spacing<T>::make(g.dx, g.dy, host.view().pitch);
     state_[0] = to_space(host, Exec::space);
     state_[1] = host.like(Exec::space);
@@ -124,7 +126,11 @@ class ArdBase : public Interface {
 
   int64_t first_nonfinite(int field) override { return pdex::first_nonfinite(ex_, current().cview(), field); }
   bool settable(int field) const override { return field >= 0 && field < Rhs::ncomp; }
-  void set_values(int field, const std::vector<double>& v) override { set_interior_values(current(), field, v, bc_); }
+  void set_values(int field, const std::vector<double>& v) override {
+    set_interior_values(current(), field, v, bc_, members_);
+  }
+  FieldMemory memory(int field) override { return settable(field) ? field_memory(current(), field) : FieldMemory{}; }
+  void refresh_ghosts() override { fill_ghosts(ex_, current(), bc_, members_); }
   void save() override { copy(saved_, current()); }
   void restore() override { copy(current(), saved_); }
   double bytes_per_step() const override { return 2.0 * Rhs::ncomp * sizeof(T) * double(saved_.grid().cells()); }
@@ -136,6 +142,7 @@ class ArdBase : public Interface {
   Exec ex_;
   FieldBoundary bc_;
   T dt_;
+  Members members_;
   ParamStore<Exec, T> params_;
   Rhs rhs_{};
   Field<T> state_[2], saved_;

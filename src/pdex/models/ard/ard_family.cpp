@@ -30,6 +30,13 @@ class ArdSetup : public SpecSetup<ArdSpec> {
   std::unique_ptr<Stepper> make_stepper(Backend backend, Precision precision) const override {
     return make_ard_stepper(spec, backend, precision);
   }
+  EnsembleStepper make_ensemble(const std::vector<const ModelSetup*>& members, Backend backend,
+                                Precision precision) const override {
+    std::vector<const ArdSpec*> specs;
+    for (const ModelSetup* m : members) specs.push_back(&spec_of<ArdSpec>(*m));
+    const ArdSpec stacked = stack_members(specs);
+    return {make_ard_stepper(stacked, backend, precision), stacked.members};
+  }
   nlohmann::json resolved() const override;
 };
 
@@ -115,7 +122,8 @@ std::vector<std::string> examples_of(const std::string& name) {
     return {"turing_spots.toml", "turing_spots_cn.toml", "turing_spots_demo.toml", "turing_stripes.toml",
             "anisotropic.toml", "anisotropic_cn.toml"};
   if (name == "gray_scott")
-    return {"gray_scott_spots.toml", "gray_scott_stripes.toml", "gray_scott_waves.toml", "advection_steered.toml"};
+    return {"gray_scott_spots.toml", "gray_scott_stripes.toml", "gray_scott_waves.toml", "advection_steered.toml",
+            "gray_scott_pearson_map.toml"};
   if (name == "fitzhugh_nagumo") return {"fitzhugh_nagumo_spiral.toml"};
   if (name == "may_leonard") return {"may_leonard_spirals.toml"};
   if (name == "fisher_kpp" || name == "cyclic_competition_4") return {};

@@ -8,11 +8,14 @@
 
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/members.hpp"
 #include "pdex/grid/scalar_spec.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 #include "pdex/models/ard/ard_rhs.hpp"
 
 namespace pdex {
+
+constexpr int ard_ghost_width = 1;  // all stencils here reach one cell (corners included)
 
 struct ArdSpec {
   std::string reaction;                      // a name from ard_catalog()
@@ -32,6 +35,9 @@ struct ArdSpec {
   double tol = 1e-6;       // Merson's epsilon (seed 003, Algorithm 4.1)
   SolverSettings solver;   // the theta scheme's linear solves
   bool temporal_blocking = true;  // let CUDA take several steps per launch where it can (periodic, isotropic)
+  // An ensemble: grid, initial and parameter cells are then the members' stacked (forward Euler only).
+  Members members;
+  bool uniform_members = false;  // every parameter of the ensemble is one number within each member
 };
 
 // The diffusivities' parameter names, species by species: "D" + the species' name.

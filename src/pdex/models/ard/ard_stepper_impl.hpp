@@ -30,13 +30,14 @@ namespace pdex::ard_detail {
 template <class Exec, class T, class Rhs>
 class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   using Base = ArdBase<Exec, T, Rhs>;
-  using Base::bc_, Base::cur_, Base::dt_, Base::ex_, Base::rhs_, Base::state_;
+  using Base::bc_, Base::cur_, Base::dt_, Base::ex_, Base::members_, Base::rhs_, Base::state_;
 
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec)
-      : Base(ex, spec),
-        tiled_(spec.temporal_blocking && all_periodic(spec.bc, Rhs::ncomp) && spec.grid.cells() <= temporal_blocking_max_cells),
-        strips_(spec.grid.cells() >= strips_min_cells) {}
+      : Base(ex, spec), ensemble_(spec.members.count > 1), uniform_(spec.uniform_members),
+        tiled_(!ensemble_ && spec.temporal_blocking && all_periodic(spec.bc, Rhs::ncomp) &&
+               spec.grid.cells() <= temporal_blocking_max_cells),
+        strips_(!ensemble_ && spec.grid.cells() >= strips_min_cells) {}
 
   void advance(int64_t steps) override {
     loop_.run(ex_, steps, cur_, [this](int64_t n) {
@@ -56,11 +57,14 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 
  private:
   void step(FieldView<const T> in, FieldView<T> out) {
+    if (ensemble_) return euler_step(ex_, rhs_, in, out, bc_, dt_, members_, uniform_);
     if constexpr (TimeSchedules<Exec>::euler_strips && schedules_take<Rhs>)
       if (strips_) return euler_strips(ex_, rhs_, in, out, bc_, dt_);
     euler_step(ex_, rhs_, in, out, bc_, dt_);
   }
 
+  bool ensemble_ = false;  // members stacked in one field (grid/members.hpp)
+  bool uniform_ = false;   // the members' parameters each one number (ArdSpec::uniform_members)
   bool tiled_ = false;   // temporally blocked device schedule (time/cuda/euler_tiles.cuh)
   bool strips_ = false;  // one-pass device step by strips (time/cuda/euler_strips.cuh)
   StepLoop<Exec> loop_;
@@ -68,6 +72,8 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 
 template <class Exec, class T, class Rhs>
 std::unique_ptr<Stepper> make_scheme(const Exec& ex, const ArdSpec& spec) {
+  if (spec.members.count > 1 && (!spec.mol_scheme.empty() || spec.theta > 0))
+    throw InputError("an ensemble runs with time.scheme = \"euler\"; theta, rk4 and merson advance one run at a time");
   if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
   if (spec.theta > 0) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
   return std::make_unique<ArdEuler<Exec, T, Rhs>>(ex, spec);

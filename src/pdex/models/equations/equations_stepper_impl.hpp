@@ -81,6 +81,8 @@ class TextStepper : public Base {
   void set_values(int field, const std::vector<double>& v) override {
     set_interior_values(current(), field, v, spec_.bc);
   }
+  FieldMemory memory(int field) override { return settable(field) ? field_memory(current(), field) : FieldMemory{}; }
+  void refresh_ghosts() override { fill_ghosts(ex_, current(), spec_.bc); }
   void save() override {
     if (saved_.components() == 0) saved_ = current().like(Exec::space);
     copy(saved_, current());

@@ -85,6 +85,8 @@ class ScalarStepper final : public Stepper {
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
   bool settable(int field) const override { return field == 0; }
   void set_values(int, const std::vector<double>& v) override { set_interior_values(u_[cur_], 0, v, spec_.bc); }
+  FieldMemory memory(int) override { return field_memory(u_[cur_], 0); }
+  void refresh_ghosts() override { fill_ghosts(ex_, u_[cur_], spec_.bc); }
   void save() override { copy(saved_, u_[cur_]); }
   void restore() override { copy(u_[cur_], saved_); }
   double bytes_per_step() const override { return 2.0 * sizeof(T) * double(spec_.grid.cells()); }
