@@ -20,18 +20,18 @@ struct EulerCell {
 
   template <bool MayBeEdge>
   PDEX_HD void apply(int i, int j) const {
-    update<MayBeEdge>(i, j, out, j);
+    update<MayBeEdge>(rhs, i, j, out, j);
   }
-  // The update of cell (i, j), whose ghost images go to `own`, the run the cell belongs to (a member of
-  // a stacked ensemble, grid/members.hpp), where the cell is in row `row`.
-  template <bool MayBeEdge>
-  PDEX_HD void update(int i, int j, const FieldView<T>& own, int row) const {
-    T r[Rhs::ncomp];
-    rhs(in, i, j, r);
+  // The update of cell (i, j) by the right-hand side r, its ghost images pushed into `own`, the run the
+  // cell belongs to (a member of a stacked ensemble, grid/members.hpp), where the cell is in row `row`.
+  template <bool MayBeEdge, class R>
+  PDEX_HD void update(const R& r, int i, int j, const FieldView<T>& own, int row) const {
+    T f[Rhs::ncomp];
+    r(in, i, j, f);
     const int64_t o = in.offset(i, j);
     const bool edge = MayBeEdge && near_boundary(own, i, row);
     for (int c = 0; c < Rhs::ncomp; ++c) {
-      const T val = rhs.limit(c, in.comp(c)[o] + dt * r[c]);
+      const T val = r.limit(c, in.comp(c)[o] + dt * f[c]);
       out.comp(c)[o] = val;
       if (edge) push_ghosts(own, bc, c, i, row, val);
     }
@@ -48,28 +48,45 @@ void euler_step(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView
 }
 
 // One step of every member of a stacked ensemble, in one pass: the rows between members are ghosts and
-// skipped, and each member's edge cells push their images within the member's rows. With `uniform`
-// (every parameter one number within each member), a cell reads its member's parameters at the member's
-// first cell, where the cells of a member all read them (cached), instead of its own per-cell copies.
+// skipped, and each member's edge cells push their images within the member's rows. Member m's cells use
+// the right-hand side member_rhs(m). On the host a row of a member is split as a single run's is (its
+// inner cells without the edge test, so that they vectorize); on the device every cell takes the test.
+template <class Exec, class T, class Rhs, class MemberRhs>
+void ensemble_euler(const Exec& ex, const EulerCell<T, Rhs>& cell, const Members& members, MemberRhs member_rhs) {
+  const int nx = cell.in.nx, g = cell.in.ghost;
+  if constexpr (Exec::space == MemorySpace::host) {
+    for_each_row(ex, 0, members.rows(), [&](int j) {
+      const int m = members.member(j), row = j - members.row(m, 0);
+      if (row >= members.ny) return;
+      const auto& rhs = member_rhs(m);
+      const FieldView<T> own = members.view(cell.out, m);
+      const auto inner = [&](int i, int jj) { cell.template update<false>(rhs, i, jj, own, row); };
+      const auto edge = [&](int i, int jj) { cell.template update<true>(rhs, i, jj, own, row); };
+      if (row < g || row >= members.ny - g) return for_row_cells(0, nx, j, edge);
+      for_row_cells(0, g, j, edge);
+      for_row_cells(g, nx - g, j, inner);
+      for_row_cells(nx - g, nx, j, edge);
+    });
+  } else {
+    for_each_cell(ex, Range2{0, nx, 0, members.rows()}, [=] PDEX_HD(int i, int j) {
+      const int m = members.member(j), row = j - members.row(m, 0);
+      if (row < members.ny) cell.template update<true>(member_rhs(m), i, j, members.view(cell.out, m), row);
+    });
+  }
+}
+
+// Forward Euler on a stacked ensemble. With `uniform` (every parameter one number within each member),
+// a member's cells read its parameters once, at the member's first cell, instead of their own per-cell
+// copies of them (on the device: the same few addresses for all of a member's cells, cached).
 template <class Exec, class T, class Rhs>
 void euler_step(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
                 T dt, const Members& members, bool uniform) {
-  if constexpr (!Rhs::tensor) {
-    if (uniform) {
-      return for_each_cell(ex, in.interior(), [=] PDEX_HD(int i, int j) {
-        const int m = members.member(j), row = j - members.row(m, 0);
-        if (row >= members.ny) return;
-        const auto own = rhs.at(in.offset(0, members.row(m, 0)));
-        const EulerCell<T, decltype(own)> cell{own, in, out, bc, dt};
-        cell.template update<true>(i, j, members.view(out, m), row);
-      });
-    }
-  }
   const EulerCell<T, Rhs> cell{rhs, in, out, bc, dt};
-  for_each_cell(ex, in.interior(), [=] PDEX_HD(int i, int j) {
-    const int m = members.member(j), row = j - members.row(m, 0);
-    if (row < members.ny) cell.template update<true>(i, j, members.view(out, m), row);
-  });
+  if constexpr (!Rhs::tensor) {
+    if (uniform)
+      return ensemble_euler(ex, cell, members, [=] PDEX_HD(int m) { return rhs.at(in.offset(0, members.row(m, 0))); });
+  }
+  ensemble_euler(ex, cell, members, [=] PDEX_HD(int) -> const Rhs& { return rhs; });
 }
 
 }  // namespace pdex
