@@ -34,8 +34,12 @@ Runner = namedtuple("Runner", "variant device run to_numpy quantum")
 
 
 # ---------------------------------------------------------------- the model, framework-agnostic
-def initial_state(model, n):
-    """(u0, v0, alpha) as float64 [y, x] arrays; alpha is None for Gray-Scott."""
+def initial_state(model, n, batch=1):
+    """(u0, v0, alpha) as float64 [y, x] arrays ([member, y, x] for a batch of identical members, as
+    pdex sweep stacks an ensemble); alpha is None for Gray-Scott."""
+    if batch > 1:
+        return tuple(None if a is None else np.ascontiguousarray(np.broadcast_to(a, (batch,) + a.shape))
+                     for a in initial_state(model, n))
     rng = np.random.default_rng(SEED)
     shape = (n, n)
     if model == "turing":
@@ -48,8 +52,9 @@ def initial_state(model, n):
 
 
 def laplacian_roll(a, roll):
-    """a[y,x-1] + a[y,x+1] + a[y-1,x] + a[y+1,x] - 4 a[y,x], periodic; roll(a, shift, axis)."""
-    return roll(a, 1, 1) + roll(a, -1, 1) + roll(a, 1, 0) + roll(a, -1, 0) - 4 * a
+    """a[y,x-1] + a[y,x+1] + a[y-1,x] + a[y+1,x] - 4 a[y,x], periodic; roll(a, shift, axis). The
+    axes are the last two, so that a batch [member, y, x] takes the same code."""
+    return roll(a, 1, -1) + roll(a, -1, -1) + roll(a, 1, -2) + roll(a, -1, -2) - 4 * a
 
 
 def reactions(model, u, v, alpha):
@@ -234,10 +239,11 @@ def choose_steps(runner, min_steps, min_time):
     return n
 
 
-def record(runner, framework, model, n, precision, steps, times):
+def record(runner, framework, model, n, precision, steps, times, batch=1):
     seconds = statistics.median(times)
-    cells = n * n * steps
-    return dict(framework=framework, variant=runner.variant, model=model, nx=n, ny=n,
+    cells = batch * n * n * steps
+    variant = runner.variant + (f" batch={batch}" if batch > 1 else "")
+    return dict(framework=framework, variant=variant, model=model, nx=n, ny=n, batch=batch,
                 precision=precision, steps=steps, seconds=seconds,
                 gcells_per_s=cells / seconds / 1e9,
                 gbytes_per_s=cells * BYTES_PER_CELL[precision] / seconds / 1e9,
@@ -245,12 +251,12 @@ def record(runner, framework, model, n, precision, steps, times):
 
 
 def bench(framework, variant, model, n, precision, args):
-    runner = RUNNERS[framework](model, initial_state(model, n), precision, variant, args)
+    runner = RUNNERS[framework](model, initial_state(model, n, args.batch), precision, variant, args)
     runner.run(runner.quantum)  # warm-up: compile, autotune, allocate
     min_steps = 1 if framework == "numpy" else args.steps
     steps = choose_steps(runner, min_steps, args.min_time)
     times = [timed(runner.run, steps) for _ in range(args.repeats)]
-    return record(runner, framework, model, n, precision, steps, times)
+    return record(runner, framework, model, n, precision, steps, times, args.batch)
 
 
 def bench_table1(framework, variant, precision, args):
@@ -325,6 +331,8 @@ def parse_args():
     p.add_argument("--model", default="all", help="gray_scott|turing|all")
     p.add_argument("--sizes", default="512,2048,4096", help="comma list of nx (= ny)")
     p.add_argument("--precision", default="f32", help="f32|f64, or f32,f64")
+    p.add_argument("--batch", type=int, default=1,
+                   help="members of nx*nx per run, stacked [member, y, x] (an ensemble, as pdex sweep runs one)")
     p.add_argument("--steps", type=int, default=1000,
                    help="minimum timed steps for jax/torch (NumPy: from --min-time alone)")
     p.add_argument("--min-time", type=float, default=0.2, help="seconds per timed run, at least")

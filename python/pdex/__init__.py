@@ -185,8 +185,9 @@ def solve(A, b, method="cg", tol=1e-8, max_iter=10000, jacobi=False, format="csr
     b = np.ascontiguousarray(b, dtype=np.float64).ravel()
     if A.nnz >= 2**31:
         raise ConfigError(f"A has {A.nnz} stored values: at most 2^31 - 1")
-    x, info = _pdex.solve(A.shape[0], A.shape[1], A.indptr, A.indices, A.data, b, method, float(tol), int(max_iter),
-                          bool(jacobi), format, backend, precision)
+    index = lambda a: np.ascontiguousarray(a, dtype=np.int32)  # the types the module takes, converted here
+    x, info = _pdex.solve(A.shape[0], A.shape[1], index(A.indptr), index(A.indices), np.ascontiguousarray(A.data), b,
+                          method, float(tol), int(max_iter), bool(jacobi), format, backend, precision)
     if full_output:
         return x, info
     if not info["converged"]:

@@ -58,10 +58,10 @@ void ensemble_euler(const Exec& ex, const EulerCell<T, Rhs>& cell, const Members
     for_each_row(ex, 0, members.rows(), [&](int j) {
       const int m = members.member(j), row = j - members.row(m, 0);
       if (row >= members.ny) return;
-      const auto& rhs = member_rhs(m);
+      const auto rhs = member_rhs(m);
       const FieldView<T> own = members.view(cell.out, m);
-      const auto inner = [&](int i, int jj) { cell.template update<false>(rhs, i, jj, own, row); };
-      const auto edge = [&](int i, int jj) { cell.template update<true>(rhs, i, jj, own, row); };
+      const auto inner = [=](int i, int jj) { cell.template update<false>(rhs, i, jj, own, row); };
+      const auto edge = [=](int i, int jj) { cell.template update<true>(rhs, i, jj, own, row); };
       if (row < g || row >= members.ny - g) return for_row_cells(0, nx, j, edge);
       for_row_cells(0, g, j, edge);
       for_row_cells(g, nx - g, j, inner);
@@ -75,18 +75,39 @@ void ensemble_euler(const Exec& ex, const EulerCell<T, Rhs>& cell, const Members
   }
 }
 
-// Forward Euler on a stacked ensemble. With `uniform` (every parameter one number within each member),
-// a member's cells read its parameters once, at the member's first cell, instead of their own per-cell
-// copies of them (on the device: the same few addresses for all of a member's cells, cached).
+// The right-hand side of member m of a stacked ensemble where every parameter is one number within each
+// member: read once, at the member's first cell, instead of per-cell copies (on the device: the same few
+// addresses for all of a member's cells, cached).
+template <class T, class Rhs>
+struct MemberFrozenRhs {
+  Rhs rhs;
+  FieldView<const T> in;
+  Members members;
+  PDEX_HD auto operator()(int m) const { return rhs.at(in.offset(0, members.row(m, 0))); }
+};
+
+// Every member's right-hand side is the run's (its parameters read per cell).
+template <class Rhs>
+struct SharedRhs {
+  Rhs rhs;
+  PDEX_HD const Rhs& operator()(int) const { return rhs; }
+};
+
+// Calls f(member_rhs) with the members' right-hand sides, frozen per member where `uniform` allows.
+template <class T, class Rhs, class F>
+void with_member_rhs(const Rhs& rhs, FieldView<const T> in, const Members& members, bool uniform, F f) {
+  if constexpr (!Rhs::tensor) {
+    if (uniform) return f(MemberFrozenRhs<T, Rhs>{rhs, in, members});
+  }
+  f(SharedRhs<Rhs>{rhs});
+}
+
+// Forward Euler on a stacked ensemble, by the generic schedule.
 template <class Exec, class T, class Rhs>
 void euler_step(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
                 T dt, const Members& members, bool uniform) {
   const EulerCell<T, Rhs> cell{rhs, in, out, bc, dt};
-  if constexpr (!Rhs::tensor) {
-    if (uniform)
-      return ensemble_euler(ex, cell, members, [=] PDEX_HD(int m) { return rhs.at(in.offset(0, members.row(m, 0))); });
-  }
-  ensemble_euler(ex, cell, members, [=] PDEX_HD(int) -> const Rhs& { return rhs; });
+  with_member_rhs(rhs, in, members, uniform, [&](auto member_rhs) { ensemble_euler(ex, cell, members, member_rhs); });
 }
 
 }  // namespace pdex

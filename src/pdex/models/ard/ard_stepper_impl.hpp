@@ -57,10 +57,18 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 
  private:
   void step(FieldView<const T> in, FieldView<T> out) {
-    if (ensemble_) return euler_step(ex_, rhs_, in, out, bc_, dt_, members_, uniform_);
+    if (ensemble_) return ensemble_step(in, out);
     if constexpr (TimeSchedules<Exec>::euler_strips && schedules_take<Rhs>)
       if (strips_) return euler_strips(ex_, rhs_, in, out, bc_, dt_);
     euler_step(ex_, rhs_, in, out, bc_, dt_);
+  }
+  void ensemble_step(FieldView<const T> in, FieldView<T> out) {
+    if constexpr (TimeSchedules<Exec>::euler_strips && schedules_take<Rhs>) {
+      return with_member_rhs(rhs_, in, members_, uniform_, [&](auto member_rhs) {
+        euler_strips(ex_, rhs_, in, out, bc_, dt_, members_, member_rhs);
+      });
+    }
+    euler_step(ex_, rhs_, in, out, bc_, dt_, members_, uniform_);
   }
 
   bool ensemble_ = false;  // members stacked in one field (grid/members.hpp)

@@ -17,11 +17,14 @@
 #include "pdex/core/executor.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
+#include "pdex/grid/members.hpp"
 #include "pdex/time/cuda/column_stars.cuh"
 
 namespace pdex {
 
 namespace strips_detail {
+
+constexpr int64_t two_rows_from = int64_t(2048) * 2048;  // cells from which a thread takes two rows (below)
 
 template <class T, class Rhs, int R>
 struct StripStep {
@@ -31,16 +34,18 @@ struct StripStep {
   FieldBoundary bc;
   T dt;
 
-  // The new values of the cell at offset o from its stars.
-  __device__ void update(const Star<T>& u, const Star<T>& v, int64_t o, T& nu, T& nv) const {
+  // The new values of the cell at offset o from its stars, by the right-hand side f (rhs, or a member's).
+  template <class F>
+  __device__ void update(const F& f, const Star<T>& u, const Star<T>& v, int64_t o, T& nu, T& nv) const {
     T r[2];
-    rhs.eval_star(u, v, rhs.h, o, r);
-    nu = rhs.limit(0, u.c + dt * r[0]);
-    nv = rhs.limit(1, v.c + dt * r[1]);
+    f.eval_star(u, v, f.h, o, r);
+    nu = f.limit(0, u.c + dt * r[0]);
+    nv = f.limit(1, v.c + dt * r[1]);
   }
 
   // Cells i0 and i0 + 1 (i0 even) of rows j0 .. j0 + R - 1, none with ghost images.
-  __device__ void inner(int i0, int j0) const {
+  template <class F>
+  __device__ void inner(const F& f, int i0, int j0) const {
     const int64_t o0 = in.offset(i0, j0);
     ColumnPairStars<T, R> u, v;
     u.load(in.comp(0) + o0, in.pitch);
@@ -49,28 +54,30 @@ struct StripStep {
     for (int k = 0; k < R; ++k) {
       const int64_t o = o0 + k * in.pitch;
       T u0, v0, u1, v1;
-      update(u.first(k), v.first(k), o, u0, v0);
-      update(u.second(k), v.second(k), o + 1, u1, v1);
+      update(f, u.first(k), v.first(k), o, u0, v0);
+      update(f, u.second(k), v.second(k), o + 1, u1, v1);
       store_pair(out.comp(0) + o, u0, u1);
       store_pair(out.comp(1) + o, v0, v1);
     }
   }
 
   // The same for a pair of columns that touches a side (or has one column only), cell by cell, which
-  // keeps the kernel's register count that of the inner pairs; rows j0 .. j0 + n - 1.
-  __device__ void edge(int i0, int j0, int n) const {
+  // keeps the kernel's register count that of the inner pairs; rows j0 .. j0 + n - 1, which are rows
+  // r0 .. r0 + n - 1 of `own`, the run whose ghosts they write (a member of an ensemble, or out).
+  template <class F>
+  __device__ void edge(const F& f, const FieldView<T>& own, int i0, int j0, int r0, int n) const {
 #pragma unroll 1
     for (int q = 0; q < 2 * n; ++q) {  // one loop, not unrolled: one copy of the ghost writes
-      const int i = i0 + (q & 1), j = j0 + (q >> 1);
+      const int i = i0 + (q & 1), j = j0 + (q >> 1), r = r0 + (q >> 1);
       if (i >= in.nx) continue;
       const int64_t o = in.offset(i, j);
       T nu, nv;
-      update(star_at(in.comp(0), o, in.pitch), star_at(in.comp(1), o, in.pitch), o, nu, nv);
+      update(f, star_at(in.comp(0), o, in.pitch), star_at(in.comp(1), o, in.pitch), o, nu, nv);
       out.comp(0)[o] = nu;
       out.comp(1)[o] = nv;
-      if (near_boundary(out, i, j)) {
-        push_ghosts(out, bc, 0, i, j, nu);
-        push_ghosts(out, bc, 1, i, j, nv);
+      if (near_boundary(own, i, r)) {
+        push_ghosts(own, bc, 0, i, r, nu);
+        push_ghosts(own, bc, 1, i, r, nv);
       }
     }
   }
@@ -88,8 +95,28 @@ __global__ void __launch_bounds__(Threads * Rows)
   if (i0 >= in.nx || j0 >= in.ny) return;
   const int n = in.ny - j0 < R ? in.ny - j0 : R;
   const int g = in.ghost;
-  if (n == R && i0 >= g && i0 + 1 < in.nx - g && j0 >= g && j0 + R <= in.ny - g) step.inner(i0, j0);
-  else step.edge(i0, j0, n);
+  if (n == R && i0 >= g && i0 + 1 < in.nx - g && j0 >= g && j0 + R <= in.ny - g) step.inner(step.rhs, i0, j0);
+  else step.edge(step.rhs, step.out, i0, j0, j0, n);
+}
+
+// The same over the members of a stacked ensemble (grid/members.hpp), R dividing the members' period so
+// that a thread's rows belong to one member or are ghost rows between two: a member's rows are split as
+// a run's are, its edge cells write their ghosts in its own rows, and member_rhs(m) is its right-hand side.
+template <int Threads, int Rows, class T, class Rhs, int R, class MemberRhs>
+__global__ void __launch_bounds__(Threads * Rows)
+    euler_member_strips_kernel(StripStep<T, Rhs, R> step, Members mb, MemberRhs member_rhs, bool reversed_blocks) {
+  begin_dependent_grid();
+  const FieldView<const T>& in = step.in;
+  const int i0 = 2 * (block_x(reversed_blocks) * Threads + int(threadIdx.x));
+  const int j0 = (block_y(reversed_blocks) * Rows + int(threadIdx.y)) * R;
+  if (i0 >= in.nx || j0 >= in.ny) return;
+  const int m = mb.member(j0), r0 = j0 - mb.row(m, 0);
+  if (r0 >= mb.ny) return;
+  const int n = mb.ny - r0 < R ? mb.ny - r0 : R;
+  const int g = in.ghost;
+  const auto& f = member_rhs(m);
+  if (n == R && i0 >= g && i0 + 1 < in.nx - g && r0 >= g && r0 + R <= mb.ny - g) step.inner(f, i0, j0);
+  else step.edge(f, mb.view(step.out, m), i0, j0, r0, n);
 }
 
 template <int Threads, int Rows, int R, class T, class Rhs>
@@ -99,6 +126,16 @@ void launch_strips(const CudaContext& ctx, const StripStep<T, Rhs, R>& step) {
   const bool reversed_blocks = reverse_block_order(step.in.data, step.out.data);
   launch(ctx, "euler_strips", euler_strips_kernel<Threads, Rows, T, Rhs, R>, grid, dim3(Threads, Rows), 0, step,
          reversed_blocks);
+}
+
+template <int Threads, int Rows, int R, class T, class Rhs, class MemberRhs>
+void launch_member_strips(const CudaContext& ctx, const StripStep<T, Rhs, R>& step, const Members& mb,
+                          MemberRhs member_rhs) {
+  const dim3 grid(unsigned((step.in.nx + 2 * Threads - 1) / (2 * Threads)),
+                  unsigned((step.in.ny + R * Rows - 1) / (R * Rows)));
+  const bool reversed_blocks = reverse_block_order(step.in.data, step.out.data);
+  launch(ctx, "euler_member_strips", euler_member_strips_kernel<Threads, Rows, T, Rhs, R, MemberRhs>, grid,
+         dim3(Threads, Rows), 0, step, mb, member_rhs, reversed_blocks);
 }
 
 }  // namespace strips_detail
@@ -111,10 +148,23 @@ template <class T, class Rhs>
 void euler_strips(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
                   T dt) {
   using namespace strips_detail;
-  constexpr int64_t two_rows_from = int64_t(2048) * 2048;
   const CudaContext& ctx = *ex.context;
   if (int64_t(in.nx) * in.ny >= two_rows_from) launch_strips<64, 4>(ctx, StripStep<T, Rhs, 2>{rhs, in, out, bc, dt});
   else launch_strips<64, 1>(ctx, StripStep<T, Rhs, 1>{rhs, in, out, bc, dt});
+}
+
+// One forward Euler step of every member of a stacked ensemble, in one launch (member_rhs as
+// ensemble_euler in time/forward_euler.hpp takes it). Two rows a thread where they divide the members'
+// period, as for a single run of as many cells.
+template <class T, class Rhs, class MemberRhs>
+void euler_strips(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
+                  T dt, const Members& members, MemberRhs member_rhs) {
+  using namespace strips_detail;
+  const CudaContext& ctx = *ex.context;
+  if (int64_t(in.nx) * in.ny >= two_rows_from && members.period() % 2 == 0)
+    launch_member_strips<64, 4>(ctx, StripStep<T, Rhs, 2>{rhs, in, out, bc, dt}, members, member_rhs);
+  else
+    launch_member_strips<64, 1>(ctx, StripStep<T, Rhs, 1>{rhs, in, out, bc, dt}, members, member_rhs);
 }
 
 }  // namespace pdex
