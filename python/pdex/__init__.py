@@ -15,9 +15,17 @@
 """
 import json
 import math
+import warnings
 from collections.abc import MutableMapping
 
+import numpy
+
 from . import _pdex
+
+if int(numpy.__version__.split(".")[0]) >= 2 and tuple(_pdex.pybind11_version) < (2, 12):
+    warnings.warn(f"pdex was built with pybind11 {'.'.join(map(str, _pdex.pybind11_version))}, which predates NumPy 2 "
+                  f"(supported from pybind11 2.12), and runs with NumPy {numpy.__version__}: arrays passed to pdex "
+                  "may arrive wrong; build it with pybind11 2.12 or later, or run it with NumPy 1.x")
 
 Error = _pdex.Error              # every error pdex raises
 ConfigError = _pdex.ConfigError  # a configuration, key or value refused (the message names the file and key)
@@ -174,19 +182,18 @@ def solve(A, b, method="cg", tol=1e-8, max_iter=10000, jacobi=False, format="csr
     A a SciPy sparse matrix (any format) or a 2D NumPy array, b a NumPy vector. Returns x, or
     (x, info) with full_output (converged, iterations, residual, true_residual, seconds, backend).
     Raises pdex.Error when the solver does not converge, unless full_output is set."""
-    import numpy as np
     try:
         import scipy.sparse as sp
-        A = sp.csr_matrix(A, dtype=np.float64)
+        A = sp.csr_matrix(A, dtype=numpy.float64)
     except ImportError:
         raise ConfigError("pdex.solve takes SciPy sparse matrices: install SciPy (python3-scipy)") from None
     A.sum_duplicates()
     A.sort_indices()
-    b = np.ascontiguousarray(b, dtype=np.float64).ravel()
+    b = numpy.ascontiguousarray(b, dtype=numpy.float64).ravel()
     if A.nnz >= 2**31:
         raise ConfigError(f"A has {A.nnz} stored values: at most 2^31 - 1")
-    index = lambda a: np.ascontiguousarray(a, dtype=np.int32)  # the types the module takes, converted here
-    x, info = _pdex.solve(A.shape[0], A.shape[1], index(A.indptr), index(A.indices), np.ascontiguousarray(A.data), b,
+    index = lambda a: numpy.ascontiguousarray(a, dtype=numpy.int32)  # the types the module takes, converted here
+    x, info = _pdex.solve(A.shape[0], A.shape[1], index(A.indptr), index(A.indices), numpy.ascontiguousarray(A.data), b,
                           method, float(tol), int(max_iter), bool(jacobi), format, backend, precision)
     if full_output:
         return x, info

@@ -44,21 +44,23 @@ std::vector<std::vector<double>> alone(const CliOverrides& cli, const SweepResul
   return run_simulation(load_run_config(gray_scott, one), o).final_values;
 }
 
+void expect_member_equals_its_run(const CliOverrides& cli, const SweepResult& r, std::size_t m) {
+  const auto own = alone(cli, r, m);
+  const std::size_t cells = std::size_t(r.nx) * std::size_t(r.ny);
+  for (std::size_t f = 0; f < 2; ++f) {
+    const std::vector<double> member(r.fields[f].begin() + std::ptrdiff_t(m * cells),
+                                     r.fields[f].begin() + std::ptrdiff_t((m + 1) * cells));
+    EXPECT_EQ(member, own[f]) << "member " << m << ", field " << r.field_names[f];
+  }
+}
+
 void expect_members_equal_their_runs(Backend b, const std::string& boundary, std::vector<std::string> params,
                                      std::vector<std::string> sets = {}) {
   SCOPED_TRACE(std::string(backend_name(b)) + ", " + boundary + ", " + params[0]);
   CliOverrides cli = small(b, boundary, std::move(sets));
   cli.params = std::move(params);
   const SweepResult r = run_sweep(load_run_config(gray_scott, cli), cli, false);
-  const std::size_t cells = 24 * 20;
-  for (std::size_t m = 0; m < r.member_values.size(); ++m) {
-    const auto own = alone(cli, r, m);
-    for (std::size_t f = 0; f < 2; ++f) {
-      const std::vector<double> member(r.fields[f].begin() + std::ptrdiff_t(m * cells),
-                                       r.fields[f].begin() + std::ptrdiff_t((m + 1) * cells));
-      EXPECT_EQ(member, own[f]) << "member " << m << ", field " << r.field_names[f];
-    }
-  }
+  for (std::size_t m = 0; m < r.member_values.size(); ++m) expect_member_equals_its_run(cli, r, m);
 }
 
 const char* const boundaries[] = {
@@ -89,6 +91,11 @@ TEST(Sweep, EveryMemberEqualsItsRunAloneOnTheHost) {
 TEST(Sweep, EveryMemberEqualsItsRunAloneOnTheGpu) {
   if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: the ensemble's GPU kernel is not checked here";
   expect_all_members_equal_their_runs(Backend::cuda);
+  // Enough members for the schedule's two rows a thread (a stacked field above 2048^2 cells); a few checked.
+  CliOverrides cli = small(Backend::cuda, "\"periodic\"", {"grid.nx=128", "grid.ny=128", "time.steps=20"});
+  cli.params = {"F=0.02:0.06:16", "k=0.04:0.07:16"};
+  const SweepResult r = run_sweep(load_run_config(gray_scott, cli), cli, false);
+  for (std::size_t m : {0, 17, 128, 255}) expect_member_equals_its_run(cli, r, m);
 }
 
 TEST(Sweep, OneMemberEqualsPdexRunAndTheOutputsAreWritten) {

@@ -304,6 +304,7 @@ PYBIND11_MODULE(_pdex, m) {
       error(e.what());
     }
   });
+  m.attr("pybind11_version") = py::make_tuple(PYBIND11_VERSION_MAJOR, PYBIND11_VERSION_MINOR);
   m.def("list_json", [] { return pdex::list_json().dump(); }, "what `pdex list --json` prints");
   m.def("sweep", &pdex::sweep, py::arg("file"), py::arg("backend"), py::arg("precision"), py::arg("out"), py::arg("sets"),
         py::arg("params"));

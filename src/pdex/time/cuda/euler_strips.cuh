@@ -61,6 +61,19 @@ struct StripStep {
     }
   }
 
+  // The ghost images of the cells of inner(i0, j0) that touch a side of `own` (rows r0 .. r0 + R - 1
+  // there), from the values this thread has just stored.
+  __device__ void push_images(const FieldView<T>& own, int i0, int j0, int r0) const {
+#pragma unroll 1
+    for (int q = 0; q < 2 * R; ++q) {
+      const int i = i0 + (q & 1), r = r0 + (q >> 1);
+      if (!near_boundary(own, i, r)) continue;
+      const int64_t o = in.offset(i, j0 + (q >> 1));
+      push_ghosts(own, bc, 0, i, r, out.comp(0)[o]);
+      push_ghosts(own, bc, 1, i, r, out.comp(1)[o]);
+    }
+  }
+
   // The same for a pair of columns that touches a side (or has one column only), cell by cell, which
   // keeps the kernel's register count that of the inner pairs; rows j0 .. j0 + n - 1, which are rows
   // r0 .. r0 + n - 1 of `own`, the run whose ghosts they write (a member of an ensemble, or out).
@@ -100,8 +113,10 @@ __global__ void __launch_bounds__(Threads * Rows)
 }
 
 // The same over the members of a stacked ensemble (grid/members.hpp), R dividing the members' period so
-// that a thread's rows belong to one member or are ghost rows between two: a member's rows are split as
-// a run's are, its edge cells write their ghosts in its own rows, and member_rhs(m) is its right-hand side.
+// that a thread's rows belong to one member or are ghost rows between two; member_rhs(m) is member m's
+// right-hand side. Members are narrow (a warp's pairs of columns reach a side in every row of a 128-wide
+// member), so a full pair that touches a side is stepped as an inner one, its ghost images pushed after:
+// only those few stores diverge.
 template <int Threads, int Rows, class T, class Rhs, int R, class MemberRhs>
 __global__ void __launch_bounds__(Threads * Rows)
     euler_member_strips_kernel(StripStep<T, Rhs, R> step, Members mb, MemberRhs member_rhs, bool reversed_blocks) {
@@ -115,8 +130,9 @@ __global__ void __launch_bounds__(Threads * Rows)
   const int n = mb.ny - r0 < R ? mb.ny - r0 : R;
   const int g = in.ghost;
   const auto& f = member_rhs(m);
-  if (n == R && i0 >= g && i0 + 1 < in.nx - g && r0 >= g && r0 + R <= mb.ny - g) step.inner(f, i0, j0);
-  else step.edge(f, mb.view(step.out, m), i0, j0, r0, n);
+  if (n < R || i0 + 1 >= in.nx) return step.edge(f, mb.view(step.out, m), i0, j0, r0, n);
+  step.inner(f, i0, j0);
+  if (i0 < g || i0 + 1 >= in.nx - g || r0 < g || r0 + R > mb.ny - g) step.push_images(mb.view(step.out, m), i0, j0, r0);
 }
 
 template <int Threads, int Rows, int R, class T, class Rhs>
