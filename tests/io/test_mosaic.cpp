@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/picture.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/io/bitmap_font.hpp"
 #include "support/scratch_dir.hpp"
@@ -21,24 +22,7 @@ using pdex::testing::ScratchDir;
 
 constexpr Rgb white{255, 255, 255};
 
-struct Picture {
-  int width = 0, height = 0;
-  std::vector<std::uint8_t> rgb;
-  // Pixel (column, row) with row 0 at the top, as PNG stores it.
-  Rgb at(int column, int row) const {
-    const std::size_t i = 3 * (static_cast<std::size_t>(row) * width + column);
-    return Rgb{rgb[i], rgb[i + 1], rgb[i + 2]};
-  }
-  // Whether any pixel of columns [x0, x1) and rows [y0, y1) is not white.
-  bool inked(int x0, int y0, int x1, int y1) const {
-    for (int row = y0; row < y1; ++row) {
-      for (int col = x0; col < x1; ++col) {
-        if (at(col, row) != white) return true;
-      }
-    }
-    return false;
-  }
-};
+using testing::Picture;
 
 struct Rendered {
   MosaicLayout layout;
@@ -56,7 +40,7 @@ Rendered render(const ScratchDir& dir, const std::vector<double>& members, int n
                 const MosaicAxis& y, Colormap cmap = Colormap::viridis, ColorRange range = {}, int scale = 1) {
   Rendered r;
   r.layout = write_mosaic_png(dir / "m.png", members, nx, ny, x, y, cmap, range, scale);
-  r.picture.rgb = read_png_rgb(dir / "m.png", r.picture.width, r.picture.height);
+  r.picture = testing::read_picture(dir / "m.png");
   return r;
 }
 

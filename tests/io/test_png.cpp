@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "io/picture.hpp"
 #include "pdex/core/error.hpp"
 #include "support/scratch_dir.hpp"
 
@@ -17,23 +18,13 @@ namespace {
 using pdex::testing::ScratchDir;
 using pdex::testing::write_file_bytes;
 
-struct Picture {
-  int width = 0, height = 0;
-  std::vector<std::uint8_t> rgb;
-  // Pixel (column, row) with row 0 at the top, as PNG stores it.
-  Rgb at(int column, int row) const {
-    const std::size_t i = 3 * (static_cast<std::size_t>(row) * width + column);
-    return Rgb{rgb[i], rgb[i + 1], rgb[i + 2]};
-  }
-};
+using testing::Picture;
 
 template <class T>
 Picture render(const ScratchDir& dir, const std::vector<T>& values, int nx, int ny, Colormap cmap,
                ColorRange range = {}, int scale = 1) {
   write_png(dir / "p.png", std::span<const T>(values), nx, ny, cmap, range, scale);
-  Picture p;
-  p.rgb = read_png_rgb(dir / "p.png", p.width, p.height);
-  return p;
+  return testing::read_picture(dir / "p.png");
 }
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
