@@ -36,6 +36,8 @@ def test_sweep_errors():
         pdex.sweep(GRAY_SCOTT, {"G": [1.0, 2.0]}, steps=1, backend="serial", config=SMALL)
     with pytest.raises(pdex.ConfigError, match="euler"):
         pdex.sweep(GRAY_SCOTT, {"F": [0.03]}, steps=1, backend="serial", config=dict(SMALL, **{"time.scheme": "theta"}))
+    with pytest.raises(pdex.ConfigError, match="ensemble"):  # a file with [ensemble] is for sweeps
+        pdex.Simulation(os.path.join(SOURCE, "examples", "gray_scott_pearson_map.toml"), backend="serial")
 
 
 def poisson(n):
