@@ -251,16 +251,18 @@ SweepResult run_sweep(const RunConfig& base, const CliOverrides& cli, bool outpu
   std::size_t count = 1;
   for (const SweepParam& p : r.params) count *= p.values.size();
   for (std::size_t m = 0; m < count; ++m) r.member_values.push_back(combination(r.params, m));
-  const std::vector<RunConfig> members = load_members(base, cli, r);
+  std::vector<RunConfig> members = load_members(base, cli, r);
+  const RunClock clock = members[0].clock();
+  if (clock.simulated_time)
+    throw InputError(base.file + ": key 'time.scheme': an ensemble runs with time.scheme = \"euler\"");
   std::vector<const ModelSetup*> setups;
   for (const RunConfig& m : members) setups.push_back(m.setup.get());
-  if (members[0].clock().simulated_time)
-    throw InputError(base.file + ": key 'time.scheme': an ensemble runs with time.scheme = \"euler\"");
   EnsembleStepper ens = members[0].setup->make_ensemble(setups, base.backend, base.precision);
   r.nx = members[0].grid().nx;
   r.ny = members[0].grid().ny;
+  members = {};  // the stepper holds what it needs: the members' initial states and parameters go
   r.summary = summary_head(base, nullptr);
-  advance(*ens.stepper, members[0].clock(), base.progress && outputs, r);
+  advance(*ens.stepper, clock, base.progress && outputs, r);
   collect(*ens.stepper, ens.members, r);
   r.total_seconds = seconds_since(t0);
   summarize(base, r);
