@@ -115,4 +115,9 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   return rc;
 }
 
+void require_one_run(const RunConfig& rc) {
+  if (!rc.ensemble.empty())
+    throw InputError(rc.file + ": key 'ensemble': this runs one model; an ensemble runs with pdex run, pdex sweep or pdex.sweep");
+}
+
 }  // namespace pdex

@@ -59,4 +59,7 @@ struct CliOverrides {
 // Reads and validates `file`; throws InputError naming the file and key for any problem.
 RunConfig load_run_config(const std::string& file, const CliOverrides& cli);
 
+// Throws InputError where rc has an [ensemble]: for the surfaces that run one model.
+void require_one_run(const RunConfig& rc);
+
 }  // namespace pdex

@@ -39,8 +39,7 @@ void Session::set_changes(const std::map<std::string, std::string>& changes) {
   CliOverrides cli = cli_;
   for (const auto& [key, value] : changes) cli.sets.push_back(key + "=" + value);
   RunConfig rc = load_run_config(file_, cli);
-  if (!rc.ensemble.empty())
-    throw InputError(file_ + ": key 'ensemble': this runs one model; an ensemble runs with pdex run, pdex sweep or pdex.sweep");
+  require_one_run(rc);
   check_stability(rc);
   if (stepper_ && (rc.grid().nx != rc_.grid().nx || rc.grid().ny != rc_.grid().ny))
     throw InputError("the grid cannot change size while the run goes on");

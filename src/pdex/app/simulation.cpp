@@ -148,8 +148,7 @@ nlohmann::json check_stability(const RunConfig& rc) {
 }
 
 RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
-  if (!rc.ensemble.empty())
-    throw InputError(rc.file + ": key 'ensemble': this runs one model; an ensemble runs with pdex run, pdex sweep or pdex.sweep");
+  require_one_run(rc);
   const auto t_start = Clock::now();
   RunResult res;
   res.summary = summary_head(rc, check_stability(rc));

@@ -117,8 +117,8 @@ __global__ void __launch_bounds__(Threads * Rows)
 // right-hand side. Members are narrow (a warp's pairs of columns reach a side in every row of a 128-wide
 // member), so a full pair that touches a side is stepped as an inner one, its ghost images pushed after:
 // only those few stores diverge.
-// Six blocks an SM: the member's right-hand side and sides take registers that would otherwise halve the
-// blocks resident (63 a thread, 4 blocks).
+// Registers capped for six blocks an SM: the member's right-hand side and side tests would otherwise
+// take enough of them to lower the blocks resident, and this kernel waits on latency, not bandwidth.
 template <int Threads, int Rows, class T, class Rhs, int R, class MemberRhs>
 __global__ void __launch_bounds__(Threads * Rows, 6)
     euler_member_strips_kernel(StripStep<T, Rhs, R> step, Members mb, MemberRhs member_rhs, bool reversed_blocks) {
