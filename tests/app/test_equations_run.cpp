@@ -432,12 +432,126 @@ TEST(EquationsRun, RobinSidesHoldTheirConditionAtTheSteadyState) {
                             "bottom = \"neumann\", top = \"neumann\" }\n";
   expect_refused({
       {"[model]\nname = \"heat\"\n[grid]\nnx = 8\n" + robin + "[time]\ndt = 0.1\nsteps = 1\n", {"grid.boundary.left", "Robin sides are taken by text models"}},
-      {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(u)\"\n[grid]\nnx = 8\n" + robin +
-           "[time]\nscheme = \"theta\"\ndt = 0.1\nsteps = 1\n", {"grid.boundary", "explicit scheme"}},
       {"[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(u)\"\n[grid]\nnx = 8\n"
        "boundary = { left = { kind = \"robin\", a = -1.0, b = 1.0 }, right = \"neumann\", bottom = \"neumann\", top = \"neumann\" }\n"
        "[time]\ndt = 0.1\nsteps = 1\n", {"grid.boundary.left", "a >= 0 and b >= 0"}},
   });
+}
+
+// u_t = lap(u) on [0, 1] x [0, 1] (64^2 cells: multigrid has levels) with the Robin sides of the test
+// above, by the theta scheme and `solver`.
+std::string robin_theta(const std::string& solver, const std::string& backend = "openmp") {
+  return "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(u)\"\n"
+         "[grid]\nnx = 64\nny = 64\ndx = 0.015625\nboundary = { left = { kind = \"robin\", a = 1.0, b = 0.5, value = 1.0 }, "
+         "right = { kind = \"robin\", a = 2.0, b = 1.0, value = 3.0 }, bottom = \"neumann\", top = \"neumann\" }\n"
+         "[time]\nscheme = \"theta\"\ntheta = 1.0\ndt = 0.05\nsteps = 200\n[solver]\nmethod = \"" + solver + "\"\ntol = 1e-10\n"
+         "[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nbackend = \"" + backend + "\"\nprecision = \"f64\"\n";
+}
+
+TEST(EquationsRun, TheThetaSchemeTakesRobinSidesWithEverySolver) {
+  for (const std::string solver : {"cg", "bicgstab", "sor", "multigrid"}) {
+    SCOPED_TRACE(solver);
+    const auto u = final_field(robin_theta(solver), "u", 200);
+    ASSERT_EQ(u.size(), 64u * 64u);
+    double e = 0;
+    for (int j = 0; j < 64; ++j)
+      for (int i = 0; i < 64; ++i) e = std::max(e, std::abs(u[std::size_t(j * 64 + i)] - (1.125 + 0.25 * (i + 0.5) / 64)));
+    EXPECT_LT(e, 1e-8);
+  }
+  // On the way there, Crank-Nicolson converges at second order in time to the explicit scheme's answer.
+  auto transient = [](const std::string& time) {
+    return last_field("[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"0.1*lap(u)\"\n"
+                       "[grid]\nnx = 16\nny = 8\ndx = 0.0625\nboundary = { left = { kind = \"robin\", a = 1.0, b = 0.5, value = 1.0 }, "
+                       "right = \"neumann\", bottom = \"neumann\", top = { kind = \"robin\", a = 0.5, b = 1.0, value = 0.2 } }\n" +
+                           time + "[initial]\nu = \"sin(3*x)\"\n[output]\nformats = [\"npy\"]\n[run]\nprogress = false\n"
+                                  "backend = \"openmp\"\nprecision = \"f64\"\n",
+                      "u");
+  };
+  auto cn = [](const std::string& dt) {
+    return "[time]\nscheme = \"theta\"\ntheta = 0.5\ndt = " + dt + "\nt_end = 0.1\n[solver]\nmethod = \"cg\"\ntol = 1e-13\n";
+  };
+  const auto reference = transient("[time]\nscheme = \"rk4\"\ndt = 0.0005\nt_end = 0.1\n");
+  const double coarse = largest_difference(transient(cn("0.002")), reference), fine = largest_difference(transient(cn("0.001")), reference);
+  EXPECT_NEAR(coarse / fine, 4.0, 0.5) << coarse << " " << fine;  // second order in time
+}
+
+// u_t = lap(u) with every side Dirichlet, its value `value`, on [0.3, 1.3] x [-0.2, 0.8] (n^2 cells) to
+// t = 0.05 by `time`'s scheme: the last state.
+std::vector<double> dirichlet_run(int n, const std::string& value, const std::string& time, const std::string& backend) {
+  const std::string side = "{ kind = \"dirichlet\", value = \"" + value + "\" }";
+  return last_field("[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"lap(u)\"\n"
+                    "[grid]\nnx = " + std::to_string(n) + "\nny = " + std::to_string(n) + "\ndx = " + std::to_string(1.0 / n) +
+                        "\nx0 = 0.3\ny0 = -0.2\nboundary = { left = " + side + ", right = " + side + ", bottom = " + side +
+                        ", top = " + side + " }\n" + time + "[initial]\nu = \"" + value + "\"\n"
+                        "[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nbackend = \"" + backend + "\"\nprecision = \"f64\"\n",
+                    "u");
+}
+
+// The largest difference of that state from `exact` (of x, y, t).
+double dirichlet_error(int n, const std::string& value, const std::string& time, const std::function<double(double, double, double)>& exact) {
+  const std::vector<double> u = dirichlet_run(n, value, time, "openmp");
+  const double h = 1.0 / n;
+  double e = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) e = std::max(e, std::abs(u[std::size_t(j * n + i)] - exact(0.3 + (i + 0.5) * h, -0.2 + (j + 0.5) * h, 0.05)));
+  return e;
+}
+
+const char* rk4_to_005 = "[time]\nscheme = \"rk4\"\ndt = 0.00005\nt_end = 0.05\n";
+const char* cn_to_005 = "[time]\nscheme = \"theta\"\ntheta = 0.5\ndt = 0.0005\nt_end = 0.05\n[solver]\nmethod = \"multigrid\"\ntol = 1e-12\n";
+
+TEST(EquationsRun, DirichletValuesMayBeExpressionsOfPositionAndTime) {
+  // x + 2 y is harmonic and the cell-centred ghosts carry a linear function exactly: it stays as it is.
+  const auto linear = [](double x, double y, double) { return x + 2 * y; };
+  for (const std::string time : {rk4_to_005, cn_to_005, "[time]\ndt = 0.00005\nt_end = 0.05\n"}) {
+    SCOPED_TRACE(time);
+    EXPECT_LT(dirichlet_error(16, "x + 2*y", time, linear), 1e-10);
+  }
+  // u = e^(-2t) sin(2x + 1) cos(y) ... decays as e^(-5t): sides that change with time, second order in space.
+  const auto mode = [](double x, double y, double t) { return std::exp(-5 * t) * std::sin(2 * x + 1) * std::cos(y); };
+  const std::string value = "exp(-5*t)*sin(2*x + 1)*cos(y)";
+  for (const std::string time : {rk4_to_005, cn_to_005}) {
+    SCOPED_TRACE(time);
+    const double coarse = dirichlet_error(16, value, time, mode), fine = dirichlet_error(32, value, time, mode);
+    EXPECT_NEAR(coarse / fine, 4.0, 0.4) << coarse << " " << fine;
+  }
+}
+
+TEST(EquationsRun, ABoundaryValuesExpressionIsCheckedAndReportedAsWritten) {
+  const std::string model = "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"D*lap(u)\"\n";
+  auto sides = [](const std::string& left) {
+    return "[grid]\nnx = 8\nboundary = { left = { kind = \"dirichlet\", value = \"" + left +
+           "\" }, right = { kind = \"robin\", a = 1.0, b = 1.0, value = \"sin(t)\" }, bottom = \"neumann\", top = \"neumann\" }\n"
+           "[time]\ndt = 0.1\nsteps = 1\n[run]\nprogress = false\nbackend = \"serial\"\n";
+  };
+  expect_refused({
+      {model + "[model.params]\nD = 1.0\n" + sides("u + 1"), {"grid.boundary.left.value", "cannot use a species"}},
+      {model + "[model.params]\nD = \"1 + x\"\n" + sides("D*y"), {"grid.boundary.left.value", "parameter 'D' varies from cell to cell"}},
+      {model + "[model.params]\nD = 1.0\n" + sides("z"), {"grid.boundary.left.value", "unknown name 'z'"}},
+      {"[model]\nname = \"heat\"\n" + sides("y"), {"grid.boundary.left.value", "taken by text models"}},
+  });
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", model + "[model.params]\nD = 2.0\nu0 = 3.0\n" + sides("u0*y/L_y"));
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")}, cache_prefix());
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_FALSE(contains(o.output, "never used")) << "u0 is used by a side:\n" << o.output;
+  const auto bc = read_json(dir / "out" / "summary.json")["config"]["grid"]["boundary"];
+  EXPECT_EQ(bc["left"]["u"]["value"], "u0*y/L_y");
+  EXPECT_EQ(bc["right"]["u"]["value"], "sin(t)");
+  EXPECT_EQ(bc["right"]["u"]["kind"], "robin");
+}
+
+TEST(EquationsRun, OnTheGpuRobinSidesInTheThetaSchemeAndSidesThatChangeWithTimeGiveTheCpusAnswer) {
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  for (const std::string solver : {"cg", "sor", "multigrid"}) {
+    SCOPED_TRACE(solver);
+    EXPECT_LT(largest_difference(final_field(robin_theta(solver, "cuda"), "u", 200), final_field(robin_theta(solver, "openmp"), "u", 200)), 1e-9);
+  }
+  const std::string value = "exp(-5*t)*sin(2*x + 1)*cos(y)";
+  for (const std::string time : {rk4_to_005, cn_to_005}) {
+    SCOPED_TRACE(time);
+    EXPECT_LT(largest_difference(dirichlet_run(32, value, time, "cuda"), dirichlet_run(32, value, time, "openmp")), 1e-11);
+  }
 }
 
 TEST(EquationsRun, BadTextIsRefusedWithTheKeyBeforeTheRun) {

@@ -112,9 +112,8 @@ TEST(EquationsLanguage, ChecksBeforeRunning) {
   EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"div(u)"}, {}, {}}), "div takes K*grad(u)"));
   EXPECT_TRUE(contains(error_of(TextModel{{"u"}, {"r"}, {}, {{"r", "s"}, {"s", "r + 1"}}}), "defined in terms of itself"));
   EXPECT_TRUE(contains(error_of(TextModel{{}, {}, {}, {}}), "1 to 8 species"));
-  const Program p = compile(TextModel{{"u"}, {"u"}, {"unused"}, {}});
-  ASSERT_EQ(p.warnings.size(), 1u);
-  EXPECT_TRUE(contains(p.warnings[0], "model.params.unused is never used"));
+  const Program p = compile(TextModel{{"u"}, {"u*used"}, {"unused", "used"}, {}});
+  EXPECT_EQ(p.params_used, (std::vector<bool>{false, true}));
 }
 
 TEST(EquationsLanguage, NoiseIsForValuesAndAlgebraicSpeciesAreDefines) {
@@ -167,10 +166,16 @@ TEST(EquationsLanguage, TheStencilsAreSecondOrderOnASmoothField) {
   EXPECT_NEAR(error(16, "div(1*grad(u))", lap) / error(32, "div(1*grad(u))", lap), 4.0, 0.2);
 }
 
+// Parameter a varies, b is a number: the generated code takes b from the stage's constants.
+Program with_b_constant(Program p) {
+  p.constant_params = {false, true};
+  return p;
+}
+
 // One forward-Euler stage of `m` on a 12 x 10 grid of smooth, varied values, by `step`.
 template <class T, class Step>
 std::vector<T> one_step(const TextModel& m, Step step) {
-  const Program p = compile(m);
+  const Program p = with_b_constant(compile(m));
   const Grid2 g{12, 10, 0.1, 0.2, -0.3, 0.1};
   const int n = int(m.species.size()), ghost = std::max(1, p.reach);
   Field<T> u(g, n, ghost, MemorySpace::host), out(g, n, ghost, MemorySpace::host), k(g, 2, ghost, MemorySpace::host);
@@ -180,6 +185,7 @@ std::vector<T> one_step(const TextModel& m, Step step) {
   for (int j = -ghost; j < g.ny + ghost; ++j)
     for (int i = -ghost; i < g.nx + ghost; ++i) k.view()(0, i, j) = T(1 + 0.1 * i), k.view()(1, i, j) = T(-0.4);
   StageArgs<T> a = reading(u.cview(), k.cview(), g, 0.25);
+  a.constants.v[1] = T(-0.4);
   a.st = RkStores<T, FloorLimit<T>>{u.cview(), {}, out.view(), FieldBoundary::all(BcKind::periodic), {}, {}, T(0.01), T(0), {}, false};
   step(p, a);
   return out.interior(n - 1);
@@ -207,12 +213,12 @@ TEST(EquationsLanguage, CompiledAndInterpretedStepsAgreeToTheBit) {
   EXPECT_EQ(one_step<double>(m, compiled), one_step<double>(m, interpreted));
   EXPECT_EQ(one_step<float>(m, compiled), one_step<float>(m, interpreted));
   std::string why;
-  const auto again = host_kernel(compile(m), why);
+  const auto again = host_kernel(with_b_constant(compile(m)), why);
   ASSERT_TRUE(again.has_value()) << why;
   EXPECT_TRUE(again->cached) << "the second request finds the library in the cache";
   TextModel changed = m;
   changed.equations[0] += " + 1";
-  const auto other = host_kernel(compile(changed), why);
+  const auto other = host_kernel(with_b_constant(compile(changed)), why);
   ASSERT_TRUE(other.has_value()) << why;
   EXPECT_FALSE(other->cached) << "a changed text is compiled anew";
   EXPECT_NE(other->library, again->library);

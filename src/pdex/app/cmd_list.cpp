@@ -63,7 +63,8 @@ void print_text() {
   std::printf("Linear solvers (solver.method):  %s\n", joined(solvers, " | ").c_str());
   std::printf("  preconditioners (solver.preconditioner, pcg and bicgstab):  %s\n", joined(preconditioners, " | ").c_str());
   std::printf("Boundaries (grid.boundary):  periodic | neumann (zero flux) | dirichlet (value) | robin (a*u + b*du/dn = value;\n"
-              "                             text models, explicit schemes), per side and per field\n");
+              "                             text models), per side and per field; text models take values as\n"
+              "                             expressions of x, y, t\n");
   std::printf("Initial shapes (initial.<field>.shapes):  square (size) | rectangle (width, height) | disc (radius)\n");
   std::printf("Output formats:  %s;  colormaps: %s\n", joined(formats).c_str(), joined(io::colormap_names(), " ").c_str());
   std::printf("Backends:\n");

@@ -32,38 +32,64 @@ SideBc kind_without_value(ConfigReader& cfg, const std::string& path) {
   return SideBc{k, 0.0};
 }
 
+// A side's value: a number, or, where `texts` takes them, an expression (a string).
+struct SideValue {
+  double number = 0;
+  std::string text, key;
+};
+
+SideValue read_value(ConfigReader& cfg, const std::string& key, const SideValue& fallback, const std::vector<BoundaryText>* texts) {
+  const toml::node* n = cfg.find(key);
+  if (!n) return fallback;
+  if (!n->is_string()) return SideValue{cfg.get_double(key), {}, key};
+  if (!texts) cfg.fail(key, "a boundary value written as an expression is taken by text models (model.name = \"equations\"); give a number");
+  return SideValue{0.0, cfg.get_string(key), key};
+}
+
 // a*u + b*du/dn = value from the table at `path`, h the spacing across the side; where the model takes it.
 SideBc robin(ConfigReader& cfg, const std::string& path, double value, std::optional<double> h) {
-  if (!h) cfg.fail(path, "Robin sides are taken by text models (model.name = \"equations\") with an explicit scheme; use dirichlet or neumann");
+  if (!h) cfg.fail(path, "Robin sides are taken by text models (model.name = \"equations\"); use dirichlet or neumann");
   const double a = cfg.get_double(path + ".a"), b = cfg.get_double(path + ".b");
   if (a < 0 || b < 0 || a + b == 0) cfg.fail(path, "a Robin side a*u + b*du/dn = c needs a >= 0 and b >= 0, not both 0 (n points out of the domain)");
   return robin_side(a, b, value, *h);
 }
 
+// Where the side is read: its index, the spacing across it (Robin sides) and where expressions go.
+struct SideReading {
+  int side;
+  std::optional<double> h;
+  std::vector<BoundaryText>* texts;
+};
+
 // One side: "kind", { kind = , value = } (and a, b for robin), { kind = "dirichlet", u = 1, v = 0 }, or
-// { u = ..., v = ... }. h: the spacing across the side where Robin sides are taken, else none.
-void read_side(ConfigReader& cfg, const std::string& path, int side, const std::vector<std::string>& fields,
-               FieldBoundary& bc, std::optional<double> h) {
+// { u = ..., v = ... }.
+void read_side(ConfigReader& cfg, const std::string& path, const SideReading& at, const std::vector<std::string>& fields,
+               FieldBoundary& bc) {
   const toml::node* n = cfg.find(path);
   const int count = int(fields.size());
   if (n->is_string()) {
-    for (int c = 0; c < count; ++c) bc.side[side][c] = kind_without_value(cfg, path);
+    for (int c = 0; c < count; ++c) bc.side[at.side][c] = kind_without_value(cfg, path);
     return;
   }
   if (!n->is_table()) cfg.fail(path, "expected a kind (\"periodic\", \"neumann\", \"dirichlet\", \"robin\") or a table");
-  auto condition = [&](const std::string& p, double value) {
+  auto condition = [&](const std::string& p, int c, const SideValue& v) {
     const BcKind k = kind_of(cfg.get_choice(p + ".kind", bc_kinds));
-    return k == BcKind::robin ? robin(cfg, p, value, h) : SideBc{k, value};
+    const SideBc b = k == BcKind::robin ? robin(cfg, p, v.number, at.h) : SideBc{k, v.number};
+    if (!v.text.empty() && (k == BcKind::dirichlet || k == BcKind::robin)) {
+      const double factor = k == BcKind::dirichlet ? 2.0 : robin(cfg, p, 1.0, at.h).value;
+      at.texts->push_back(BoundaryText{at.side, c, v.key, v.text, factor});
+    }
+    return b;
   };
   if (cfg.has(path + ".kind")) {
-    const double value = cfg.get_double(path + ".value", 0.0);
-    for (int c = 0; c < count; ++c) bc.side[side][c] = condition(path, cfg.get_double(path + "." + fields[c], value));
+    const SideValue value = read_value(cfg, path + ".value", {}, at.texts);
+    for (int c = 0; c < count; ++c) bc.side[at.side][c] = condition(path, c, read_value(cfg, path + "." + fields[c], value, at.texts));
     return;
   }
   for (int c = 0; c < count; ++c) {
     const std::string p = path + "." + fields[c];
     if (!cfg.has(p)) cfg.fail(path, "missing the condition for field '" + fields[c] + "'");
-    bc.side[side][c] = cfg.find(p)->is_string() ? kind_without_value(cfg, p) : condition(p, cfg.get_double(p + ".value", 0.0));
+    bc.side[at.side][c] = cfg.find(p)->is_string() ? kind_without_value(cfg, p) : condition(p, c, read_value(cfg, p + ".value", {}, at.texts));
   }
 }
 
@@ -106,7 +132,8 @@ void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precisio
                             " but this machine has " + gib(have) + "; use a smaller grid (grid.nx, grid.ny) or f32");
 }
 
-FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback, const Grid2* robin_grid) {
+FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback, const Grid2* robin_grid,
+                            std::vector<BoundaryText>* texts) {
   if (fields.size() > std::size_t(max_components)) throw Error("internal: more fields than a boundary holds");
   const toml::node* n = cfg.find("grid.boundary");
   if (!n) return FieldBoundary::all(fallback);
@@ -120,13 +147,13 @@ FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& f
     const std::string p = std::string("grid.boundary.") + side_names[s];
     if (!cfg.has(p)) cfg.fail("grid.boundary", std::string("missing side '") + side_names[s] + "' (give all of left, right, bottom, top)");
     const std::optional<double> h = robin_grid ? std::optional(s < 2 ? robin_grid->dx : robin_grid->dy) : std::nullopt;
-    read_side(cfg, p, s, fields, bc, h);
+    read_side(cfg, p, SideReading{s, h, texts}, fields, bc);
   }
   check_periodic_pairs(cfg, bc, int(fields.size()));
   return bc;
 }
 
-nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields) {
+nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields, const std::vector<BoundaryText>& texts) {
   nlohmann::json j;
   for (int s = 0; s < 4; ++s)
     for (std::size_t c = 0; c < fields.size(); ++c) {
@@ -136,6 +163,11 @@ nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::str
       if (b.kind == BcKind::dirichlet) side["value"] = b.value;
       if (b.kind == BcKind::robin) side.update({{"ghost_scale", b.scale}, {"ghost_offset", b.value}});  // ghost = scale*cell + offset
     }
+  for (const BoundaryText& t : texts) {
+    nlohmann::json& side = j[side_names[t.side]][fields[std::size_t(t.field)]];
+    side.erase("ghost_offset");
+    side["value"] = t.text;
+  }
   return j;
 }
 

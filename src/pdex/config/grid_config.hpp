@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "pdex/config/boundary_text.hpp"
 #include "pdex/config/config_reader.hpp"
 #include "pdex/core/precision.hpp"
 #include "pdex/grid/boundary.hpp"
@@ -21,11 +22,12 @@ void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precisio
 // grid.boundary: one kind for every side, or a table per side whose entries are a kind,
 // { kind = , value = } (with per-field values), or a condition per field by name. `fields` names the
 // components of the result, at most max_components; missing: `fallback` on every side. Robin sides
-// { kind = "robin", a, b, value } are read where robin_grid (the grid, for its spacing) is given.
+// { kind = "robin", a, b, value } are read where robin_grid (the grid, for its spacing) is given, values
+// written as strings where `texts` is (they go there; the side's number is 0).
 FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback = BcKind::periodic,
-                            const Grid2* robin_grid = nullptr);
+                            const Grid2* robin_grid = nullptr, std::vector<BoundaryText>* texts = nullptr);
 
-// The resolved conditions, side -> field -> { kind, value }.
-nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields);
+// The resolved conditions, side -> field -> { kind, value }; a value given as an expression, as written.
+nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields, const std::vector<BoundaryText>& texts = {});
 
 }  // namespace pdex

@@ -33,6 +33,14 @@ inline SideBc robin_side(double a, double b, double c, double h) {
   return SideBc{BcKind::robin, c / d, (b / h - a / 2) / d};
 }
 
+// A homogeneous Robin side (value 0) on a grid whose spacing across it is `ratio` times this one's (a
+// multigrid level): a/2 + b/h and b/h - a/2 change with h, so does the ghost's factor. Other sides stay.
+inline SideBc respaced(const SideBc& s, double ratio) {
+  if (s.kind != BcKind::robin || s.scale == -1.0) return s;  // -1: b = 0, Dirichlet at every spacing
+  const double r = (1 - s.scale) / (1 + s.scale) * ratio;  // a h / (2 b)
+  return SideBc{BcKind::robin, 0.0, (1 - r) / (1 + r)};
+}
+
 // Conditions of every side for every component of one field. Plain data, passed to kernels by value.
 struct FieldBoundary {
   SideBc side[4][max_components];
@@ -41,6 +49,14 @@ struct FieldBoundary {
     FieldBoundary b;
     for (auto& s : b.side)
       for (auto& c : s) c = SideBc{kind, value};
+    return b;
+  }
+
+  // Homogeneous conditions on a grid whose spacings are rx and ry times this one's (respaced above).
+  FieldBoundary respaced(double rx, double ry) const {
+    FieldBoundary b = *this;
+    for (int s = 0; s < 4; ++s)
+      for (auto& c : b.side[s]) c = pdex::respaced(c, s < 2 ? rx : ry);
     return b;
   }
 
@@ -78,23 +94,26 @@ struct GhostImage {
   T a, b;  // ghost = a * source + b
 };
 
+// The image rule of a side that is not periodic.
+template <class T>
+PDEX_HD inline GhostImage<T> affine_image(const SideBc& s, int target) {
+  if (s.kind == BcKind::dirichlet) return GhostImage<T>{target, T(-1), T(2 * s.value)};
+  if (s.kind == BcKind::robin) return GhostImage<T>{target, T(s.scale), T(s.value)};
+  return GhostImage<T>{target, T(1), T(0)};
+}
+
 // Ghost images along one axis of the cell at index i (n cells, g ghosts); returns how many (at most 4).
 template <class T>
 PDEX_HD inline int ghost_images_1d(int i, int n, int g, const SideBc& lo, const SideBc& hi,
                                    GhostImage<T>* out) {
   int m = 0;
-  auto affine = [](const SideBc& s, int target) {
-    if (s.kind == BcKind::dirichlet) return GhostImage<T>{target, T(-1), T(2 * s.value)};
-    if (s.kind == BcKind::robin) return GhostImage<T>{target, T(s.scale), T(s.value)};
-    return GhostImage<T>{target, T(1), T(0)};
-  };
   if (i < g) {
     if (hi.kind == BcKind::periodic) out[m++] = GhostImage<T>{i + n, T(1), T(0)};
-    if (lo.kind != BcKind::periodic) out[m++] = affine(lo, -1 - i);
+    if (lo.kind != BcKind::periodic) out[m++] = affine_image<T>(lo, -1 - i);
   }
   if (i >= n - g) {
     if (lo.kind == BcKind::periodic) out[m++] = GhostImage<T>{i - n, T(1), T(0)};
-    if (hi.kind != BcKind::periodic) out[m++] = affine(hi, 2 * n - 1 - i);
+    if (hi.kind != BcKind::periodic) out[m++] = affine_image<T>(hi, 2 * n - 1 - i);
   }
   return m;
 }

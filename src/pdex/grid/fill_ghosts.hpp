@@ -24,6 +24,40 @@ void fill_ghosts(const Exec& ex, Field<T>& f, const FieldBoundary& bc) {
   fill_ghosts(ex, f.view(), bc);
 }
 
+// Offsets of ghost images given per cell along some sides (a side's value that varies along it): null
+// where the side's own value holds. An x side's has ny values (its interior rows), a y side's nx + 2 ghost
+// (its whole rows, x ghosts included).
+template <class T>
+struct SideOffsets {
+  const T* at[4] = {};
+};
+
+namespace detail {
+// A ghost from its image `mirror` (or, across a periodic side, the cell `across`) by side s's rule.
+template <class T>
+PDEX_HD inline T side_ghost(const SideBc& s, const T* offsets, int position, T mirror, T across) {
+  if (s.kind == BcKind::periodic) return across;
+  const GhostImage<T> r = affine_image<T>(s, 0);
+  return r.a * mirror + (offsets ? offsets[position] : r.b);
+}
+}  // namespace detail
+
+// Every ghost of component c, with the offsets `o` on the sides that have them: the x sides along the
+// interior rows first, then whole rows of y ghosts, as fill_ghosts leaves them. Touches the ghosts only.
+template <class Exec, class T>
+void fill_ghosts(const Exec& ex, FieldView<T> f, const FieldBoundary& bc, int c, SideOffsets<T> o) {
+  const SideBc sl = bc.side[left][c], sr = bc.side[right][c], sb = bc.side[bottom][c], st = bc.side[top][c];
+  const int g = f.ghost, nx = f.nx, ny = f.ny;
+  for_each_cell(ex, Range2{0, std::min(g, nx), 0, ny}, [=] PDEX_HD(int k, int j) {
+    f(c, -1 - k, j) = detail::side_ghost(sl, o.at[left], j, f(c, k, j), f(c, nx - 1 - k, j));
+    f(c, nx + k, j) = detail::side_ghost(sr, o.at[right], j, f(c, nx - 1 - k, j), f(c, k, j));
+  });
+  for_each_cell(ex, Range2{-g, nx + g, 0, std::min(g, ny)}, [=] PDEX_HD(int i, int k) {
+    f(c, i, -1 - k) = detail::side_ghost(sb, o.at[bottom], i + g, f(c, i, k), f(c, i, ny - 1 - k));
+    f(c, i, ny + k) = detail::side_ghost(st, o.at[top], i + g, f(c, i, ny - 1 - k), f(c, i, k));
+  });
+}
+
 // The ghosts of every member of a stacked field, each within its own rows. Launches per member: for
 // set-up and for values written from outside, not for time steps.
 template <class Exec, class T>

@@ -35,7 +35,8 @@ struct Helmholtz {
   Spacing<T> h{};
   Extents2 extents{};
   // How a side's ghost depends on the cell beside it (ghost = s x + value): +1 Neumann, -1 Dirichlet,
-  // 0 periodic (the ghost is another cell). It corrects the diagonal of the cells along that side.
+  // Robin's factor, 0 periodic (the ghost is another cell). It corrects the diagonal of the cells along
+  // that side.
   T self[4][max_solver_components] = {};
   // 1 / diag at cells away from the sides, for components without a per-cell coefficient (set by
   // refreshed(): a division per point update is what bounded the sweeps on a GPU).
@@ -125,7 +126,18 @@ struct Helmholtz {
   }
 };
 
-// The operator on a grid with conditions `bc` (only their kinds matter here); a Tensor one still needs its m.
+// op.self from the conditions `bc`: the factor of a side's ghost on its image (ghost = self x + value).
+template <class T, bool Tensor>
+void set_sides(Helmholtz<T, Tensor>& op, const FieldBoundary& bc, int ncomp) {
+  for (int c = 0; c < ncomp; ++c)
+    for (int s = 0; s < 4; ++s) {
+      const SideBc& b = bc.side[s][c];
+      op.self[s][c] = b.kind == BcKind::periodic ? T(0) : detail::affine_image<T>(b, 0).a;
+    }
+}
+
+// The operator on a grid with conditions `bc` (only their kinds and ghost factors matter here); a Tensor
+// one still needs its m.
 template <class T, bool Tensor = false>
 Helmholtz<T, Tensor> make_helmholtz(const Grid2& g, int64_t pitch, double alpha, const double* beta, int ncomp,
                                     const FieldBoundary& bc) {
@@ -133,13 +145,8 @@ Helmholtz<T, Tensor> make_helmholtz(const Grid2& g, int64_t pitch, double alpha,
   op.alpha = T(alpha);
   op.h = Spacing<T>::make(g.dx, g.dy, pitch);
   op.extents = g.extents();
-  for (int c = 0; c < ncomp; ++c) {
-    op.beta[c] = T(beta[c]);
-    for (int s = 0; s < 4; ++s) {
-      const BcKind k = bc.side[s][c].kind;
-      op.self[s][c] = k == BcKind::neumann ? T(1) : k == BcKind::dirichlet ? T(-1) : T(0);
-    }
-  }
+  for (int c = 0; c < ncomp; ++c) op.beta[c] = T(beta[c]);
+  set_sides(op, bc, ncomp);
   return op;
 }
 
@@ -150,11 +157,12 @@ inline FieldBoundary homogeneous(FieldBoundary bc) {
   return bc;
 }
 
-// True when A has constants in its null space for component c: no identity part and no Dirichlet side.
+// True when A has constants in its null space for component c: no identity part, and no Dirichlet side
+// or Robin side with a u term (a > 0: its ghost factor is not 1).
 inline bool has_constant_null_space(double alpha, const FieldBoundary& bc, int c) {
   if (alpha != 0.0) return false;
   for (const auto& side : bc.side)
-    if (side[c].kind == BcKind::dirichlet) return false;
+    if (side[c].kind == BcKind::dirichlet || (side[c].kind == BcKind::robin && side[c].scale != 1.0)) return false;
   return true;
 }
 

@@ -99,15 +99,19 @@ class Multigrid {
     const Scale scale = scale_of(ex, op, fine_layout, ncomp);
     FieldView<const T> prev = fine_layout.cview();  // the finer level's layout
     truncated_ = sweeps_solve(op, g, scale, ncomp);
+    double finer_dx = g.dx, finer_dy = g.dy;
     while (!truncated_ && !coarse_enough(g) && coarsen(g)) {
       auto lv = std::make_unique<Level>();
       lv->x = Field<T>(g, ncomp, 1, Exec::space);
       lv->b = lv->x.like(Exec::space);
       lv->r = lv->x.like(Exec::space);
       if (out_of_place(lv->x)) lv->tmp = lv->x.like(Exec::space);
-      lv->bc = hbc;
       const Op& finer = levels_.empty() ? op : levels_.back()->op;
+      const FieldBoundary& finer_bc = levels_.empty() ? hbc : levels_.back()->bc;
+      lv->bc = finer_bc.respaced(g.dx / finer_dx, g.dy / finer_dy);  // Robin sides' ghosts change with h
+      finer_dx = g.dx, finer_dy = g.dy;
       lv->op = finer;
+      set_sides(lv->op, lv->bc, ncomp);
       lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch);
       lv->op.extents = g.extents();
       coarsen_coefficients(*lv, prev, finer, ncomp);

@@ -38,10 +38,11 @@ struct FusedShape {
   static constexpr int threads = f32 ? 256 : 128, min_blocks = f32 ? 4 : 5;
 };
 
-// The value a Neumann or Dirichlet ghost takes from its image u (boundary.hpp's ghost_images_1d).
+// The value a ghost beside a side that is not periodic takes from its image u (boundary.hpp).
 template <class T>
 __device__ inline T ghost_of(const SideBc& s, T u) {
-  return s.kind == BcKind::dirichlet ? T(-1) * u + T(2 * s.value) : u;
+  const detail::GhostImage<T> r = detail::affine_image<T>(s, 0);
+  return r.a * u + r.b;
 }
 
 // What a launch of tested sweeps does (tested_sweeps_kernel), every block alike: its sweeps; the first

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "pdex/core/format.hpp"
+#include "pdex/models/equations/text_cell.hpp"
 
 namespace pdex::eq {
 
@@ -36,15 +37,18 @@ class Emitter {
   }
 
   std::string body() {
-    std::string s;
-    // Operands of the spatial operators and the defines, as functions of the cell, in node order
-    // (a node's operands come before it); then the defines at this cell, then the equations.
+    // The cell's offset in the fields, formed once: neighbours are reached from it by constants and the
+    // row pitch, as the built-in kernels reach them.
+    std::string s = "  const int64_t co = c.u.offset(ci, cj);\n";
+    // Operands of the spatial operators and the defines, as functions of a cell (i, j) at offset o, in
+    // node order (a node's operands come before it); then the defines at this cell, then the equations.
     std::size_t next_define = 0;
     for (std::size_t k = 0; k < p_.nodes.size(); ++k) {
       if (operands_.count(int(k)))
-        s += cat({"  auto n", std::to_string(k), " = [&](int i, int j) -> T { return ", expr(int(k), false), "; };\n"});
+        s += cat({"  auto n", std::to_string(k), " = [&](int i, int j, int64_t o) -> T { return ", expr(int(k), false), "; };\n"});
       while (next_define < p_.defines.size() && p_.defines[next_define] == int(k)) {
-        s += cat({"  auto def", std::to_string(next_define), " = [&](int i, int j) -> T { return ", expr(int(k), false), "; };\n"});
+        s += cat({"  auto def", std::to_string(next_define), " = [&](int i, int j, int64_t o) -> T { return ", expr(int(k), false),
+                  "; };\n"});
         ++next_define;
       }
     }
@@ -64,26 +68,36 @@ class Emitter {
   }
 
  private:
+  bool constant(int slot) const {
+    return slot < max_constants && std::size_t(slot) < p_.constant_params.size() && p_.constant_params[std::size_t(slot)];
+  }
+
   static bool is_operator(Op op) {
     return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_xf || op == Op::grad_xb ||
            op == Op::grad_yf || op == Op::grad_yb || op == Op::advect || op == Op::div_grad;
   }
 
-  // Node k at the cell (ci, cj) (centre) or (i, j) (inside an operand's function).
+  // Node k at the cell (ci, cj) at offset co (centre) or (i, j) at o (inside an operand's function).
   std::string expr(int k, bool centre) const {
     const Node& n = p_.nodes[std::size_t(k)];
-    const std::string i = centre ? "ci" : "i", j = centre ? "cj" : "j";
+    const std::string i = centre ? "ci" : "i", j = centre ? "cj" : "j", o = centre ? "co" : "o";
     auto sub = [&](int a) { return expr(a, centre); };
-    auto at = [&](int a, const char* di, const char* dj) { return cat({"n", std::to_string(a), "(", i, di, ", ", j, dj, ")"}); };
+    // Operand a at the cell di, dj away ("", " - 1" or " + 1").
+    auto at = [&](int a, const std::string& di, const std::string& dj) {
+      const std::string dy = dj.empty() ? "" : cat({dj.substr(0, 3), "c.h.pitch"});
+      return cat({"n", std::to_string(a), "(", i, di, ", ", j, dj, ", ", o, di, dy, ")"});
+    };
     auto star = [&](int a) {
       return cat({"pdex::Star<T>{", at(a, "", ""), ", ", at(a, " - 1", ""), ", ", at(a, " + 1", ""), ", ", at(a, "", " - 1"), ", ",
                   at(a, "", " + 1"), "}"});
     };
     switch (n.op) {
       case Op::constant: return literal(n.value);
-      case Op::species: return cat({"c.s(", std::to_string(n.slot), ", ", i, ", ", j, ")"});
-      case Op::param: return cat({"c.p(", std::to_string(n.slot), ", ", i, ", ", j, ")"});
-      case Op::define: return centre ? cat({"d", std::to_string(n.slot)}) : cat({"def", std::to_string(n.slot), "(i, j)"});
+      case Op::species: return cat({"c.s(", std::to_string(n.slot), ", ", o, ")"});
+      case Op::param:
+        if (constant(n.slot)) return cat({"c.consts.v[", std::to_string(n.slot), "]"});
+        return cat({"c.p(", std::to_string(n.slot), ", ", o, ")"});
+      case Op::define: return centre ? cat({"d", std::to_string(n.slot)}) : cat({"def", std::to_string(n.slot), "(i, j, o)"});
       case Op::x: return cat({"c.x(", i, ")"});
       case Op::y: return cat({"c.y(", j, ")"});
       case Op::t: return "c.t";
@@ -97,7 +111,7 @@ class Emitter {
       case Op::mul: return cat({"(", sub(n.a), " * ", sub(n.b), ")"});
       case Op::div: return cat({"(", sub(n.a), " / ", sub(n.b), ")"});
       case Op::pow: return cat({"pdex::eq::func2(pdex::eq::Fn::pow, ", sub(n.a), ", ", sub(n.b), ")"});
-      case Op::powi: return cat({"pdex::eq::power(", sub(n.a), ", ", std::to_string(n.slot), ")"});
+      case Op::powi: return cat({"pdex::eq::power<", std::to_string(n.slot), ">(", sub(n.a), ")"});
       case Op::less: return cat({"T(", sub(n.a), " < ", sub(n.b), ")"});
       case Op::less_equal: return cat({"T(", sub(n.a), " <= ", sub(n.b), ")"});
       case Op::greater: return cat({"T(", sub(n.a), " > ", sub(n.b), ")"});

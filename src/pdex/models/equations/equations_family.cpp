@@ -49,7 +49,9 @@ class EquationsSetup : public SpecSetup<EquationsSpec> {
     for (std::size_t k = 0; k < s.floor.size(); ++k)
       if (std::isfinite(s.floor[k])) model["clamp"][s.text.species[k]] = s.floor[k];
     nlohmann::json j = clock_json(clock);
-    j.update({{"model", model}, {"grid", {{"boundary", boundary_json(s.bc, s.text.species)}}}, {"initial", nlohmann::json::object()}});
+    std::vector<BoundaryText> texts;
+    for (const BoundaryExpression& e : s.boundary_values) texts.push_back(e.text);
+    j.update({{"model", model}, {"grid", {{"boundary", boundary_json(s.bc, s.text.species, texts)}}}, {"initial", nlohmann::json::object()}});
     for (std::size_t c = 0; c < s.text.species.size(); ++c) j["initial"][s.text.species[c]] = cells_json(s.initial[c]);
     return j;
   }
@@ -133,38 +135,47 @@ bool is_expression(ConfigReader& cfg, const std::string& key) {
   return n && (n->is_string() || (n->is_table() && cfg.has(key + ".expression")));
 }
 
+// The expression `text` of key `key` (a value: of the position, time, parameters and noise, never of a
+// species or through an operator) as a program whose equations[0] it is; `what` says what it may use.
+eq::Program value_program(ConfigReader& cfg, const EquationsSpec& s, const std::string& key, const std::string& text,
+                          std::vector<std::string> params, bool random, const std::string& what) {
+  // The model's species by name, so that a species is refused as one rather than unknown.
+  std::vector<std::string> equations(s.text.species.size(), "0");
+  equations[0] = text;
+  eq::Program p;
+  try {
+    p = eq::compile(eq::TextModel{s.text.species, equations, std::move(params), {}, {}, random});
+  } catch (const eq::TextModelError& e) {
+    cfg.fail(key, e.what());
+  }
+  for (const eq::Node& n : p.nodes)
+    if (n.op == eq::Op::species || p.reach > 0) cfg.fail(key, what + "; it cannot use a species or an operator");
+  return p;
+}
+
 // An initial value or a parameter written as an expression of x, y, L_x, L_y, pi, rand() and randn()
 // (VisualPDE's way), and, for an initial value, of the parameters (the first `known` of them): its value
-// at every cell centre, by the interpreter. No operator and no species may appear.
-std::vector<double> expression_cells(ConfigReader& cfg, const EquationsSpec& s, const std::string& key, std::size_t known) {
+// at every cell centre, by the interpreter. No operator and no species may appear. The parameters it
+// uses are marked in `used`.
+std::vector<double> expression_cells(ConfigReader& cfg, const EquationsSpec& s, const std::string& key, std::size_t known,
+                                     std::vector<bool>& used) {
   const bool table = !cfg.find(key)->is_string();
   const std::string text = cfg.get_string(table ? key + ".expression" : key);
   // By default the key's name hashed: two expressions draw different noise unless given the same seed.
   const uint64_t seed = table && cfg.has(key + ".seed") ? uint64_t(cfg.get_int(key + ".seed")) : fnv1a(key);
   const std::vector<std::string> params(s.text.params.begin(), s.text.params.begin() + std::ptrdiff_t(known));
-  eq::TextModel m{{"value_"}, {text}, params, {}, {}, true};
-  eq::Program p;
-  try {
-    p = eq::compile(m);
-  } catch (const eq::TextModelError& e) {
-    cfg.fail(key, e.what());
-  }
-  for (const eq::Node& n : p.nodes)
-    if (n.op == eq::Op::species || p.reach > 0)
-      cfg.fail(key, "a value's expression is of x, y, L_x, L_y, pi, rand(), randn() (and, for an initial value, the parameters); it cannot use a species or an operator");
+  const eq::Program p = value_program(cfg, s, key, text, params, true,
+                                      "a value's expression is of x, y, L_x, L_y, pi, rand(), randn() (and, for an initial value, the parameters)");
+  for (std::size_t k = 0; k < known; ++k) used[k] = used[k] || p.params_used[k];
   const Grid2& g = s.grid;
   Field<double> none(g, 1, 1, MemorySpace::host), values(g, std::max<int>(1, int(known)), 1, MemorySpace::host);
   for (std::size_t k = 0; k < known; ++k) values.set_interior(int(k), s.params[k].per_cell(std::size_t(g.cells())));
   return eq::cells_of<double>(p, p.equations[0], none.cview(), values.cview(), g, 0.0, seed);
 }
 
-// The theta scheme solves the D*lap(u) terms implicitly with the solvers, which know no Robin side: a
-// parameter D must be >= 0 everywhere; warns where there is no such term.
+// The theta scheme solves the D*lap(u) terms implicitly with the solvers: a parameter D must be >= 0
+// everywhere; warns where there is no such term.
 void check_implicit(ConfigReader& cfg, const EquationsSpec& s) {
-  for (const auto& side : s.bc.side)
-    for (const SideBc& b : side)
-      if (b.kind == BcKind::robin)
-        cfg.fail("grid.boundary", "Robin sides are taken with an explicit scheme (euler, rk4, merson), not yet with the theta scheme's solvers");
   bool found = false;
   for (std::size_t k = 0; k < s.text.species.size(); ++k) {
     const eq::ImplicitTerm& d = s.program.implicit[k];
@@ -176,6 +187,21 @@ void check_implicit(ConfigReader& cfg, const EquationsSpec& s) {
   if (!found)
     std::fprintf(stderr, "pdex: warning: %s: time.scheme = \"theta\" found no term D*lap(u) to take implicitly; every term is explicit\n",
                  cfg.file().c_str());
+}
+
+// A side's value written as an expression (grid.boundary): of x, y, t, L_x, L_y, dx, dy, pi and the
+// parameters that are numbers, evaluated at the face.
+BoundaryExpression boundary_expression(ConfigReader& cfg, const EquationsSpec& s, const BoundaryText& text) {
+  BoundaryExpression e{text, value_program(cfg, s, text.key, text.text, s.text.params, false,
+                                            "a boundary value's expression is of x, y, t, L_x, L_y, pi and the parameters"),
+                       false};
+  for (const eq::Node& n : e.program.nodes) {
+    if (n.op == eq::Op::param && s.params[std::size_t(n.slot)].varies())
+      cfg.fail(text.key, "parameter '" + s.text.params[std::size_t(n.slot)] +
+                             "' varies from cell to cell; a boundary value's expression takes parameters that are numbers");
+    e.timed = e.timed || n.op == eq::Op::t;
+  }
+  return e;
 }
 
 std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
@@ -190,21 +216,31 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   } catch (const eq::TextModelError& e) {
     cfg.fail(e.key, e.what());
   }
-  for (const std::string& w : s.program.warnings) std::fprintf(stderr, "pdex: warning: %s: %s\n", cfg.file().c_str(), w.c_str());
   SpecContext ctx{cfg, s.grid, m.base_dir};
+  std::vector<bool> used = s.program.params_used;  // by the equations, the initial values or the sides
   for (const std::string& p : s.text.params) {
     const std::string key = "model.params." + p;
-    s.params.push_back(is_expression(cfg, key) ? ScalarSpec{0.0, expression_cells(cfg, s, key, 0)}
+    s.params.push_back(is_expression(cfg, key) ? ScalarSpec{0.0, expression_cells(cfg, s, key, 0, used)}
                                                : read_scalar(ctx, key, preset_value(preset, p)));
   }
-  s.bc = read_boundary(cfg, s.text.species, BcKind::periodic, &s.grid);
+  for (const ScalarSpec& p : s.params) s.program.constant_params.push_back(!p.varies());
+  std::vector<BoundaryText> texts;
+  s.bc = read_boundary(cfg, s.text.species, BcKind::periodic, &s.grid, &texts);
+  for (const BoundaryText& t : texts) {
+    s.boundary_values.push_back(boundary_expression(cfg, s, t));
+    for (std::size_t k = 0; k < used.size(); ++k) used[k] = used[k] || s.boundary_values.back().program.params_used[k];
+  }
   s.floor = read_clamp(cfg, s.text.species, preset);
   for (const std::string& sp : s.text.species) {
     const std::string key = "initial." + sp;
     const int k = preset ? index_in(preset->species, sp) : -1;
     const double fallback = k >= 0 ? preset->initial[std::size_t(k)] : 0.0;
-    s.initial.push_back(is_expression(cfg, key) ? expression_cells(cfg, s, key, s.params.size()) : read_cells(ctx, key, fallback));
+    s.initial.push_back(is_expression(cfg, key) ? expression_cells(cfg, s, key, s.params.size(), used) : read_cells(ctx, key, fallback));
   }
+  for (std::size_t k = 0; k < used.size(); ++k)
+    if (!used[k])
+      std::fprintf(stderr, "pdex: warning: %s: model.params.%s is never used (in the equations, the initial values or the sides)\n",
+                   cfg.file().c_str(), s.text.params[k].c_str());
   ThetaScheme theta;
   setup->clock = read_scheme_clock(cfg, theta, [&] { return text_stable_step(s, 0.0).dt_max; });
   s.scheme = setup->clock.scheme, s.dt = setup->clock.dt, s.tol = setup->clock.tol, s.theta = theta.theta, s.solver = theta.solver;

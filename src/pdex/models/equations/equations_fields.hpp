@@ -6,6 +6,7 @@
 
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/models/equations/boundary_values.hpp"
 #include "pdex/models/equations/equations_spec.hpp"
 
 namespace pdex::equations_detail {
@@ -22,19 +23,20 @@ inline FieldBoundary parameter_boundary(const FieldBoundary& species) {
 inline int ghost_of(const EquationsSpec& spec) { return std::max(1, spec.program.reach); }
 
 // The species with the interior values `values` (one vector per species) in `space`, ghosts filled as
-// their boundaries say.
+// their boundaries say at time t.
 template <class T>
-Field<T> species_field(const EquationsSpec& spec, const std::vector<std::vector<double>>& values, MemorySpace space) {
+Field<T> species_field(const EquationsSpec& spec, const std::vector<std::vector<double>>& values, MemorySpace space, double t) {
   Field<T> host(spec.grid, int(spec.text.species.size()), ghost_of(spec), MemorySpace::host);
   for (std::size_t s = 0; s < values.size(); ++s) host.set_interior(int(s), std::vector<T>(values[s].begin(), values[s].end()));
   fill_ghosts(Serial{}, host.view(), spec.bc);
+  BoundaryValues<Serial, T>(Serial{}, spec, ghost_of(spec)).apply(host.view(), t);
   return to_space(host, space);
 }
 
 // The initial state in `space`, its ghosts filled.
 template <class T>
 Field<T> initial_state(const EquationsSpec& spec, MemorySpace space) {
-  return species_field<T>(spec, spec.initial, space);
+  return species_field<T>(spec, spec.initial, space, 0.0);
 }
 
 // Every parameter as a component (constants filled), ghosts filled once: parameters do not change.

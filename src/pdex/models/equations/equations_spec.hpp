@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "pdex/config/boundary_text.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
 #include "pdex/grid/scalar_spec.hpp"
@@ -11,13 +12,21 @@
 
 namespace pdex {
 
+// A side's value written as an expression of x, y, t, L_x, L_y, pi and the parameters that are numbers.
+struct BoundaryExpression {
+  BoundaryText text;
+  eq::Program program;
+  bool timed = false;  // it uses t
+};
+
 struct EquationsSpec {
   Grid2 grid;
   eq::TextModel text;
   eq::Program program;
   std::vector<ScalarSpec> params;                // one per text.params
   std::vector<std::vector<double>> initial;      // per species, every cell
-  FieldBoundary bc;                              // per species
+  FieldBoundary bc;                              // per species; a side whose value is an expression holds 0
+  std::vector<BoundaryExpression> boundary_values;  // those sides' values
   std::vector<double> floor;                     // [model.clamp]: per species, -infinity where none
   std::string scheme = "euler";  // euler | rk4 | merson | theta
   double dt = 0;                 // every step's, or Merson's first

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pdex/core/error.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
@@ -44,12 +45,20 @@ struct TextSystem {
   Grid2 grid;
   eq::FloorLimit<T> floor;
   T theta = T(0);
+  std::shared_ptr<BoundaryValues<Exec, T>> sides;  // the sides whose values are expressions
+  eq::Constants<T> constants;                      // the parameters that are numbers
 
   eq::FloorLimit<T> limiter() const { return floor; }
-  double stage(const Exec&, double t, FieldView<const T> u, const RkStores<T, eq::FloorLimit<T>>& st, bool reduce) const {
+  double stage(const Exec&, double t, FieldView<const T> u, const RkStores<T, eq::FloorLimit<T>>& st, bool reduce,
+               double t_out) const {
+    // The generated code reads the species and the parameters at one offset (text_cell.hpp).
+    if (u.pitch != params.pitch || u.xoff != params.xoff || u.ghost != params.ghost)
+      throw Error("internal: a text model's species and parameters differ in layout");
     eq::StageArgs<T> a = eq::reading(u, params, grid, t);
-    a.st = st, a.theta = theta;
-    return run(a, reduce);
+    a.st = st, a.theta = theta, a.constants = constants;
+    const double e = run(a, reduce);
+    sides->apply(st.out, t_out);
+    return e;
   }
 };
 
@@ -80,9 +89,13 @@ class TextStepper : public Base {
   bool settable(int field) const override { return field >= 0 && field < species(); }
   void set_values(int field, const std::vector<double>& v) override {
     set_interior_values(current(), field, v, spec_.bc);
+    sides_->apply(current().view(), now());
   }
   FieldMemory memory(int field) override { return settable(field) ? field_memory(current(), field) : FieldMemory{}; }
-  void refresh_ghosts() override { fill_ghosts(ex_, current(), spec_.bc); }
+  void refresh_ghosts() override {
+    fill_ghosts(ex_, current(), spec_.bc);
+    sides_->apply(current().view(), now());
+  }
   void save() override {
     if (saved_.components() == 0) saved_ = current().like(Exec::space);
     copy(saved_, current());
@@ -96,7 +109,7 @@ class TextStepper : public Base {
  protected:
   TextStepper(const Exec& ex, const EquationsSpec& spec)
       : ex_(ex), spec_(spec), fields_(output_fields(spec.text)), params_(parameter_field<T>(spec, Exec::space)),
-        stage_(text_stage<T>(ex, spec_.program)) {}
+        stage_(text_stage<T>(ex, spec_.program)), sides_(std::make_shared<BoundaryValues<Exec, T>>(ex, spec_, ghost_of(spec_))) {}
   virtual Field<T>& current() = 0;
   virtual double now() const = 0;
   int species() const { return int(spec_.text.species.size()); }
@@ -106,7 +119,9 @@ class TextStepper : public Base {
     return algebraic_values(spec_, a, u, now());
   }
   TextSystem<Exec, T> system(double theta) const {
-    return {stage_, params_.cview(), spec_.grid, floor_limit<T>(spec_), T(theta)};
+    eq::Constants<T> numbers;
+    for (std::size_t k = 0; k < spec_.params.size() && k < std::size_t(eq::max_constants); ++k) numbers.v[k] = T(spec_.params[k].value);
+    return {stage_, params_.cview(), spec_.grid, floor_limit<T>(spec_), T(theta), sides_, numbers};
   }
 
   Exec ex_;
@@ -114,6 +129,7 @@ class TextStepper : public Base {
   std::vector<std::string> fields_;
   Field<T> params_, saved_;
   TextStage<T> stage_;
+  std::shared_ptr<BoundaryValues<Exec, T>> sides_;
   double saved_t_ = 0;
   Buffer<uint16_t> frame_scratch_;
 };
@@ -192,13 +208,15 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
     const EquationsSpec& s = this->spec_;
     for (int64_t k = 0; k < steps; ++k) {
       const RkStores<T, eq::FloorLimit<T>> st{u_.cview(), {}, b_.view(), s.bc, {}, {}, T(s.dt), T(0), sys_.floor, false};
-      sys_.stage(this->ex_, t_, u_.cview(), st, false);  // b
+      sys_.stage(this->ex_, t_, u_.cview(), st, false, t_ + s.dt);  // b
+      add_boundary_values(t_ + s.dt);
       for (std::size_t g = 0; g < solvers_.size(); ++g) {
         const int first = int(g) * max_solver_components, count = std::min(max_solver_components, u_.components() - first);
         record_solve(totals_, solvers_[g]->solve(u_.view().components(first, count), b_.cview().components(first, count), k + 1 == steps),
                      s.solver.method, "reduce time.dt");
       }
       limit_in_place(this->ex_, sys_.floor, u_.view(), s.bc);
+      this->sides_->apply(u_.view(), t_ + s.dt);
       t_ += s.dt;
     }
     finish(this->ex_);
@@ -214,6 +232,17 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
  private:
   using Op = Helmholtz<T, false>;
   using Solver = LinearSolver<Exec, T, Op>;
+
+  // The sides whose values are expressions, at time t, on the solves' right-hand sides.
+  void add_boundary_values(double t) {
+    const EquationsSpec& s = this->spec_;
+    for (int c = 0; c < u_.components(); ++c) {
+      const eq::ImplicitTerm& d = s.program.implicit[std::size_t(c)];
+      if (d.term < 0) continue;
+      const T* factor = d.param >= 0 ? this->params_.cview().comp(d.param) : nullptr;
+      this->sides_->add_implicit(b_.view().components(c, 1), c, T(s.theta * s.dt * d.coefficient), factor, t);
+    }
+  }
 
   // I - theta dt D lap for species first .. first + count - 1: D a constant, or a parameter's field.
   Op implicit_operator(int first, int count) const {

@@ -35,8 +35,9 @@ std::string read_text(const fs::path& file) {
 }
 
 // Serial and OpenMP round alike only without FMA contraction (cmake/pdex_options.cmake); the interpreter
-// is compiled so too, and the two then agree to the last bit.
-const char* flags = "-std=c++20 -O3 -march=x86-64-v3 -ffp-contract=off -fno-math-errno -fPIC -shared";
+// is compiled so too, and the two then agree to the last bit. -mno-fma as well: GCC 12 still fuses the
+// products of two species' alternating sums into vfmaddsub when it vectorizes them together.
+const char* flags = "-std=c++20 -O3 -march=x86-64-v3 -mno-fma -ffp-contract=off -fno-math-errno -fPIC -shared";
 
 std::optional<HostKernel> load(const fs::path& library, bool cached, std::string& why) {
   void* h = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);

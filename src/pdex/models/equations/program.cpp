@@ -395,8 +395,7 @@ Program compile(const TextModel& m) {
   for (std::size_t s = 0; s < m.species.size(); ++s)
     p.equations.push_back(b.build("model.equations." + m.species[s], m.equations[s], p.define_names));
   for (std::size_t s = 0; s < m.species.size(); ++s) p.implicit.push_back(implicit_term(p, int(s)));
-  for (std::size_t k = 0; k < m.params.size(); ++k)
-    if (!b.used_params[k]) p.warnings.push_back("model.params." + m.params[k] + " is never used in the equations");
+  p.params_used = b.used_params;
   return p;
 }
 

@@ -60,7 +60,10 @@ struct Program {
   std::vector<int> equations;  // the root of each species' right-hand side
   std::vector<ImplicitTerm> implicit;  // per species
   int reach = 0;               // how many cells beyond a cell its right-hand side reads (nested operators add up)
-  std::vector<std::string> warnings;
+  std::vector<bool> params_used;  // per parameter: whether the equations or defines use it
+  // Per parameter (set by the run, not by compile()): a number rather than a value per cell, which the
+  // generated code takes from the stage's arguments (text_cell.hpp's Constants) instead of a field.
+  std::vector<bool> constant_params;
 };
 
 // An error in one key of the model's configuration (ConfigReader::fail adds the file and line).

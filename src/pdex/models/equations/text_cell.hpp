@@ -23,11 +23,19 @@ struct FloorLimit {
   PDEX_HD T limit(int c, T x) const { return x < floor[c] ? floor[c] : x; }
 };
 
+// The parameters that are numbers (Program::constant_params), by slot: the first max_constants of them.
+constexpr int max_constants = 32;
+template <class T>
+struct Constants {
+  T v[max_constants] = {};
+};
+
 // One stage of a text model's step: the right-hand sides at the stage argument, then the stores.
 template <class T>
 struct StageArgs {
   RkStores<T, FloorLimit<T>> st;
-  FieldView<const T> arg, params;  // the stage argument (ghosts filled), the parameters
+  FieldView<const T> arg, params;  // the stage argument (ghosts filled), the parameters (every one, as fields)
+  Constants<T> constants;          // the parameters that are numbers, again
   Grid2 grid;
   Spacing<T> h;
   double t = 0;
@@ -49,12 +57,16 @@ struct TextCell {
   Grid2 grid;
   Spacing<T> h;
   T t, dx, dy, lx, ly, theta;
+  Constants<T> consts;
 
   PDEX_HD explicit TextCell(const StageArgs<T>& a)
       : u(a.arg), params(a.params), grid(a.grid), h(a.h), t(T(a.t)), dx(T(a.grid.dx)), dy(T(a.grid.dy)),
-        lx(T(a.grid.width())), ly(T(a.grid.height())), theta(a.theta) {}
+        lx(T(a.grid.width())), ly(T(a.grid.height())), theta(a.theta), consts(a.constants) {}
   PDEX_HD T s(int k, int i, int j) const { return u(k, i, j); }
   PDEX_HD T p(int k, int i, int j) const { return params(k, i, j); }
+  // The same at offset o: the species and the parameters share a layout (one grid, one ghost width).
+  PDEX_HD T s(int k, int64_t o) const { return u.data[k * u.comp_stride + o]; }
+  PDEX_HD T p(int k, int64_t o) const { return params.data[k * params.comp_stride + o]; }
   PDEX_HD T x(int i) const { return T(grid.x(i)); }
   PDEX_HD T y(int j) const { return T(grid.y(j)); }
 };
@@ -69,28 +81,78 @@ PDEX_HD inline T stage_cell(const StageArgs<T>& a, const TextCell<T>& c, const R
 }
 
 #ifndef __CUDACC_RTC__
+// The cells a host stage takes at a time along a row.
+constexpr int row_chunk = 32;
+
+// A stage that stores nothing but its new state u + w k and estimates no error (forward Euler's; its
+// estimate is 0): species s of the chunk's cells q0 .. q1 - 1, the chunk at offset o, a loop the compiler
+// vectorizes.
+template <int N, class T>
+void plain_stores(const RkStores<T, FloorLimit<T>>& st, int s, int64_t o, int q0, int q1, const T (&k)[N][row_chunk]) {
+  const T* u = st.u.comp(s) + o;
+  T* out = st.out.comp(s) + o;
+  const T w = st.w_sum;
+  const T* ks = k[s];
+  if (st.candidate) {
+    const T floor = st.lim.floor[s];
+    for (int q = q0; q < q1; ++q) {
+      const T v = u[q] + w * ks[q];
+      out[q] = v < floor ? floor : v;
+    }
+  } else {
+    for (int q = q0; q < q1; ++q) out[q] = u[q] + w * ks[q];
+  }
+}
+
+// The right-hand sides of the cells (i0 + q, j), q < m, species by species (k[s][q]): by the chunk where
+// Rhs takes chunks (the interpreter), else cell by cell (the generated function; a loop the compiler
+// vectorizes).
+template <int N, class T, class Rhs>
+void chunk_rhs(const Rhs& rhs, const TextCell<T>& c, int i0, int j, int m, T (&k)[N][row_chunk]) {
+  if constexpr (requires { rhs(c, i0, j, m, k); }) {
+    rhs(c, i0, j, m, k);
+  } else {
+    for (int q = 0; q < m; ++q) {
+      T f[N];
+      rhs(c, i0 + q, j, f);
+      for (int s = 0; s < N; ++s) k[s][q] = f[s];
+    }
+  }
+}
+
 // The stage on rows j0 .. j1 - 1 (the executor shares the rows among its threads); the rows' largest
-// error estimate. Away from the sides a row goes in chunks of cells: first their right-hand sides, a loop
-// the compiler vectorizes, then their stores, which push no ghosts there.
+// error estimate. A row goes in chunks of cells: first their right-hand sides, then their stores, which
+// push ghost images only at cells beside a side (plain_stores away from the sides, where it can).
 template <int N, class T, class Rhs>
 T stage_rows(const StageArgs<T>& a, int j0, int j1, const Rhs& rhs, int n = N) {
-  constexpr int chunk = 32;
   const TextCell<T> c(a);
   const int g = a.st.out.ghost, nx = a.grid.nx;
+  const bool plain = !a.st.k.data && a.st.sum.n == 0 && a.st.err.n == 0 && a.st.w_err == T(0);
   T e = T(0);
-  auto keep = [&e](T ec) { e = ec > e ? ec : e; };  // combine turns NaN into infinity
+  T k[N][row_chunk];
+  // Cell q's stores, from its right-hand sides; combine turns NaN into infinity.
+  auto store = [&]<bool MayBeEdge>(int i0, int j, int64_t o, int q) {
+    T kv[N];
+    for (int s = 0; s < n; ++s) kv[s] = k[s][q];
+    const T ec = a.st.template combine<MayBeEdge, N>(i0 + q, j, o + q, kv, n);
+    e = ec > e ? ec : e;
+  };
   for (int j = j0; j < j1; ++j) {
     const bool inner = j >= g && j < a.grid.ny - g;
-    const int lo = inner ? std::min(g, nx) : nx, hi = inner ? std::max(lo, nx - g) : nx;
-    for (int i = 0; i < lo; ++i) keep(stage_cell<N>(a, c, rhs, i, j, n));
-    for (int i0 = lo; i0 < hi; i0 += chunk) {
-      const int m = std::min(chunk, hi - i0);
-      T k[chunk][N];
-      for (int q = 0; q < m; ++q) rhs(c, i0 + q, j, k[q]);
+    const int lo = inner ? std::min(g, nx) : nx, hi = inner ? std::max(lo, nx - g) : nx;  // the cells beside no side
+    for (int i0 = 0; i0 < nx; i0 += row_chunk) {
+      const int m = std::min(row_chunk, nx - i0);
+      chunk_rhs<N>(rhs, c, i0, j, m, k);
       const int64_t o = a.st.u.offset(i0, j);
-      for (int q = 0; q < m; ++q) keep(a.st.template combine<false, N>(i0 + q, j, o + q, k[q], n));
+      const int q0 = std::clamp(lo - i0, 0, m), q1 = std::clamp(hi - i0, q0, m);
+      for (int q = 0; q < q0; ++q) store.template operator()<true>(i0, j, o, q);
+      if (plain) {
+        for (int s = 0; s < n; ++s) plain_stores<N>(a.st, s, o, q0, q1, k);
+      } else {
+        for (int q = q0; q < q1; ++q) store.template operator()<false>(i0, j, o, q);
+      }
+      for (int q = q1; q < m; ++q) store.template operator()<true>(i0, j, o, q);
     }
-    for (int i = hi; i < nx; ++i) keep(stage_cell<N>(a, c, rhs, i, j, n));
   }
   return e;
 }

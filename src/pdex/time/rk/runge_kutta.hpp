@@ -8,8 +8,10 @@
 //   Limit limiter() const                                               (applied to each new state: rk_kernels.hpp)
 // or, where the right-hand side is compiled elsewhere (a text model's, at run time), instead of cell():
 //   static constexpr bool runs_stages = true;
-//   double stage(const Exec&, double t, FieldView<const T> u, const RkStores<T, Limit>&, bool reduce) const
-// which runs the whole stage and, with reduce, returns the largest error estimate.
+//   double stage(const Exec&, double t, FieldView<const T> u, const RkStores<T, Limit>&, bool reduce,
+//                double t_out) const
+// which runs the whole stage and, with reduce, returns the largest error estimate; t_out is the time of
+// the state it writes (for boundary values that change with time).
 // All fields live in the executor's memory space and are allocated here, at set-up.
 #include <utility>
 
@@ -78,7 +80,7 @@ class RungeKutta {
   double attempt(double t, double tau) {
     FieldView<const T> at = u_.cview();
     for (int s = 0; s < tab_.stages; ++s) {
-      const double e = stage(s, t + tab_.c[s] * tau, tau, at);
+      const double e = stage(s, t + tab_.c[s] * tau, tau, at, t + (s + 1 < tab_.stages ? tab_.c[s + 1] : 1.0) * tau);
       if (s + 1 == tab_.stages) return e;
       at = arg_[s % 2].cview();
     }
@@ -100,11 +102,11 @@ class RungeKutta {
   }
 
   // Stage s at time ts from its argument `at`: stores k_s if needed and writes the next argument (or the
-  // candidate, returning the reduced error estimate for adaptive methods).
-  double stage(int s, double ts, double tau, FieldView<const T> at) {
+  // candidate, returning the reduced error estimate for adaptive methods), the state at time t_out.
+  double stage(int s, double ts, double tau, FieldView<const T> at, [[maybe_unused]] double t_out) {
     const bool reduce = s + 1 == tab_.stages && tab_.adaptive();
     if constexpr (runs_stages) {
-      return sys_.stage(ex_, ts, at, stores(s, tau), reduce);
+      return sys_.stage(ex_, ts, at, stores(s, tau), reduce, t_out);
     } else {
       sys_.prepare(ex_, ts, at);
       using Cell = decltype(sys_.cell(ts, at));
