@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -197,6 +198,27 @@ TEST(ConfigErrors, MalformedTomlGivesTheLineNumber) {
 TEST(ConfigErrors, MissingConfigurationFileIsNamed) {
   ScratchDir dir;
   expect_refused(run_pdex({"run", dir.str("nothere.toml")}), {"nothere.toml", "cannot open the configuration file"});
+}
+
+TEST(ConfigErrors, AFolderOrAnEmptyFileGivenAsTheConfigurationSaysSo) {
+  ScratchDir dir;
+  fs::create_directory(dir / "configs");
+  expect_refused(run_pdex({"run", dir.str("configs")}), {"configs", "is a folder"});
+  write_file_bytes(dir / "empty.toml", "");
+  expect_refused(run_pdex({"run", dir.str("empty.toml")}), {"empty.toml", "the configuration file is empty"});
+}
+
+TEST(ConfigErrors, NanAndInfinitiesAreRefusedNamingTheKeyAndTheCell) {
+  ScratchDir dir;
+  expect_refused(run_config(dir, gray_scott_config(), {"--set", "model.params.F=nan"}),
+                 {"cfg.toml", "key 'model.params.F'", "expected a finite number, found nan"});
+  expect_refused(run_config(dir, gray_scott_config(), {"--set", "initial.u={ value = -inf }"}),
+                 {"cfg.toml", "key 'initial.u.value'", "found an infinity"});
+  std::vector<double> cells(24 * 32, 1.0);
+  cells[3 * 32 + 5] = std::nan("");
+  io::write_npy(dir / "holes.npy", cells.data(), {24, 32});
+  expect_refused(run_config(dir, gray_scott_config(), {"--set", "initial.v={ file = \"holes.npy\" }"}),
+                 {"cfg.toml", "key 'initial.v.file'", "NaN or infinite", "x=5, y=3"});
 }
 
 // Gray-Scott's explicit limit is 1 / (4 Du) = 1 / (4 * 0.2097) = 1.19218 with unit spacing.

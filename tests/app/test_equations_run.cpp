@@ -529,6 +529,8 @@ TEST(EquationsRun, ABoundaryValuesExpressionIsCheckedAndReportedAsWritten) {
       {model + "[model.params]\nD = \"1 + x\"\n" + sides("D*y"), {"grid.boundary.left.value", "parameter 'D' varies from cell to cell"}},
       {model + "[model.params]\nD = 1.0\n" + sides("z"), {"grid.boundary.left.value", "unknown name 'z'"}},
       {"[model]\nname = \"heat\"\n" + sides("y"), {"grid.boundary.left.value", "taken by text models"}},
+      {model + "[model.params]\nD = 1.0\n" + sides("1/(y - 0.5)"), {"grid.boundary.left.value", "gives an infinity", "cell y=0"}},
+      {model + "[model.params]\nD = 1.0\n" + sides("0") + "[initial]\nu = \"sqrt(x - 2)\"\n", {"initial.u", "gives nan at x=0, y=0"}},
   });
   ScratchDir dir;
   write_file_bytes(dir / "cfg.toml", model + "[model.params]\nD = 2.0\nu0 = 3.0\n" + sides("u0*y/L_y"));

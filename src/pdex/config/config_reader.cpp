@@ -1,6 +1,8 @@
 #include "pdex/config/config_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "pdex/core/closest.hpp"
@@ -41,6 +43,10 @@ void collect_leaves(const toml::table& t, const std::string& prefix, std::vector
 }  // namespace
 
 ConfigReader ConfigReader::from_file(const std::string& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) throw InputError(file + ": is a folder; give the configuration file (.toml) in it");
+  if (std::filesystem::exists(file, ec) && std::filesystem::is_regular_file(file, ec) && std::filesystem::file_size(file, ec) == 0 && !ec)
+    throw InputError(file + ": the configuration file is empty");
   try {
     return ConfigReader(toml::parse_file(file), file);
   } catch (const toml::parse_error& e) {
@@ -130,7 +136,10 @@ double ConfigReader::get_double(const std::string& path, std::optional<double> f
     if (fallback) return *fallback;
     fail(path, "missing; expected a number");
   }
-  if (auto v = n->value<double>(); v && (n->is_floating_point() || n->is_integer())) return *v;
+  if (auto v = n->value<double>(); v && (n->is_floating_point() || n->is_integer())) {
+    if (!std::isfinite(*v)) fail(path, "expected a finite number, found " + std::string(std::isnan(*v) ? "nan" : "an infinity"));
+    return *v;
+  }
   fail(path, "expected a number, found " + found_type(*n));
 }
 
@@ -188,6 +197,7 @@ std::vector<double> ConfigReader::get_doubles(const std::string& path, std::size
   for (const auto& e : *a) {
     auto v = e.value<double>();
     if (!v) fail(path, "expected numbers in the array, found " + type_name(e));
+    if (!std::isfinite(*v)) fail(path, "expected finite numbers in the array, found " + std::string(std::isnan(*v) ? "nan" : "an infinity"));
     out.push_back(*v);
   }
   return out;

@@ -74,8 +74,10 @@ std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, st
     ctx.cfg.fail(path, file.string() + " has shape " + show(a.shape) + "; expected " + show(want) +
                            " (arrays are indexed [y, x], i.e. (ny, nx))");
   }
-  for (double v : a.data)
-    if (!std::isfinite(v)) ctx.cfg.fail(path, file.string() + " contains NaN or infinite values");
+  for (std::size_t k = 0; k < a.data.size(); ++k)
+    if (!std::isfinite(a.data[k]))
+      ctx.cfg.fail(path, file.string() + " contains NaN or infinite values (the first at cell " +
+                             ctx.grid.extents().where(int64_t(k % std::size_t(ctx.grid.cells()))) + ")");
   return a.data;
 }
 

@@ -14,6 +14,7 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/builtin_families.hpp"
+#include "pdex/models/equations/equations_fields.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/models/equations/host_kernel.hpp"
 #include "pdex/models/equations/interpreter.hpp"
@@ -135,6 +136,14 @@ bool is_expression(ConfigReader& cfg, const std::string& key) {
   return n && (n->is_string() || (n->is_table() && cfg.has(key + ".expression")));
 }
 
+// Refuses a value that is not finite, naming the key and the first such place (where(k)).
+template <class Where>
+void refuse_nonfinite(ConfigReader& cfg, const std::string& key, const std::vector<double>& values, const Where& where) {
+  for (std::size_t k = 0; k < values.size(); ++k)
+    if (!std::isfinite(values[k]))
+      cfg.fail(key, cat({"the expression gives ", std::isnan(values[k]) ? "nan" : "an infinity", " at ", where(k), "; its value must be finite"}));
+}
+
 // The expression `text` of key `key` (a value: of the position, time, parameters and noise, never of a
 // species or through an operator) as a program whose equations[0] it is; `what` says what it may use.
 eq::Program value_program(ConfigReader& cfg, const EquationsSpec& s, const std::string& key, const std::string& text,
@@ -170,7 +179,9 @@ std::vector<double> expression_cells(ConfigReader& cfg, const EquationsSpec& s, 
   const Grid2& g = s.grid;
   Field<double> none(g, 1, 1, MemorySpace::host), values(g, std::max<int>(1, int(known)), 1, MemorySpace::host);
   for (std::size_t k = 0; k < known; ++k) values.set_interior(int(k), s.params[k].per_cell(std::size_t(g.cells())));
-  return eq::cells_of<double>(p, p.equations[0], none.cview(), values.cview(), g, 0.0, seed);
+  std::vector<double> cells = eq::cells_of<double>(p, p.equations[0], none.cview(), values.cview(), g, 0.0, seed);
+  refuse_nonfinite(cfg, key, cells, [&](std::size_t k) { return g.extents().where(int64_t(k)); });
+  return cells;
 }
 
 // The theta scheme solves the D*lap(u) terms implicitly with the solvers: a parameter D must be >= 0
@@ -228,6 +239,11 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   s.bc = read_boundary(cfg, s.text.species, BcKind::periodic, &s.grid, &texts);
   for (const BoundaryText& t : texts) {
     s.boundary_values.push_back(boundary_expression(cfg, s, t));
+    const int ghost = equations_detail::ghost_of(s);
+    refuse_nonfinite(cfg, t.key, boundary_offsets(s, s.boundary_values.back(), ghost, 0.0), [&](std::size_t k) {
+      return t.side < 2 ? cat({"the side's cell y=", std::to_string(k), " at t = 0"})
+                        : cat({"the side's cell x=", std::to_string(int(k) - ghost), " at t = 0"});
+    });
     for (std::size_t k = 0; k < used.size(); ++k) used[k] = used[k] || s.boundary_values.back().program.params_used[k];
   }
   s.floor = read_clamp(cfg, s.text.species, preset);
