@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
 #include <bit>
+#include <csignal>
+#include <filesystem>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -109,6 +113,34 @@ TEST(NpyWrite, UnwritablePathThrowsErrorNamingTheFile) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("out.npy"), std::string::npos) << e.what();
   }
+}
+
+// A write that fails partway (here the file-size limit, as a full disk would) leaves the file as it was
+// and nothing else: files are written under a temporary name and renamed when whole (atomic_file.hpp).
+TEST(NpyWrite, AFailedWriteLeavesThePreviousFileWholeAndNoPartialFile) {
+  ScratchDir dir;
+  const std::vector<double> small(4, 1.0), large(100000, 2.0);
+  write_npy(dir / "a.npy", small.data(), {4});
+  std::signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG instead of stopping the process
+  rlimit saved{};
+  ::getrlimit(RLIMIT_FSIZE, &saved);
+  rlimit tight = saved;
+  tight.rlim_cur = 4096;
+  ::setrlimit(RLIMIT_FSIZE, &tight);
+  bool threw = false;
+  try {
+    write_npy(dir / "a.npy", large.data(), {large.size()});
+  } catch (const Error& e) {
+    threw = true;
+    EXPECT_NE(std::string(e.what()).find("a.npy: write failed"), std::string::npos) << e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, SIG_DFL);
+  EXPECT_TRUE(threw);
+  EXPECT_EQ(read_npy(dir / "a.npy").data, small);
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.is_regular_file();
+  EXPECT_EQ(files, 1) << "no partial file is left";
 }
 
 // ---- files laid out by hand as NumPy writes them -----------------------------------------

@@ -1,12 +1,12 @@
 // pdex compare: one configuration on two backends, side by side (seed 000's one-to-one comparison).
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "pdex/app/commands.hpp"
 #include "pdex/app/field_diff.hpp"
 #include "pdex/app/simulation.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/io/atomic_file.hpp"
 
 namespace pdex {
 
@@ -57,7 +57,7 @@ int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vec
     std::printf("%-6s %14.6e %14.6e %14.6e %14.6e\n", res[0].field_names[f].c_str(), d.l1, d.l2, d.linf, d.relative);
     j["differences"][res[0].field_names[f]] = {{"l1", d.l1}, {"l2", d.l2}, {"linf", d.linf}, {"relative", d.relative}};
   }
-  std::ofstream(dir + "/compare.json") << j.dump(2) << "\n";
+  io::write_text_file(dir + "/compare.json", j.dump(2) + "\n");
   std::printf("\nwritten %s/compare.json\n", dir.c_str());
   return 0;
 }

@@ -5,11 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 #include "pdex/app/simulation.hpp"
 #include "pdex/config/config_reader.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/io/atomic_file.hpp"
 #include "pdex/io/npy.hpp"
 
 namespace pdex {
@@ -115,11 +116,11 @@ std::vector<std::string> Session::save_config(const std::string& dir, const std:
   for (auto&& [key, node] : root)
     if (auto* t = node.as_table(); t && key.str() != "initial") absolute_files(*t, base.empty() ? fs::path(".") : base);
   const std::string file = dir + "/config.toml";
-  std::ofstream out(file);
-  out << "# Saved by " << saved_by << " from " << file_ << " at step " << step_ << " (t = " << t_ << "): `pdex run "
-      << file << "` goes on from this state.\n"
-      << toml::toml_formatter{root} << "\n";
-  if (!out) throw Error("cannot write " + file);
+  std::ostringstream text;
+  text << "# Saved by " << saved_by << " from " << file_ << " at step " << step_ << " (t = " << t_ << "): `pdex run "
+       << file << "` goes on from this state.\n"
+       << toml::toml_formatter{root} << "\n";
+  io::write_text_file(file, text.str());
   files.insert(files.begin(), file);
   return files;
 }

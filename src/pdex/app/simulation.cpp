@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
 #include "pdex/app/output_writer.hpp"
@@ -10,6 +9,7 @@
 #include "pdex/app/schedule.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/io/atomic_file.hpp"
 
 namespace pdex {
 
@@ -119,9 +119,7 @@ nlohmann::json stats_json(const std::vector<std::string>& names, const std::vect
 }
 
 void write_summary(const std::string& dir, const nlohmann::json& summary) {
-  std::ofstream out(dir + "/summary.json");
-  out << summary.dump(2) << "\n";
-  if (!out) throw Error("cannot write " + dir + "/summary.json");
+  io::write_text_file(dir + "/summary.json", summary.dump(2) + "\n");
 }
 
 nlohmann::json check_stability(const RunConfig& rc) {

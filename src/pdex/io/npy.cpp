@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "pdex/core/error.hpp"
+#include "pdex/io/atomic_file.hpp"
 #include "pdex/io/npy_header.hpp"
 
 namespace pdex::io {
@@ -199,20 +200,11 @@ void write_npy_impl(const std::filesystem::path& file, const T* data, const std:
   if (*count > 0 && data == nullptr) throw Error(where + ": cannot write .npy: no data for shape " + shape_tuple(shape));
   const std::string head = npy_preamble_and_header(descr, shape);
 
+  AtomicFile out(file);
   errno = 0;
-  std::FILE* raw = std::fopen(where.c_str(), "wb");
-  if (!raw) throw Error(where + ": cannot create file (" + errno_text(errno) + ")");
-  bool ok = std::fwrite(head.data(), 1, head.size(), raw) == head.size();
-  if (ok && *count > 0) ok = std::fwrite(data, sizeof(T), *count, raw) == *count;
-  const int write_errno = errno;
-  // fclose flushes the stdio buffer, so a full disk may only show up here.
-  ok = (std::fclose(raw) == 0) && ok;
-  if (!ok) {
-    const int err = write_errno != 0 ? write_errno : errno;
-    std::error_code ignored;
-    std::filesystem::remove(file, ignored);  // never leave a half-written array behind for a reader
-    throw Error(where + ": write failed (" + errno_text(err) + ")");
-  }
+  bool ok = std::fwrite(head.data(), 1, head.size(), out.get()) == head.size();
+  if (ok && *count > 0) ok = std::fwrite(data, sizeof(T), *count, out.get()) == *count;
+  out.commit(ok ? "" : errno_text(errno));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "pdex/core/error.hpp"
+#include "pdex/io/atomic_file.hpp"
 
 namespace pdex::io {
 
@@ -145,10 +146,7 @@ void Image::fill(int x, int y, int w, int h, Rgb c) {
 }
 
 void write_rgb_png(const std::filesystem::path& file, const Image& picture) {
-  const std::string where = file.string();
-  errno = 0;
-  std::FILE* f = std::fopen(where.c_str(), "wb");
-  if (!f) throw Error(where + ": cannot create file (" + std::strerror(errno) + ")");
+  AtomicFile f(file);
   // libpng's simplified API reports errors through image.message instead of longjmp, so no
   // setjmp frame has to coexist with C++ objects here.
   png_image image;
@@ -157,15 +155,8 @@ void write_rgb_png(const std::filesystem::path& file, const Image& picture) {
   image.width = static_cast<png_uint_32>(picture.width);
   image.height = static_cast<png_uint_32>(picture.height);
   image.format = PNG_FORMAT_RGB;
-  const bool encoded = png_image_write_to_stdio(&image, f, 0, picture.rgb.data(), 0, nullptr) != 0;
-  std::string why = encoded ? std::string() : std::string(image.message);
-  const int close_errno = std::fclose(f) == 0 ? 0 : errno;
-  if (encoded && close_errno != 0) why = std::strerror(close_errno);  // e.g. a full disk at flush time
-  if (!why.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove(file, ignored);
-    throw Error(where + ": cannot write PNG (" + why + ")");
-  }
+  const bool encoded = png_image_write_to_stdio(&image, f.get(), 0, picture.rgb.data(), 0, nullptr) != 0;
+  f.commit(encoded ? "" : "cannot encode PNG: " + std::string(image.message));
 }
 
 void write_png(const std::filesystem::path& file, std::span<const double> values, int nx, int ny, Colormap cmap,
