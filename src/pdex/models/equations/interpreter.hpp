@@ -20,6 +20,8 @@ namespace pdex::eq {
 template <class T>
 class Interpreter {
  public:
+  static constexpr int chunk = 256;  // cells a node is evaluated over at a time: its dispatch paid once
+
   // seed: rand()'s and randn()'s (in the expressions of initial values and parameters).
   explicit Interpreter(const Program& p, uint64_t seed = 0) : p_(&p), seed_(seed) {
     std::vector<int> roots = p.equations;
@@ -28,9 +30,9 @@ class Interpreter {
     stage_ = plan(roots);
   }
 
-  // k[s][q] = species s's right-hand side at cell (i0 + q, j), q < m <= row_chunk (stage_rows' chunks).
+  // k[s][q] = species s's right-hand side at cell (i0 + q, j), q < m <= chunk (stage_rows' chunks).
   template <int N>
-  void operator()(const TextCell<T>& cell, int i0, int j, int m, T (&k)[N][row_chunk]) const {
+  void operator()(const TextCell<T>& cell, int i0, int j, int m, T (&k)[N][chunk]) const {
     const T* boxes = evaluate(stage_, cell, i0, j, m);
     for (std::size_t s = 0; s < p_->equations.size(); ++s) {
       const T* f = centre(stage_, boxes, p_->equations[s]);
@@ -46,7 +48,7 @@ class Interpreter {
 
   // f[s] = the right-hand side of species s at cell (i, j) alone.
   void operator()(const TextCell<T>& cell, int i, int j, T* f) const {
-    T k[max_components][row_chunk];
+    T k[max_components][chunk];
     (*this)(cell, i, j, 1, k);
     for (std::size_t s = 0; s < p_->equations.size(); ++s) f[s] = k[s][0];
   }
@@ -54,8 +56,8 @@ class Interpreter {
   // Node n at the cells (i0 + q, j), q < m, into out.
   void node(const TextCell<T>& cell, int n, int i0, int j, int m, T* out) const {
     const Plan pl = plan({n});
-    for (int q0 = 0; q0 < m; q0 += row_chunk) {
-      const int mq = std::min(row_chunk, m - q0);
+    for (int q0 = 0; q0 < m; q0 += chunk) {
+      const int mq = std::min(chunk, m - q0);
       const T* v = centre(pl, evaluate(pl, cell, i0 + q0, j, mq), n);
       std::copy(v, v + mq, out + q0);
     }
@@ -68,7 +70,7 @@ class Interpreter {
 
  private:
   // Which nodes a set of roots needs and over how many cells around the chunk (halo: -1 none), and
-  // where each node's box lies in the scratch: rows -halo .. halo, columns -halo .. row_chunk + halo.
+  // where each node's box lies in the scratch: rows -halo .. halo, columns -halo .. chunk + halo.
   struct Plan {
     std::vector<int> halo;
     std::vector<std::size_t> at;
@@ -108,7 +110,7 @@ class Interpreter {
     for (std::size_t k = 0; k < nodes.size(); ++k)
       if (const int h = pl.halo[k]; h >= 0 && nodes[k].op != Op::tensor) {
         pl.at[k] = pl.size;
-        pl.size += std::size_t(2 * h + 1) * std::size_t(row_chunk + 2 * h);
+        pl.size += std::size_t(2 * h + 1) * std::size_t(chunk + 2 * h);
       }
     return pl;
   }
@@ -116,7 +118,7 @@ class Interpreter {
   // Node k's values on row j + dj of its box, indexed by the column di from i0 (-halo .. m + halo).
   static T* row(const Plan& pl, T* boxes, int k, int dj) {
     const int h = pl.halo[std::size_t(k)];
-    return boxes + pl.at[std::size_t(k)] + std::size_t(dj + h) * std::size_t(row_chunk + 2 * h) + std::size_t(h);
+    return boxes + pl.at[std::size_t(k)] + std::size_t(dj + h) * std::size_t(chunk + 2 * h) + std::size_t(h);
   }
   static const T* centre(const Plan& pl, const T* boxes, int k) { return row(pl, const_cast<T*>(boxes), k, 0); }
 
@@ -171,7 +173,11 @@ class Interpreter {
         case Op::mul: each([&](int di) { return a[1][di] * b[1][di]; }); break;
         case Op::div: each([&](int di) { return a[1][di] / b[1][di]; }); break;
         case Op::pow: each([&](int di) { return func2(Fn::pow, a[1][di], b[1][di]); }); break;
-        case Op::powi: each([&](int di) { return power(a[1][di], n.slot); }); break;
+        case Op::powi:  // the common exponents unrolled, as the generated code's power<n> (the same products)
+          if (n.slot == 2) each([&](int di) { return power<2>(a[1][di]); });
+          else if (n.slot == 3) each([&](int di) { return power<3>(a[1][di]); });
+          else each([&](int di) { return power(a[1][di], n.slot); });
+          break;
         case Op::less: each([&](int di) { return T(a[1][di] < b[1][di]); }); break;
         case Op::less_equal: each([&](int di) { return T(a[1][di] <= b[1][di]); }); break;
         case Op::greater: each([&](int di) { return T(a[1][di] > b[1][di]); }); break;

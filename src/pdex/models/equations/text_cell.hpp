@@ -81,14 +81,19 @@ PDEX_HD inline T stage_cell(const StageArgs<T>& a, const TextCell<T>& c, const R
 }
 
 #ifndef __CUDACC_RTC__
-// The cells a host stage takes at a time along a row.
-constexpr int row_chunk = 32;
+// The cells a host stage takes at a time along a row: Rhs::chunk where the right-hand side says (the
+// interpreter, whose work per chunk is paid once per node), else 32.
+template <class Rhs>
+constexpr int chunk_of() {
+  if constexpr (requires { Rhs::chunk; }) return Rhs::chunk;
+  else return 32;
+}
 
 // A stage that stores nothing but its new state u + w k and estimates no error (forward Euler's; its
 // estimate is 0): species s of the chunk's cells q0 .. q1 - 1, the chunk at offset o, a loop the compiler
 // vectorizes.
-template <int N, class T>
-void plain_stores(const RkStores<T, FloorLimit<T>>& st, int s, int64_t o, int q0, int q1, const T (&k)[N][row_chunk]) {
+template <int N, int Chunk, class T>
+void plain_stores(const RkStores<T, FloorLimit<T>>& st, int s, int64_t o, int q0, int q1, const T (&k)[N][Chunk]) {
   const T* u = st.u.comp(s) + o;
   T* out = st.out.comp(s) + o;
   const T w = st.w_sum;
@@ -107,8 +112,8 @@ void plain_stores(const RkStores<T, FloorLimit<T>>& st, int s, int64_t o, int q0
 // The right-hand sides of the cells (i0 + q, j), q < m, species by species (k[s][q]): by the chunk where
 // Rhs takes chunks (the interpreter), else cell by cell (the generated function; a loop the compiler
 // vectorizes).
-template <int N, class T, class Rhs>
-void chunk_rhs(const Rhs& rhs, const TextCell<T>& c, int i0, int j, int m, T (&k)[N][row_chunk]) {
+template <int N, int Chunk, class T, class Rhs>
+void chunk_rhs(const Rhs& rhs, const TextCell<T>& c, int i0, int j, int m, T (&k)[N][Chunk]) {
   if constexpr (requires { rhs(c, i0, j, m, k); }) {
     rhs(c, i0, j, m, k);
   } else {
@@ -128,8 +133,9 @@ T stage_rows(const StageArgs<T>& a, int j0, int j1, const Rhs& rhs, int n = N) {
   const TextCell<T> c(a);
   const int g = a.st.out.ghost, nx = a.grid.nx;
   const bool plain = !a.st.k.data && a.st.sum.n == 0 && a.st.err.n == 0 && a.st.w_err == T(0);
+  constexpr int chunk = chunk_of<Rhs>();
   T e = T(0);
-  T k[N][row_chunk];
+  T k[N][chunk];
   // Cell q's stores, from its right-hand sides; combine turns NaN into infinity.
   auto store = [&]<bool MayBeEdge>(int i0, int j, int64_t o, int q) {
     T kv[N];
@@ -140,8 +146,8 @@ T stage_rows(const StageArgs<T>& a, int j0, int j1, const Rhs& rhs, int n = N) {
   for (int j = j0; j < j1; ++j) {
     const bool inner = j >= g && j < a.grid.ny - g;
     const int lo = inner ? std::min(g, nx) : nx, hi = inner ? std::max(lo, nx - g) : nx;  // the cells beside no side
-    for (int i0 = 0; i0 < nx; i0 += row_chunk) {
-      const int m = std::min(row_chunk, nx - i0);
+    for (int i0 = 0; i0 < nx; i0 += chunk) {
+      const int m = std::min(chunk, nx - i0);
       chunk_rhs<N>(rhs, c, i0, j, m, k);
       const int64_t o = a.st.u.offset(i0, j);
       const int q0 = std::clamp(lo - i0, 0, m), q1 = std::clamp(hi - i0, q0, m);
