@@ -21,7 +21,7 @@ struct Case {
   double tol = 0;  // a rebuilt stepper's linear solves start from another guess: equal to this, relative
 };
 
-// Small grids; each family and scheme once; the ramped Gray-Scott reads t.
+// Small grids; each family and scheme once; the ramped Gray-Scott reads t, the heated plate's sides change with it.
 const std::vector<Case> cases = {
     {"gray_scott_spots", {"grid.nx=40", "grid.ny=32"}},
     {"turing_spots_cn", {"grid.nx=32", "grid.ny=32", "solver.tol=1e-10"}, 1e-8},
@@ -31,6 +31,7 @@ const std::vector<Case> cases = {
     {"curvature_mcf_figure1", {"grid.nx=32", "grid.ny=32", "time.scheme=\"rk4\"", "time.dt=1e-6"}},
     {"equations_gray_scott_ramp", {"grid.nx=40", "grid.ny=16"}},
     {"equations_keller_segel", {"grid.nx=32", "grid.ny=32", "time.scheme=\"theta\""}},
+    {"equations_heated_plate", {"grid.nx=32", "grid.ny=32", "grid.dx=0.03125", "solver.tol=1e-10"}, 1e-8},
 };
 
 RunConfig load(const Case& c, Backend b) {

@@ -160,7 +160,11 @@ class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
     const double values = double(this->spec_.text.species.size()) * (tableau_.stages + combine_values_per_step(tableau_));
     return values * sizeof(T) * double(this->spec_.grid.cells());
   }
-  void set_time(double t) override { mol_.set_time(t); }
+  // A state set from outside (set_values, then this) takes its sides' values at its time.
+  void set_time(double t) override {
+    mol_.set_time(t);
+    this->sides_->apply(current().view(), t);
+  }
 
  protected:
   Field<T>& current() override { return mol_.rk().state(); }
@@ -223,7 +227,10 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
   }
   double bytes_per_step() const override { return 2.0 * u_.components() * sizeof(T) * double(this->spec_.grid.cells()); }
   const SolverTotals* solver_totals() const override { return &totals_; }
-  void set_time(double t) override { t_ = t; }
+  void set_time(double t) override {
+    t_ = t;
+    this->sides_->apply(u_.view(), t);
+  }
 
  protected:
   Field<T>& current() override { return u_; }
