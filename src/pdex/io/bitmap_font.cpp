@@ -1,6 +1,7 @@
 #include "pdex/io/bitmap_font.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pdex::io {
 
@@ -122,6 +123,10 @@ int text_width(std::string_view s, int scale) {
 }
 
 int text_height(int scale) { return glyph_height * scale; }
+
+int label_scale(double width, double height) {
+  return std::clamp(static_cast<int>(std::sqrt(width * height) / 400), 1, 4);
+}
 
 void draw_text(Image& image, int x, int y, std::string_view s, Rgb color, int scale) {
   for_each_pixel(s, [&](int column, int row) { image.fill(x + column * scale, y + row * scale, scale, scale, color); });

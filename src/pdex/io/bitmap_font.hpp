@@ -13,6 +13,7 @@ namespace pdex::io {
 
 inline constexpr int glyph_width = 5, glyph_height = 8;
 inline constexpr int glyph_advance = glyph_width + 1;  // one blank column between letters
+inline constexpr int cap_height = glyph_height - 1;    // digits and capitals; the last row is for descenders
 
 // A glyph's rows from the top; bit 4 of a row is its leftmost pixel.
 using GlyphRows = std::array<std::uint8_t, glyph_height>;
@@ -24,6 +25,10 @@ GlyphRows glyph(char c);
 // first glyph's left edge to the last one's right edge, so that centred text is centred.
 int text_width(std::string_view s, int scale);
 int text_height(int scale);
+
+// The scale for labels of a width-by-height picture: text grows by one font pixel per 400 pixels of
+// picture (the geometric mean of its sides), up to 4, so that labels stay readable on large pictures.
+int label_scale(double width, double height);
 
 // Draws s left to right with the top-left of its first glyph at pixel (x, y); only the glyphs'
 // pixels are painted, so the background shows through.

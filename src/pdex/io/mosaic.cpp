@@ -1,7 +1,6 @@
 #include "pdex/io/mosaic.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <utility>
 
@@ -13,8 +12,7 @@ namespace pdex::io {
 namespace {
 
 constexpr Rgb paper{255, 255, 255}, ink{0, 0, 0};
-constexpr int cap_height = glyph_height - 1;  // digits and capitals; the last font row is for descenders
-constexpr int tick_length = 3;                // in font pixels, like every spacing below
+constexpr int tick_length = 3;  // in font pixels, like every spacing below
 
 // The members' grid, from its top-left corner.
 struct Grid {
@@ -116,7 +114,7 @@ void add_color_bar(std::vector<Mark>& marks, const Grid& g, const ColorScale& co
   const int bar_w = std::clamp(g.width / 2, 32 * ts, 128 * ts), left = g.width / 2 - bar_w / 2;
   for (int i = 0; i < bar_w; ++i) {
     const double t = static_cast<double>(i) / (bar_w - 1);  // the ends show min and max exactly
-    marks.push_back(box(left + i, top, 1, cap_height * ts, colors.color((1 - t) * colors.min() + t * colors.max())));
+    marks.push_back(box(left + i, top, 1, cap_height * ts, colors.color_at_fraction(t)));
   }
   Mark low = text(0, top, value_text(colors.min()), ts);
   low.x = left - 3 * ts - low.w;
@@ -135,17 +133,6 @@ void draw(Image& image, const Mark& m, int dx, int dy, int ts) {
     case Mark::Kind::text_up:
       draw_text_up(image, dx + m.x, dy + m.y, m.text, m.color, ts);
       break;
-  }
-}
-
-// One member's cells as scale-by-scale blocks, y up, from the member's top-left pixel.
-void draw_member(Image& image, std::span<const double> values, int nx, int ny, int scale, int left, int top,
-                 const ColorScale& colors) {
-  for (int y = 0; y < ny; ++y) {
-    for (int x = 0; x < nx; ++x) {
-      const double v = values[static_cast<std::size_t>(y) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(x)];
-      image.fill(left + x * scale, top + (ny - 1 - y) * scale, scale, scale, colors.color(v));
-    }
   }
 }
 
@@ -170,8 +157,7 @@ Grid make_grid(const std::string& where, std::size_t count, int nx, int ny, cons
     throw Error(where + ": mosaic of " + std::to_string(cols) + "x" + std::to_string(rows) + " members at scale " +
                 std::to_string(scale) + " is too large; lower the scale");
   }
-  // Text grows by one font pixel per 400 pixels of grid (the geometric mean of its sides), up to 4.
-  const int ts = std::clamp(static_cast<int>(std::sqrt(grid_w * grid_h) / 400), 1, 4);
+  const int ts = label_scale(grid_w, grid_h);
   return {.cols = static_cast<int>(cols), .rows = static_cast<int>(rows), .member_w = nx * scale,
           .member_h = ny * scale, .pitch_x = nx * scale + 1, .pitch_y = ny * scale + 1,
           .width = static_cast<int>(grid_w), .height = static_cast<int>(grid_h), .ts = ts};
@@ -209,8 +195,8 @@ MosaicLayout write_mosaic_png(const std::filesystem::path& file, std::span<const
   const std::size_t cells = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
   for (int m = 0; m < g.rows * g.cols; ++m) {
     const int row = m / g.cols, col = m % g.cols;
-    draw_member(image, members.subspan(static_cast<std::size_t>(m) * cells, cells), nx, ny, scale,
-                layout.grid_x + col * g.pitch_x, layout.grid_y + (g.rows - 1 - row) * g.pitch_y, colors);
+    draw_field(image, layout.grid_x + col * g.pitch_x, layout.grid_y + (g.rows - 1 - row) * g.pitch_y,
+               members.subspan(static_cast<std::size_t>(m) * cells, cells), nx, ny, scale, colors);
   }
   for (const Mark& m : marks) draw(image, m, layout.grid_x, layout.grid_y, g.ts);
   write_rgb_png(file, image);

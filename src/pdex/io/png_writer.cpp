@@ -10,9 +10,11 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "pdex/core/error.hpp"
 #include "pdex/io/atomic_file.hpp"
+#include "pdex/io/bitmap_font.hpp"
 
 namespace pdex::io {
 
@@ -57,32 +59,40 @@ ColorRange resolve_range(std::span<const T> values, const ColorRange& range, con
   return {.automatic = false, .min = lo, .max = hi};
 }
 
-template <class T>
-void write_png_impl(const std::filesystem::path& file, std::span<const T> values, int nx, int ny, Colormap cmap,
-                    ColorRange range, int scale) {
-  const std::string where = file.string();
-  if (nx <= 0 || ny <= 0) {
-    throw Error(where + ": cannot write PNG of " + std::to_string(nx) + "x" + std::to_string(ny) + " cells");
-  }
-  if (values.size() != static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny)) {
-    throw Error(where + ": cannot write PNG: " + std::to_string(values.size()) + " values for " + std::to_string(nx) +
-                "x" + std::to_string(ny) + " cells");
-  }
-  if (scale < 1) throw InputError(where + ": PNG scale must be at least 1, got " + std::to_string(scale));
-  const auto sx = static_cast<std::size_t>(nx), sy = static_cast<std::size_t>(ny), ss = static_cast<std::size_t>(scale);
-  // PNG dimensions are 31-bit; the RGB buffer must also fit comfortably in memory.
-  constexpr std::size_t max_side = 0x7FFFFFFF;
-  if (sx > max_side / ss || sy > max_side / ss || (sx * ss) * (sy * ss) > (std::size_t{1} << 32)) {
-    throw Error(where + ": picture of " + std::to_string(nx) + "x" + std::to_string(ny) + " cells at scale " +
-                std::to_string(scale) + " is too large; lower the scale");
-  }
-  const std::size_t width = sx * ss, height = sy * ss, row_bytes = 3 * width;
+constexpr Rgb paper{255, 255, 255}, ink{0, 0, 0};
 
-  const ColorScale colors(values, cmap, range, where);
-  Image picture(static_cast<int>(width), static_cast<int>(height), Rgb{});
+// The layout's room for text, in characters at the text scale: the longest %.4g number a colour bar
+// can show, and a caption such as "activator   t = 1234.5" with some to spare.
+constexpr std::string_view widest_label = "-1.234e-100";
+constexpr int caption_chars = 24;
+
+std::string bar_label(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+// frame_layout's checks, with the value count checked where write_png has always checked it.
+template <class T>
+FrameLayout checked_layout(std::span<const T> values, int nx, int ny, const FrameDecor& decor,
+                           const std::string& where) {
+  if (nx > 0 && ny > 0 && values.size() != static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny)) {
+    throw Error(where + ": cannot draw picture: " + std::to_string(values.size()) + " values for " +
+                std::to_string(nx) + "x" + std::to_string(ny) + " cells");
+  }
+  return frame_layout(nx, ny, decor, where);
+}
+
+// Each cell row is coloured once into the picture and copied to the other rows of its block.
+template <class T>
+void paint_field(Image& image, int left, int top, std::span<const T> values, int nx, int ny, int scale,
+                 const ColorScale& colors) {
+  const auto sx = static_cast<std::size_t>(nx), sy = static_cast<std::size_t>(ny), ss = static_cast<std::size_t>(scale);
+  const std::size_t stride = 3 * static_cast<std::size_t>(image.width), block_bytes = 3 * sx * ss;
+  std::uint8_t* origin = image.rgb.data() + static_cast<std::size_t>(top) * stride + 3 * static_cast<std::size_t>(left);
   for (std::size_t y = 0; y < sy; ++y) {
     // y points up: cell row y is drawn in picture rows counted from the bottom.
-    std::uint8_t* first = picture.rgb.data() + (sy - 1 - y) * ss * row_bytes;
+    std::uint8_t* first = origin + (sy - 1 - y) * ss * stride;
     std::uint8_t* p = first;
     for (std::size_t x = 0; x < sx; ++x) {
       const Rgb c = colors.color(static_cast<double>(values[y * sx + x]));
@@ -92,9 +102,37 @@ void write_png_impl(const std::filesystem::path& file, std::span<const T> values
         *p++ = c.b;
       }
     }
-    for (std::size_t k = 1; k < ss; ++k) std::memcpy(first + k * row_bytes, first, row_bytes);
+    for (std::size_t k = 1; k < ss; ++k) std::memcpy(first + k * stride, first, block_bytes);
   }
-  write_rgb_png(file, picture);
+}
+
+void draw_color_bar(Image& image, const FrameLayout& l, const ColorScale& colors) {
+  for (int i = 0; i < l.bar_h; ++i) {
+    const double t = 1.0 - static_cast<double>(i) / (l.bar_h - 1);  // max on the top row, min on the bottom one
+    image.fill(l.bar_x, l.bar_y + i, l.bar_w, 1, colors.color_at_fraction(t));
+  }
+  const int ts = l.text_scale;
+  draw_text(image, l.label_x, l.bar_y, bar_label(colors.max()), ink, ts);
+  draw_text(image, l.label_x, l.bar_y + l.bar_h - cap_height * ts, bar_label(colors.min()), ink, ts);
+}
+
+template <class T>
+Image render(std::span<const T> values, int nx, int ny, const ColorScale& colors, const FrameDecor& decor,
+             const FrameLayout& l) {
+  Image image(l.width, l.height, paper);
+  paint_field(image, l.field_x, l.field_y, values, nx, ny, decor.scale, colors);
+  if (l.bar_w > 0) draw_color_bar(image, l, colors);
+  draw_text(image, l.caption_x, l.caption_y, decor.caption, ink, l.text_scale);
+  return image;
+}
+
+template <class T>
+void write_png_impl(const std::filesystem::path& file, std::span<const T> values, int nx, int ny, Colormap cmap,
+                    ColorRange range, const FrameDecor& decor) {
+  const std::string where = file.string();
+  const FrameLayout layout = checked_layout(values, nx, ny, decor, where);
+  const ColorScale colors(values, cmap, range, where);
+  write_rgb_png(file, render(values, nx, ny, colors, decor, layout));
 }
 
 }  // namespace
@@ -117,6 +155,55 @@ Rgb ColorScale::color(double v) const {
   const double t = (0.5 * v - half_min_) * inv_half_span_;
   const double scaled = std::clamp(t, 0.0, 1.0) * static_cast<double>(colormap_size);
   return table_[std::min(static_cast<std::size_t>(scaled), colormap_size - 1)];
+}
+
+Rgb ColorScale::color_at_fraction(double t) const { return color((1 - t) * min_ + t * max_); }
+
+FrameLayout frame_layout(int nx, int ny, const FrameDecor& decor, const std::string& where) {
+  if (nx <= 0 || ny <= 0) {
+    throw Error(where + ": cannot draw a picture of " + std::to_string(nx) + "x" + std::to_string(ny) + " cells");
+  }
+  if (decor.scale < 1) throw InputError(where + ": PNG scale must be at least 1, got " + std::to_string(decor.scale));
+  // In 64 bits, so that a huge field cannot overflow before the size check below.
+  const long long w = static_cast<long long>(nx) * decor.scale, h = static_cast<long long>(ny) * decor.scale;
+  const bool decorated = decor.colorbar || !decor.caption.empty();
+  const int ts = label_scale(static_cast<double>(w), static_cast<double>(h));
+  const long long margin = decorated ? 4 * ts : 0;
+  long long top = margin, right = margin + w, bottom = top + h;
+  if (!decor.caption.empty()) {
+    top += text_height(ts) + 4 * ts;
+    right = std::max(right, margin + text_width(std::string(caption_chars, 'x'), ts));
+    bottom = top + h;
+  }
+  long long bar_x = 0, bar_w = 0, bar_h = 0, label_x = 0;
+  if (decor.colorbar) {
+    bar_x = margin + w + 4 * ts;
+    bar_w = 6 * ts;
+    bar_h = std::max<long long>(h, 3 * text_height(ts));  // room for both labels
+    label_x = bar_x + bar_w + 3 * ts;
+    right = std::max(right, label_x + text_width(widest_label, ts));
+    bottom = top + bar_h;
+  }
+  const long long width = right + margin, height = bottom + margin;
+  // PNG dimensions are 31-bit; the RGB buffer must also fit comfortably in memory.
+  if (width > 0x7FFFFFFF || height > 0x7FFFFFFF || width * height > (1LL << 32)) {
+    throw Error(where + ": picture of " + std::to_string(nx) + "x" + std::to_string(ny) + " cells at scale " +
+                std::to_string(decor.scale) + " is too large; lower the scale");
+  }
+  const auto i = [](long long v) { return static_cast<int>(v); };
+  return {.width = i(width), .height = i(height), .field_x = i(margin), .field_y = i(top), .bar_x = i(bar_x),
+          .bar_y = i(top), .bar_w = i(bar_w), .bar_h = i(bar_h), .label_x = i(label_x), .caption_x = i(margin),
+          .caption_y = i(margin), .text_scale = ts};
+}
+
+Image render_field(std::span<const double> values, int nx, int ny, const ColorScale& colors, const FrameDecor& decor,
+                   const std::string& where) {
+  return render(values, nx, ny, colors, decor, checked_layout(values, nx, ny, decor, where));
+}
+
+void draw_field(Image& image, int left, int top, std::span<const double> values, int nx, int ny, int scale,
+                const ColorScale& colors) {
+  paint_field(image, left, top, values, nx, ny, scale, colors);
 }
 
 Image::Image(int w, int h, Rgb background) : width(std::max(w, 0)), height(std::max(h, 0)) {
@@ -161,12 +248,22 @@ void write_rgb_png(const std::filesystem::path& file, const Image& picture) {
 
 void write_png(const std::filesystem::path& file, std::span<const double> values, int nx, int ny, Colormap cmap,
                ColorRange range, int scale) {
-  write_png_impl(file, values, nx, ny, cmap, range, scale);
+  write_png_impl(file, values, nx, ny, cmap, range, FrameDecor{.scale = scale, .colorbar = false, .caption = {}});
 }
 
 void write_png(const std::filesystem::path& file, std::span<const float> values, int nx, int ny, Colormap cmap,
                ColorRange range, int scale) {
-  write_png_impl(file, values, nx, ny, cmap, range, scale);
+  write_png_impl(file, values, nx, ny, cmap, range, FrameDecor{.scale = scale, .colorbar = false, .caption = {}});
+}
+
+void write_png(const std::filesystem::path& file, std::span<const double> values, int nx, int ny, Colormap cmap,
+               ColorRange range, const FrameDecor& decor) {
+  write_png_impl(file, values, nx, ny, cmap, range, decor);
+}
+
+void write_png(const std::filesystem::path& file, std::span<const float> values, int nx, int ny, Colormap cmap,
+               ColorRange range, const FrameDecor& decor) {
+  write_png_impl(file, values, nx, ny, cmap, range, decor);
 }
 
 std::vector<std::uint8_t> read_png_rgb(const std::filesystem::path& file, int& width, int& height) {

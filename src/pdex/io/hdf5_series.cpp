@@ -1,0 +1,242 @@
+#include "pdex/io/hdf5_series.hpp"
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+#include "pdex/core/error.hpp"
+#include "pdex/io/atomic_file.hpp"
+
+namespace pdex::io {
+
+static_assert(std::is_same_v<hid_t, std::int64_t>, "the header keeps hid_t as int64_t (HDF5 1.10 and later)");
+
+namespace {
+
+using std::filesystem::path;
+
+// Float32 values are converted this many at a time (1 MiB), so that the block is still in cache when
+// HDF5 copies it out; as fast as converting on every core first, on an H200 machine's 16.
+constexpr hsize_t block_values = hsize_t{1} << 18;
+
+// HDF5's innermost error message; the file driver's holds the system's reason (a full disk) as
+// "error message = '...'", and that part alone is clearer.
+std::string hdf5_reason() {
+  std::string deepest;
+  auto keep_last = [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
+    if (e->desc && *e->desc) *static_cast<std::string*>(out) = e->desc;
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, keep_last, &deepest);
+  H5Eclear2(H5E_DEFAULT);
+  const std::string marker = "error message = '";
+  const auto at = deepest.find(marker);
+  if (at == std::string::npos) return deepest.empty() ? "no reason given" : deepest;
+  const auto begin = at + marker.size();
+  return deepest.substr(begin, deepest.find('\'', begin) - begin);
+}
+
+[[noreturn]] void fail(const path& file, const std::string& what) {
+  throw Error(file.string() + ": " + what + " failed (" + hdf5_reason() + ")");
+}
+
+void check(herr_t status, const path& file, const std::string& what) {
+  if (status < 0) fail(file, what);
+}
+
+// An HDF5 object id, closed when it goes out of scope.
+class Id {
+ public:
+  Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Id() { close_(id_); }
+  Id(const Id&) = delete;
+  Id& operator=(const Id&) = delete;
+  operator hid_t() const { return id_; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+Id opened(hid_t id, herr_t (*close)(hid_t), const path& file, const std::string& what) {
+  if (id < 0) fail(file, what);
+  return Id(id, close);
+}
+
+void write_attribute(hid_t object, const std::string& name, hid_t type, const void* value, const path& file) {
+  const Id space = opened(H5Screate(H5S_SCALAR), H5Sclose, file, "creating a dataspace");
+  const Id attribute = opened(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, file,
+                              "creating attribute " + name);
+  check(H5Awrite(attribute, type, value), file, "writing attribute " + name);
+}
+
+void write_grid_attributes(hid_t h5, const ImageGrid& g, const path& file) {
+  for (const auto& [name, n] : {std::pair{"nx", g.nx}, std::pair{"ny", g.ny}}) {
+    const std::int64_t value = n;
+    write_attribute(h5, name, H5T_NATIVE_INT64, &value, file);
+  }
+  for (const auto& [name, value] : {std::pair{"dx", g.dx}, std::pair{"dy", g.dy}, std::pair{"x0", g.x0}, std::pair{"y0", g.y0}})
+    write_attribute(h5, name, H5T_NATIVE_DOUBLE, &value, file);
+}
+
+// Float32 rows a block at a time, each written to its hyperslab of the dataset.
+void write_f32(hid_t dataset, const ImageGrid& g, std::span<const double> values, const path& file, const std::string& name) {
+  const auto nx = static_cast<hsize_t>(g.nx), ny = static_cast<hsize_t>(g.ny);
+  const hsize_t rows = std::max<hsize_t>(1, block_values / nx);
+  std::vector<float> block(std::min(rows, ny) * nx);
+  const Id file_space = opened(H5Dget_space(dataset), H5Sclose, file, "getting the dataspace of " + name);
+  for (hsize_t y = 0; y < ny; y += rows) {
+    const hsize_t start[2] = {y, 0}, count[2] = {std::min(rows, ny - y), nx};
+    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(y * nx), count[0] * nx, block.begin());
+    const Id memory = opened(H5Screate_simple(2, count, nullptr), H5Sclose, file, "creating a dataspace");
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), file, "selecting rows of " + name);
+    check(H5Dwrite(dataset, H5T_NATIVE_FLOAT, memory, file_space, H5P_DEFAULT, block.data()), file, "writing " + name);
+  }
+}
+
+path xdmf_file(const path& h5) { return h5.parent_path() / (h5.stem().string() + ".xmf"); }
+
+}  // namespace
+
+Hdf5Series::Hdf5Series(path file, ImageGrid grid, StoreAs store)
+    : file_(std::move(file)),
+      partial_(file_.string() + "." + std::to_string(::getpid()) + ".partial"),
+      grid_(grid),
+      store_(store) {
+  check_fields(file_, grid_, {});
+  // A file whose close failed (a full disk) makes HDF5's clean-up at exit crash; each series closes its
+  // own file instead. Must come before any other HDF5 call; a later call changes nothing.
+  H5dont_atexit();
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // HDF5's errors become exceptions here, not text on stderr
+  const Id access = opened(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, file_, "creating file access properties");
+  // HDF5 locks a file for as long as a writer holds it open, and h5py could not read the partial file
+  // while the run goes; each step is flushed whole instead.
+  check(H5Pset_file_locking(access, false, true), file_, "turning file locking off");
+  h5_ = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access);
+  if (h5_ < 0) fail(file_, "creating " + partial_.string());
+  try {
+    write_grid_attributes(h5_, grid_, file_);
+    opened(H5Gcreate2(h5_, "steps", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, file_, "creating group /steps");
+    check(H5Fflush(h5_, H5F_SCOPE_LOCAL), file_, "flushing the file");
+  } catch (...) {
+    H5Fclose(h5_);
+    std::error_code ignored;
+    std::filesystem::remove(partial_, ignored);
+    throw;
+  }
+}
+
+Hdf5Series::~Hdf5Series() {
+  try {
+    close();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pdex: warning: %s\n", e.what());
+  }
+}
+
+std::int64_t Hdf5Series::open_file() const {
+  if (h5_ < 0) throw Error(file_.string() + ": the HDF5 file is closed already");
+  return h5_;
+}
+
+void Hdf5Series::write(std::int64_t step, double time, std::span<const NamedValues> fields) {
+  const hid_t h5 = open_file();
+  check_fields(file_, grid_, fields);
+  char tag[24];
+  std::snprintf(tag, sizeof tag, "%010lld", static_cast<long long>(step));
+  const std::string group_path = std::string("steps/") + tag;
+  if (H5Lexists(h5, group_path.c_str(), H5P_DEFAULT) > 0)
+    throw Error(file_.string() + ": step " + std::to_string(step) + " is written already");
+  const Id group = opened(H5Gcreate2(h5, group_path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, file_,
+                          "creating group /" + group_path);
+  write_attribute(group, "step", H5T_NATIVE_INT64, &step, file_);
+  write_attribute(group, "time", H5T_NATIVE_DOUBLE, &time, file_);
+  Step written{tag, time, {}};
+  for (const NamedValues& f : fields) {
+    write_field(group, f);
+    written.fields.push_back(f.name);
+  }
+  check(H5Fflush(h5, H5F_SCOPE_LOCAL), file_, "flushing step " + std::to_string(step));
+  steps_.push_back(std::move(written));
+}
+
+void Hdf5Series::write_field(std::int64_t group, const NamedValues& field) {
+  const hsize_t dims[2] = {static_cast<hsize_t>(grid_.ny), static_cast<hsize_t>(grid_.nx)};
+  const Id space = opened(H5Screate_simple(2, dims, nullptr), H5Sclose, file_, "creating a dataspace");
+  const Id properties = opened(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, file_, "creating dataset properties");
+  // Every value is written: filling the dataset first would write it twice.
+  check(H5Pset_fill_time(properties, H5D_FILL_TIME_NEVER), file_, "setting the fill time");
+  const hid_t type = store_ == StoreAs::f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+  const Id dataset = opened(H5Dcreate2(group, field.name.c_str(), type, space, H5P_DEFAULT, properties, H5P_DEFAULT),
+                            H5Dclose, file_, "creating dataset " + field.name);
+  if (store_ == StoreAs::f32)
+    write_f32(dataset, grid_, field.values, file_, field.name);
+  else
+    check(H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.values.data()), file_,
+          "writing " + field.name);
+}
+
+void Hdf5Series::set_attribute(const std::string& name, const std::string& text) {
+  const hid_t h5 = open_file();
+  if (H5Aexists(h5, name.c_str()) > 0) check(H5Adelete(h5, name.c_str()), file_, "replacing attribute " + name);
+  const Id type = opened(H5Tcopy(H5T_C_S1), H5Tclose, file_, "creating a string type");
+  check(H5Tset_size(type, H5T_VARIABLE), file_, "creating a string type");
+  check(H5Tset_cset(type, H5T_CSET_UTF8), file_, "creating a string type");
+  const char* chars = text.c_str();
+  write_attribute(h5, name, type, &chars, file_);
+}
+
+void Hdf5Series::close() {
+  if (h5_ < 0) return;
+  haddr_t end = 0;
+  H5Fget_eoa(h5_, &end);
+  if (H5Fclose(std::exchange(h5_, -1)) < 0) {
+    const std::string why = hdf5_reason();
+    // The superblock may name an end of file that the data never reached (a full disk), and readers refuse
+    // such a file as truncated; extended to that end (a hole: no disk space), it reads up to the last step.
+    std::error_code ignored;
+    if (std::filesystem::file_size(partial_, ignored) < end) std::filesystem::resize_file(partial_, end, ignored);
+    throw Error(file_.string() + ": closing the HDF5 file failed (" + why + "); what was written is in " +
+                partial_.string());
+  }
+  std::error_code ec;
+  std::filesystem::rename(partial_, file_, ec);
+  if (ec) throw Error(file_.string() + ": cannot rename " + partial_.string() + " into place (" + ec.message() + ")");
+  write_text_file(xdmf_file(file_), xdmf_text());
+}
+
+// A temporal collection of one-layer 3DCoRectMesh grids: a 2DCoRectMesh lands in ParaView's y-z plane
+// (vtkXdmf3DataSet::CopyShape), one layer of a 3D mesh in the x-y plane. XDMF lists dimensions and
+// coordinates slowest first: z, y, x. The points are the cell centres, as in the .vti files.
+std::string Hdf5Series::xdmf_text() const {
+  const std::string h5 = xml_escaped(file_.filename().string());
+  const std::string dims = std::to_string(grid_.ny) + " " + std::to_string(grid_.nx);
+  const std::string precision = store_ == StoreAs::f32 ? "4" : "8";
+  const std::string geometry =
+      "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
+      "          <DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">0 " +
+      xml_number(grid_.y0 + 0.5 * grid_.dy) + " " + xml_number(grid_.x0 + 0.5 * grid_.dx) +
+      "</DataItem>\n"
+      "          <DataItem Name=\"Spacing\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">1 " +
+      xml_number(grid_.dy) + " " + xml_number(grid_.dx) + "</DataItem>\n        </Geometry>\n";
+  std::string t = "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n  <Domain>\n"
+                  "    <Grid Name=\"fields\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  for (const Step& s : steps_) {
+    t += "      <Grid Name=\"step " + s.tag + "\" GridType=\"Uniform\">\n        <Time Value=\"" + xml_number(s.time) +
+         "\"/>\n        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"1 " + dims + "\"/>\n" + geometry;
+    for (const std::string& f : s.fields)
+      t += "        <Attribute Name=\"" + xml_escaped(f) + "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+           "          <DataItem Dimensions=\"" + dims + "\" NumberType=\"Float\" Precision=\"" + precision +
+           "\" Format=\"HDF\">" + h5 + ":/steps/" + s.tag + "/" + xml_escaped(f) + "</DataItem>\n        </Attribute>\n";
+    t += "      </Grid>\n";
+  }
+  return t + "    </Grid>\n  </Domain>\n</Xdmf>\n";
+}
+
+}  // namespace pdex::io
