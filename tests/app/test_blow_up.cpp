@@ -2,6 +2,7 @@
 // exits with status 3, and keeps everything it wrote before (outputs and a summary.json saying "failed").
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
 #include <string>
 
@@ -88,6 +89,44 @@ TEST(BlowUp, ClampOffWithAHugeDtAlsoStopsWithStatus3) {
   EXPECT_EQ(o.status, numerical_error_status) << o.output;
   EXPECT_GT(blow_up_step(o.output), 0) << o.output;
   EXPECT_EQ(read_json(dir / "out" / "summary.json")["status"], "failed");
+}
+
+// time.on_blowup = "retry": dt = 5 (checkerboard factor -7 a step), 2.5 (-3) and 1.25 (the diffusion
+// limit, where the reaction tips it over) blow up within the first check (100 steps, no output between),
+// from the initial state; 0.625 does not. The third retry reaches the end.
+TEST(BlowUp, RetryHalvesDtFromTheLastCheckAndReachesTheEnd) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", unstable_config(200, 100));
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out"), "--set", "time.on_blowup=\"retry\"",
+                              "--set", "output.every=0"});
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, "going back to step 0 with time.dt = 2.5 (retry 1 of 3)")) << o.output;
+  const auto sum = read_json(dir / "out" / "summary.json");
+  EXPECT_EQ(sum["status"], "ok");
+  ASSERT_EQ(sum["retries"].size(), 3u) << sum["retries"].dump(2);
+  EXPECT_EQ(sum["retries"][0]["dt"], 2.5);
+  EXPECT_EQ(sum["retries"][2]["dt"], 0.625);
+  EXPECT_TRUE(contains(sum["retries"][0]["error"].get<std::string>(), "blew up at step")) << sum["retries"].dump(2);
+  EXPECT_EQ(sum["steps"], 200) << "steps of the configuration's dt";
+  EXPECT_EQ(sum["simulated_time"], 1000.0);
+  EXPECT_TRUE(std::isfinite(sum["fields"]["u"]["max"].get<double>()));
+  EXPECT_EQ(sum["outputs"].size(), 8u) << "u and v, .npy and .png, at steps 0 and 200";
+}
+
+TEST(BlowUp, RetriesRunOutAndTheRunStopsNamingThem) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", unstable_config(200, 100));
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out"), "--set", "time.on_blowup=\"retry\"",
+                              "--set", "output.every=0", "--set", "time.max_retries=1"});
+  EXPECT_EQ(o.status, numerical_error_status) << o.output;
+  EXPECT_TRUE(contains(o.output, "Reduce time.dt (now 2.5)")) << o.output;
+  const auto sum = read_json(dir / "out" / "summary.json");
+  EXPECT_EQ(sum["status"], "failed");
+  EXPECT_EQ(sum["retries"].size(), 1u);
+  for (const char* bad : {"time.on_blowup=\"halve\"", "time.max_retries=0"}) {
+    const Outcome refused = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("bad"), "--set", bad});
+    EXPECT_EQ(refused.status, 2) << bad << ": " << refused.output;
+  }
 }
 
 }  // namespace

@@ -284,7 +284,7 @@ INSTANTIATE_TEST_SUITE_P(
         KeyCase{"AlongFlowWithoutVelocity", "model.diffusion={ kind = \"tensor\", preset = \"along_flow\" }", "model.diffusion.preset", "needs a velocity in [model.advection]"},
         KeyCase{"AlongFlowRatioBelowOne", "model={ name = \"gray_scott\", advection = { velocity = [0.1, 0.0] }, diffusion = { kind = \"tensor\", preset = \"along_flow\", ratio = 0.5 } }", "model.diffusion.ratio", "expected a ratio >= 1"},
         KeyCase{"OutputEveryNegative", "output.every=-5", "output.every", "expected a non-negative number of steps"},
-        KeyCase{"OutputFormatUnknown", "output.formats=[\"vtk\"]", "output.formats", "unknown format 'vtk'"},
+        KeyCase{"OutputFormatUnknown", "output.formats=[\"vti\"]", "output.formats", "unknown format 'vti'"},
         KeyCase{"OutputFieldUnknown", "output.fields=[\"w\"]", "output.fields", "unknown field 'w'"},
         KeyCase{"DirichletSideWithoutValue", "grid.boundary={ left = \"dirichlet\", right = \"neumann\", bottom = \"neumann\", top = \"neumann\" }", "grid.boundary.left", "a Dirichlet side needs its value"},
         KeyCase{"OutputScaleZero", "output.scale=0", "output.scale", "expected an integer from 1 to 16"},

@@ -29,7 +29,7 @@ Outcome run_text(const ScratchDir& dir, const std::string& text) {
 
 std::vector<std::vector<double>> final_state(const ScratchDir& dir, const std::string& text) {
   write_file_bytes(dir / "cfg.toml", text);
-  return run_simulation(load_run_config(dir.str("cfg.toml"), {}), RunOptions{false, true}).final_values;
+  return run_simulation(load_run_config(dir.str("cfg.toml"), {}), final_values_only()).final_values;
 }
 
 TEST(MolRun, MersonWritesAtOutputTimesAndRecordsItsSteps) {

@@ -226,7 +226,7 @@ TEST(LiveRun, SaveAsConfigurationIsReproducedByARun) {
   const RunConfig rc = load_run_config(config, cli);
   EXPECT_EQ(rc.backend, Backend::serial);
   EXPECT_EQ(rc.precision, Precision::f64);
-  const RunResult res = run_simulation(rc, {false, true});
+  const RunResult res = run_simulation(rc, final_values_only());
   ASSERT_EQ(live.step - 10, 30);
   EXPECT_EQ(res.final_values, live_values);
 }

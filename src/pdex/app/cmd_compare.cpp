@@ -31,7 +31,7 @@ int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vec
     rc[k] = load_run_config(file, o);
     rc[k].progress = false;
     std::fprintf(stderr, "running %s on %s ...\n", rc[k].model.c_str(), o.backend.c_str());
-    res[k] = run_simulation(rc[k], RunOptions{false, true});
+    res[k] = run_simulation(rc[k], final_values_only());
   }
   const std::string dir = cli.out_dir.empty() ? rc[0].output.dir : cli.out_dir;
   std::filesystem::create_directories(dir);

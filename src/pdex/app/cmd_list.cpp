@@ -6,6 +6,7 @@
 #include "pdex/app/commands.hpp"
 #include "pdex/core/executor.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/core/version.hpp"
 #include "pdex/io/colormap.hpp"
 #include "pdex/models/family.hpp"
 
@@ -78,7 +79,7 @@ nlohmann::json list_json() {
   nlohmann::json b = nlohmann::json::array();
   for (Backend k : backends)
     b.push_back({{"name", backend_name(k)}, {"available", backend_unavailable_reason(k).empty()}, {"state", backend_state(k)}});
-  const nlohmann::json j = {{"pdex_version", "0.1.0"},      {"families", families_json()}, {"schemes", schemes},
+  const nlohmann::json j = {{"pdex_version", version},      {"families", families_json()}, {"schemes", schemes},
                             {"solvers", solvers},            {"preconditioners", preconditioners},
                             {"boundaries", boundaries},      {"formats", formats},
                             {"colormaps", io::colormap_names()}, {"backends", b},

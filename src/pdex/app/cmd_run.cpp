@@ -1,13 +1,15 @@
 #include <cstdio>
 
 #include "pdex/app/commands.hpp"
+#include "pdex/app/interrupt.hpp"
 #include "pdex/app/simulation.hpp"
 #include "pdex/core/format.hpp"
 
 namespace pdex {
 
-int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source) {
+int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source, const RestartFrom& restart) {
   RunConfig rc = load_run_config(file, cli);
+  if (!rc.ensemble.empty() && !restart.dir.empty()) throw InputError(file + ": --restart continues one run; this file has an [ensemble]");
   if (!rc.ensemble.empty() && !emit_source) return cmd_sweep(file, cli);
   if (emit_source) {
     const std::string source = rc.setup->generated_source();
@@ -22,7 +24,10 @@ int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source) 
                rc.grid().nx, rc.grid().ny, clock.c_str(),
                std::string(backend_name(rc.backend)).c_str(), device_name(rc.backend).c_str(),
                std::string(precision_name(rc.precision)).c_str(), rc.output.dir.c_str());
-  RunResult r = run_simulation(rc);
+  const InterruptGuard guard;
+  RunOptions options;
+  options.restart = restart;
+  RunResult r = run_simulation(rc, options);
   const double rate = r.step_seconds > 0 ? double(rc.grid().cells()) * double(r.steps) / r.step_seconds : 0;
   std::printf("done: %lld steps in %.3f s (%.3g cell updates/s); ", (long long)r.steps, r.step_seconds, rate);
   for (std::size_t f = 0; f < r.field_names.size(); ++f)

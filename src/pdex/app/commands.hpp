@@ -5,12 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "pdex/app/checkpoint.hpp"
 #include "pdex/app/run_config.hpp"
 
 namespace pdex {
 
-// emit_source: print the model's generated source instead of running it.
-int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source = false);
+// emit_source: print the model's generated source instead of running it; restart: continue a checkpoint.
+// Ctrl-C or SIGTERM stops the run with a checkpoint (exit status 128 + the signal).
+int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source = false, const RestartFrom& restart = {});
 // pdex sweep, and pdex run of a file with [ensemble] (cmd_sweep.cpp).
 int cmd_sweep(const std::string& file, const CliOverrides& cli);
 int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vector<std::string>& backends);

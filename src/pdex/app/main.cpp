@@ -7,7 +7,9 @@
 #include <cstdio>
 
 #include "pdex/app/commands.hpp"
+#include "pdex/app/interrupt.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/core/version.hpp"
 #include "pdex/serve/server.hpp"
 
 namespace {
@@ -48,7 +50,7 @@ int main(int argc, char** argv) {
   flush_denormals();
   CLI::App app{"pdex: a PDE explorer for GPUs and CPUs (https://github.com/pdex; docs/ in the source tree)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "pdex 0.1.0");
+  app.set_version_flag("--version", std::string("pdex ") + pdex::version);
 
   std::string file, suite;
   pdex::CliOverrides cli;
@@ -59,6 +61,9 @@ int main(int argc, char** argv) {
   add_overrides(run, cli, true);
   bool emit_source = false;
   run->add_flag("--emit-source", emit_source, "print the C++ source generated from a text model (model.name = \"equations\") and stop");
+  pdex::RestartFrom restart;
+  run->add_option("--restart", restart.dir, "continue from a checkpoint folder (OUT/checkpoints/step_N, docs/outputs.md)");
+  run->add_flag("--force", restart.force, "with --restart: continue although the configuration or pdex version differs");
 
   pdex::serve::ServeOptions serve_opts;
   auto* serve = app.add_subcommand("serve", "run a simulation behind a web page: watch it, steer it, paint on it (docs/explorer.md)");
@@ -105,7 +110,7 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*run) return pdex::cmd_run(file, cli, emit_source);
+    if (*run) return pdex::cmd_run(file, cli, emit_source, restart);
     if (*serve) {
       serve_opts.port_given = serve->count("--port") > 0;
       pdex::serve::LiveRun live(file, cli);
@@ -123,6 +128,9 @@ int main(int argc, char** argv) {
       }
       return cmd == bench ? pdex::cmd_bench(suite, bench->remaining()) : pdex::cmd_verify(suite, verify->remaining());
     }
+  } catch (const pdex::Interrupted& e) {
+    std::fprintf(stderr, "pdex: %s\n", e.what());
+    return 128 + e.signal;
   } catch (const pdex::NumericalError& e) {
     std::fprintf(stderr, "pdex: error: %s\n", e.what());
     return 3;

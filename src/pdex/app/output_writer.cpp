@@ -1,52 +1,290 @@
 #include "pdex/app/output_writer.hpp"
 
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <exception>
 #include <filesystem>
+#include <functional>
+#include <mutex>
 #include <system_error>
+#include <thread>
 
+#include "pdex/core/buffer.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/core/format.hpp"
+#include "pdex/io/hdf5_series.hpp"
+#include "pdex/io/movie.hpp"
 #include "pdex/io/npy.hpp"
 #include "pdex/io/png_writer.hpp"
 #include "pdex/io/shading.hpp"
+#include "pdex/io/vtk.hpp"
 
 namespace pdex {
 
-OutputWriter::OutputWriter(const RunConfig& rc) : rc_(rc), dir_(rc.output.dir) {
+namespace fs = std::filesystem;
+
+namespace {
+
+// One field at one output as the host copied it: the block of rows where the stepper keeps it (one copy
+// from the device), or its values.
+struct FieldCopy {
+  std::string name;
+  FieldMemory layout;
+  std::vector<std::byte> rows;
+  std::vector<double> values;
+
+  // Row-major [y][x] values (in the background thread: the copy above is all the run waits for).
+  const std::vector<double>& row_major() {
+    if (rows.empty()) return values;
+    values.resize(std::size_t(layout.nx) * std::size_t(layout.ny));
+    for (int y = 0; y < layout.ny; ++y) {
+      const std::byte* row = rows.data() + std::size_t(y) * std::size_t(layout.pitch) * std::size_t(layout.value_bytes);
+      double* out = values.data() + std::size_t(y) * std::size_t(layout.nx);
+      for (int x = 0; x < layout.nx; ++x) out[x] = layout.value_bytes == 4 ? load<float>(row, x) : load<double>(row, x);
+    }
+    rows = {};
+    return values;
+  }
+
+  template <class T>
+  static double load(const std::byte* row, int x) {
+    T v;
+    std::memcpy(&v, row + std::size_t(x) * sizeof(T), sizeof(T));
+    return double(v);
+  }
+};
+
+FieldCopy copy_field(Stepper& s, int f) {
+  FieldCopy c{s.field_names()[std::size_t(f)], s.memory(f), {}, {}};
+  if (!c.layout.data) {
+    c.values = s.values(f);
+    return c;
+  }
+  const FieldMemory& m = c.layout;
+  const std::size_t bytes = (std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx)) * std::size_t(m.value_bytes);
+  c.rows.resize(bytes);
+  detail::copy_bytes(c.rows.data(), MemorySpace::host, m.data, m.device ? MemorySpace::device : MemorySpace::host, bytes);
+  return c;
+}
+
+bool wants(const OutputConfig& o, const char* format) {
+  return std::find(o.formats.begin(), o.formats.end(), format) != o.formats.end();
+}
+
+io::ImageGrid image_grid(const Grid2& g) { return {g.nx, g.ny, g.x0, g.y0, g.dx, g.dy}; }
+
+}  // namespace
+
+// One thread that runs the queued writes in order. A write that fails skips the rest; its error is
+// thrown by the next post() or drain().
+class OutputWriter::Queue {
+ public:
+  explicit Queue(std::size_t max_waiting) : max_waiting_(max_waiting), thread_([this] { loop(); }) {}
+  ~Queue() {
+    {
+      std::lock_guard lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  // Waits while max_waiting writes wait already (each holds a copy of the fields).
+  void post(std::function<void()> job) {
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return jobs_.size() < max_waiting_ || error_; });
+    rethrow(lock);
+    jobs_.push_back(std::move(job));
+    cv_.notify_all();
+  }
+  void drain() {
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return (jobs_.empty() && !busy_) || error_; });
+    rethrow(lock);
+  }
+
+ private:
+  void rethrow(std::unique_lock<std::mutex>&) {
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+  void loop() {
+    std::unique_lock lock(m_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;
+      std::function<void()> job = std::move(jobs_.front());
+      jobs_.pop_front();
+      busy_ = true;
+      lock.unlock();
+      std::exception_ptr failed;
+      try {
+        job();
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      lock.lock();
+      busy_ = false;
+      if (failed) error_ = failed, jobs_.clear();
+      cv_.notify_all();
+    }
+  }
+
+  std::size_t max_waiting_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  bool stop_ = false, busy_ = false;
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
+struct OutputWriter::Snapshot {
+  int64_t step = 0;
+  double time = 0;
+  std::string tag;
+  std::vector<FieldCopy> fields;
+};
+
+struct OutputWriter::Series {
+  std::string suffix;  // "" or "_from_<step>" (a restarted run)
+  std::unique_ptr<io::PvdSeries> pvd;
+  std::unique_ptr<io::Hdf5Series> h5;
+  std::vector<std::unique_ptr<io::MovieWriter>> movies;
+};
+
+OutputWriter::OutputWriter(const RunConfig& rc)
+    : rc_(rc), dir_(rc.output.dir), params_(rc.setup->varying_params()), series_(std::make_unique<Series>()),
+      queue_(std::make_unique<Queue>(2)) {
   std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
+  fs::create_directories(dir_, ec);
   if (ec) throw Error("cannot create the output folder '" + dir_ + "': " + ec.message());
   digits_ = std::max<int>(6, int(std::to_string(rc.clock().steps).size()));
   io::parse_colormap(rc.output.colormap);  // fail before the run, not at the first picture
+  if (wants(rc.output, "movie") && !io::ffmpeg_available())
+    throw InputError(rc.file + ": key 'output.formats': \"movie\" needs ffmpeg, which was not found on PATH; install it (apt-get install ffmpeg)");
 }
 
-std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step) {
+OutputWriter::~OutputWriter() {
+  try {
+    queue_->drain();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pdex: an output could not be written: %s\n", e.what());
+  }
+}
+
+void OutputWriter::continue_from(int64_t step) { series_->suffix = "_from_" + std::to_string(step); }
+
+std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step, double time) {
+  const OutputConfig& o = rc_.output;
+  auto snap = std::make_shared<Snapshot>();
+  snap->step = step, snap->time = time;
+  snap->tag = std::to_string(step);
+  snap->tag.insert(0, std::size_t(std::max(0, digits_ - int(snap->tag.size()))), '0');
+  const auto& names = stepper.field_names();
+  for (std::size_t f = 0; f < names.size(); ++f)
+    if (std::find(o.fields.begin(), o.fields.end(), names[f]) != o.fields.end()) snap->fields.push_back(copy_field(stepper, int(f)));
+
+  std::vector<std::string> files;
+  const fs::path dir(dir_);
+  for (const FieldCopy& c : snap->fields)
+    for (const std::string& fmt : o.formats)
+      if (fmt == "png" || fmt == "npy") files.push_back((dir / (c.name + "_" + snap->tag + "." + fmt)).string());
+  if (wants(o, "vtk")) files.push_back((dir / ("fields_" + snap->tag + ".vti")).string());
+  queue_->post([this, snap] { write_snapshot(*snap); });
+  return files;
+}
+
+std::string OutputWriter::run_file(const std::string& stem, const std::string& extension) const {
+  return (fs::path(dir_) / (stem + series_->suffix + extension)).string();
+}
+
+nlohmann::json OutputWriter::run_files() const {
+  const OutputConfig& o = rc_.output;
+  nlohmann::json j = nlohmann::json::object();
+  if (wants(o, "vtk")) j["pvd"] = run_file("fields", ".pvd");
+  if (wants(o, "hdf5")) j["hdf5"] = run_file("fields", ".h5"), j["xdmf"] = run_file("fields", ".xmf");
+  if (wants(o, "movie"))
+    for (const std::string& f : o.movie_formats) j["movie"].push_back(run_file(o.movie_field, "." + f));
+  return j;
+}
+
+void OutputWriter::write_field_files(const std::string& stem, const std::string& name, const std::vector<double>& values) const {
   const OutputConfig& o = rc_.output;
   const Grid2& g = rc_.grid();
-  const auto& names = stepper.field_names();
-  std::string tag = std::to_string(step);
-  tag.insert(0, std::size_t(std::max(0, digits_ - int(tag.size()))), '0');
-  std::vector<std::string> written;
-  for (std::size_t f = 0; f < names.size(); ++f) {
-    if (std::find(o.fields.begin(), o.fields.end(), names[f]) == o.fields.end()) continue;
-    const std::vector<double> values = stepper.values(int(f));
-    const std::string stem = (std::filesystem::path(dir_) / (names[f] + "_" + tag)).string();
-    for (const auto& fmt : o.formats) {
-      if (fmt == "png") {
-        if (o.relief > 0)
-          io::write_png(stem + ".png", io::height_shade(values, g.nx, g.ny, o.relief), g.nx, g.ny,
-                        io::parse_colormap(o.colormap), io::ColorRange{false, 0.0, 1.0}, o.scale);
-        else
-          io::write_png(stem + ".png", values, g.nx, g.ny, io::parse_colormap(o.colormap),
-                        io::ColorRange{o.auto_range, o.range_min, o.range_max}, o.scale);
-      } else if (rc_.precision == Precision::f32) {
-        std::vector<float> single(values.begin(), values.end());  // exact: the values were float
-        io::write_npy(stem + ".npy", single.data(), g.extents().shape());
-      } else {
-        io::write_npy(stem + ".npy", values.data(), g.extents().shape());
-      }
-      written.push_back(stem + "." + fmt);
-    }
+  if (wants(o, "png")) {
+    const io::Colormap cmap = io::parse_colormap(o.colormap);
+    if (o.relief > 0)
+      io::write_png(stem + ".png", io::height_shade(values, g.nx, g.ny, o.relief), g.nx, g.ny, cmap, io::ColorRange{false, 0.0, 1.0}, o.scale);
+    else
+      io::write_png(stem + ".png", values, g.nx, g.ny, cmap, io::ColorRange{o.auto_range, o.range_min, o.range_max},
+                    io::FrameDecor{o.scale, o.colorbar, o.colorbar ? name : ""});
   }
-  return written;
+  if (!wants(o, "npy")) return;
+  if (rc_.precision == Precision::f32) {
+    const std::vector<float> single(values.begin(), values.end());  // exact: the values were float
+    io::write_npy(stem + ".npy", single.data(), g.extents().shape());
+  } else {
+    io::write_npy(stem + ".npy", values.data(), g.extents().shape());
+  }
+}
+
+// A frame of the movie field in each movie format; the movies start with the first frame.
+void OutputWriter::add_frame(const Snapshot& snap, const std::string& field, const std::vector<double>& values) {
+  const OutputConfig& o = rc_.output;
+  const Grid2& g = rc_.grid();
+  const std::string where = run_file(field, "");
+  const io::FrameDecor decor{o.scale, true, field + "   t = " + format_number(snap.time)};
+  if (series_->movies.empty()) {
+    const io::FrameLayout size = io::frame_layout(g.nx, g.ny, decor, where);
+    for (const std::string& f : o.movie_formats)
+      series_->movies.push_back(std::make_unique<io::MovieWriter>(run_file(field, "." + f), size.width, size.height, o.movie_fps));
+  }
+  const io::ColorScale colors(values, io::parse_colormap(o.colormap), io::ColorRange{o.auto_range, o.range_min, o.range_max}, where);
+  const io::Image frame = io::render_field(values, g.nx, g.ny, colors, decor, where);
+  for (auto& m : series_->movies) m->add_frame(frame);
+}
+
+// In the background thread: every file of one output.
+void OutputWriter::write_snapshot(Snapshot& snap) {
+  const OutputConfig& o = rc_.output;
+  const fs::path dir(dir_);
+  std::vector<io::NamedValues> named;
+  for (FieldCopy& c : snap.fields) {
+    const std::vector<double>& values = c.row_major();
+    write_field_files((dir / (c.name + "_" + snap.tag)).string(), c.name, values);
+    if (wants(o, "movie") && c.name == o.movie_field) add_frame(snap, c.name, values);
+    named.push_back({c.name, values});
+  }
+  const io::StoreAs store = rc_.precision == Precision::f32 ? io::StoreAs::f32 : io::StoreAs::f64;
+  const io::ImageGrid grid = image_grid(rc_.grid());
+  if (wants(o, "vtk")) {
+    std::vector<io::NamedValues> with_params = named;
+    for (const auto& [name, cells] : params_) with_params.push_back({name, cells});
+    const std::string file = "fields_" + snap.tag + ".vti";
+    io::write_vti(dir / file, grid, with_params, store);
+    if (!series_->pvd) series_->pvd = std::make_unique<io::PvdSeries>(run_file("fields", ".pvd"));
+    series_->pvd->add(snap.time, file);
+  }
+  if (wants(o, "hdf5")) {
+    if (!series_->h5) {
+      series_->h5 = std::make_unique<io::Hdf5Series>(run_file("fields", ".h5"), grid, store);
+      series_->h5->set_attribute("config", rc_.resolved.dump());
+    }
+    series_->h5->write(snap.step, snap.time, named);
+  }
+}
+
+void OutputWriter::close(const nlohmann::json& summary) {
+  queue_->drain();
+  Series& s = *series_;
+  if (s.h5) {
+    s.h5->set_attribute("summary", summary.dump());
+    s.h5->close();
+  }
+  for (auto& m : s.movies)
+    if (m->frames() > 0) m->close();
 }
 
 }  // namespace pdex

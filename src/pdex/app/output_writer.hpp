@@ -1,7 +1,14 @@
 #pragma once
-// Writes a run's fields as <field>_<step>.png / .npy under the output folder.
+// Writes a run's outputs (docs/outputs.md): per field and output step <field>_<step>.png / .npy; per
+// output step fields_<step>.vti listed in fields.pvd; one fields.h5 (+ fields.xmf) and one movie per run.
+// write() copies the fields to the host and a background thread writes the files while the run goes
+// on, so that outputs cost the run little more than that copy.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pdex/app/run_config.hpp"
@@ -11,16 +18,42 @@ namespace pdex {
 
 class OutputWriter {
  public:
-  // Creates the output folder; throws Error naming it when that fails.
-  OutputWriter(const RunConfig& rc);
-  // Writes every requested field and format for `step`; returns the files written.
-  std::vector<std::string> write(Stepper& stepper, int64_t step);
+  // Creates the output folder; throws Error naming it when that fails, InputError when a movie is asked
+  // for and ffmpeg is missing.
+  explicit OutputWriter(const RunConfig& rc);
+  ~OutputWriter();  // finishes the queued writes; a failure then is reported on stderr
+  OutputWriter(const OutputWriter&) = delete;
+  OutputWriter& operator=(const OutputWriter&) = delete;
+
+  // A restarted run: the run's files (HDF5, .pvd, movies) are named after the step it continues from,
+  // so that the first part's stay as they were.
+  void continue_from(int64_t step);
+  // Copies every requested field and queues the files of this output; returns their names. Throws the
+  // Error of an earlier write that failed (a full disk).
+  std::vector<std::string> write(Stepper& stepper, int64_t step, double time);
+  // Waits for the queued writes, then closes the run's files (HDF5 gets `summary` as an attribute);
+  // throws the Error of a write that failed.
+  void close(const nlohmann::json& summary);
   const std::string& dir() const { return dir_; }
+  // The files of the whole run (HDF5 and XDMF, .pvd, movies) by kind, for summary.json.
+  nlohmann::json run_files() const;
 
  private:
+  struct Series;  // the files of the whole run, written by the background thread alone
+  struct Snapshot;
+  class Queue;
+
+  std::string run_file(const std::string& stem, const std::string& extension) const;
+  void write_snapshot(Snapshot& snap);
+  void write_field_files(const std::string& stem, const std::string& name, const std::vector<double>& values) const;
+  void add_frame(const Snapshot& snap, const std::string& field, const std::vector<double>& values);
+
   const RunConfig& rc_;
   std::string dir_;
   int digits_;
+  std::vector<std::pair<std::string, std::vector<double>>> params_;  // the per-cell parameters (VTK)
+  std::unique_ptr<Series> series_;
+  std::unique_ptr<Queue> queue_;
 };
 
 }  // namespace pdex

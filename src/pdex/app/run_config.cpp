@@ -23,6 +23,36 @@ std::string quoted_list(const std::vector<std::string>& names) {
   return out;
 }
 
+// [output.movie]: which field, in which formats, at how many frames a second.
+void read_movie(ConfigReader& cfg, OutputConfig& o) {
+  const bool wanted = std::find(o.formats.begin(), o.formats.end(), "movie") != o.formats.end();
+  if (!wanted && cfg.find("output.movie")) cfg.fail("output.movie", "add \"movie\" to output.formats to write a movie");
+  if (!wanted || o.fields.empty()) return;
+  o.movie_field = cfg.get_string("output.movie.field", o.fields.front());
+  if (std::find(o.fields.begin(), o.fields.end(), o.movie_field) == o.fields.end())
+    cfg.fail("output.movie.field", "'" + o.movie_field + "' is not among output.fields (" + quoted_list(o.fields) + ")");
+  o.movie_formats = cfg.get_strings("output.movie.formats", {"mp4"});
+  for (const auto& f : o.movie_formats)
+    if (f != "mp4" && f != "gif") cfg.fail("output.movie.formats", "unknown movie format '" + f + "'; expected \"mp4\" and/or \"gif\"");
+  o.movie_fps = cfg.get_double("output.movie.fps", 24.0);
+  if (!(o.movie_fps > 0 && o.movie_fps <= 240)) cfg.fail("output.movie.fps", "expected frames a second in (0, 240]");
+}
+
+// output.checkpoint_every: an integer counts steps, a float simulated time.
+void read_checkpoints(ConfigReader& cfg, OutputConfig& o) {
+  const char* every = "output.checkpoint_every";
+  const std::string expected = "expected a positive number of steps (an integer, e.g. 1000) or of simulated time (a float, e.g. 2.5)";
+  if (const toml::node* c = cfg.find(every); c && c->is_integer()) {
+    o.checkpoint_steps = cfg.get_int(every);
+    if (o.checkpoint_steps <= 0) cfg.fail(every, expected);
+  } else if (c) {
+    o.checkpoint_time = cfg.get_double(every);
+    if (!(o.checkpoint_time > 0)) cfg.fail(every, expected);
+  }
+  o.checkpoint_keep = int(cfg.get_int("output.checkpoint_keep", 2));
+  if (o.checkpoint_keep < 1) cfg.fail("output.checkpoint_keep", "expected at least 1 (the newest checkpoints kept)");
+}
+
 void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   OutputConfig& o = rc.output;
   o.dir = cli.out_dir.empty() ? cfg.get_string("output.dir", "out/" + rc.model) : cli.out_dir;
@@ -32,12 +62,16 @@ void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   if (o.every > 0 && rc.clock().simulated_time)
     cfg.fail("output.every", "scheme '" + rc.clock().scheme + "' runs write at simulated times: use output.times");
   o.formats = cfg.get_strings("output.formats", {"png"});
+  const std::vector<std::string> formats{"png", "npy", "vtk", "hdf5", "movie"};
   for (const auto& f : o.formats)
-    if (f != "png" && f != "npy") cfg.fail("output.formats", "unknown format '" + f + "'; expected \"png\" and/or \"npy\"");
+    if (std::find(formats.begin(), formats.end(), f) == formats.end())
+      cfg.fail("output.formats", "unknown format '" + f + "'; expected any of " + quoted_list(formats));
   o.fields = cfg.get_strings("output.fields", rc.fields());
   for (const auto& f : o.fields)
     if (std::find(rc.fields().begin(), rc.fields().end(), f) == rc.fields().end())
       cfg.fail("output.fields", "unknown field '" + f + "'; this model has " + quoted_list(rc.fields()));
+  o.colorbar = cfg.get_bool("output.colorbar", false);
+  read_movie(cfg, o);
   o.colormap = cfg.get_string("output.colormap", "viridis");
   try {
     io::parse_colormap(o.colormap);
@@ -55,6 +89,13 @@ void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   if (o.scale < 1 || o.scale > 16) cfg.fail("output.scale", "expected an integer from 1 to 16");
   o.relief = cfg.get_double("output.relief", 0.0);
   if (!(o.relief >= 0)) cfg.fail("output.relief", "expected a non-negative height exaggeration (0: no shading)");
+  read_checkpoints(cfg, o);
+}
+
+void read_blowup(ConfigReader& cfg, RunConfig& rc) {
+  rc.retry_on_blowup = cfg.get_choice("time.on_blowup", {"stop", "retry"}, "stop") == "retry";
+  rc.max_retries = int(cfg.get_int("time.max_retries", 3));
+  if (rc.max_retries < 1 || rc.max_retries > 30) cfg.fail("time.max_retries", "expected an integer from 1 to 30");
 }
 
 void read_run(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
@@ -75,9 +116,14 @@ nlohmann::json resolved_json(const RunConfig& rc) {
       {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}, {"x0", g.x0}, {"y0", g.y0}}},
       {"output", {{"dir", o.dir}, {"every", o.every}, {"formats", o.formats}, {"fields", o.fields}, {"colormap", o.colormap},
                   {"range", o.auto_range ? nlohmann::json("auto") : nlohmann::json{o.range_min, o.range_max}},
-                  {"scale", o.scale}, {"relief", o.relief}}},
+                  {"scale", o.scale}, {"relief", o.relief},
+                  {"checkpoint_every", o.checkpoint_time > 0 ? nlohmann::json(o.checkpoint_time) : nlohmann::json(o.checkpoint_steps)},
+                  {"checkpoint_keep", o.checkpoint_keep}, {"colorbar", o.colorbar}}},
       {"run", {{"backend", backend_name(rc.backend)}, {"precision", precision_name(rc.precision)}, {"progress", rc.progress}}}};
+  if (!o.movie_field.empty()) j["output"]["movie"] = {{"field", o.movie_field}, {"formats", o.movie_formats}, {"fps", o.movie_fps}};
   j.update(rc.setup->resolved(), true);
+  j["time"]["on_blowup"] = rc.retry_on_blowup ? "retry" : "stop";
+  j["time"]["max_retries"] = rc.max_retries;
   return j;
 }
 
@@ -109,7 +155,11 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   rc.model = cfg.get_string("model.name");
   rc.setup = read_model(cfg, rc, grid, file);
   read_output(cfg, rc, cli);
+  read_blowup(cfg, rc);
+  rc.cli = cli;
   rc.ensemble = read_ensemble(cfg, cli.params);
+  if (!rc.ensemble.empty() && rc.output.checkpoints())
+    cfg.fail("output.checkpoint_every", "an ensemble writes no checkpoints: run its members one by one to checkpoint them");
   cfg.check_all_used();
   rc.resolved = resolved_json(rc);
   return rc;

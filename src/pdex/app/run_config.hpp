@@ -24,6 +24,14 @@ struct OutputConfig {
   double range_min = 0, range_max = 1;
   int scale = 1;                    // PNG pixels per cell
   double relief = 0;                // > 0: PNGs shade the field as a height field (io/shading.hpp)
+  bool colorbar = false;            // PNGs carry a colour bar and the field's name
+  std::string movie_field;          // formats "movie": the field shown (output.movie.field)
+  std::vector<std::string> movie_formats{"mp4"};
+  double movie_fps = 24;
+  int64_t checkpoint_steps = 0;     // output.checkpoint_every as an integer: every so many steps
+  double checkpoint_time = 0;       // ... as a float: every so much simulated time (0: no checkpoints)
+  int checkpoint_keep = 2;          // the newest checkpoints kept
+  bool checkpoints() const { return checkpoint_steps > 0 || checkpoint_time > 0; }
 };
 
 // One parameter of an ensemble and its values: [ensemble] F = [0.02, 0.03] or { from, to, count }, or
@@ -31,6 +39,12 @@ struct OutputConfig {
 struct SweepParam {
   std::string name;  // a model parameter, model.params.<name>
   std::vector<double> values;
+};
+
+struct CliOverrides {
+  std::vector<std::string> sets;  // --set key=value
+  std::vector<std::string> params;  // --param NAME=lo:hi:count or NAME=v1,v2,...: an ensemble (pdex sweep)
+  std::string backend, precision, out_dir;
 };
 
 struct RunConfig {
@@ -44,16 +58,13 @@ struct RunConfig {
   nlohmann::json input;     // the file as read, after --set overrides
   nlohmann::json resolved;  // every value the run uses, defaults included (summary.json's "config")
   std::vector<SweepParam> ensemble;  // empty: one run; else every combination of the values (app/sweep.hpp)
+  CliOverrides cli;         // what the command line changed (a retry reloads the file with dt changed too)
+  bool retry_on_blowup = false;  // time.on_blowup = "retry": halve dt (Merson: tighten tol) and go on
+  int max_retries = 3;           // time.max_retries
 
   const Grid2& grid() const { return setup->grid; }
   const RunClock& clock() const { return setup->clock; }
   const std::vector<std::string>& fields() const { return setup->fields; }
-};
-
-struct CliOverrides {
-  std::vector<std::string> sets;  // --set key=value
-  std::vector<std::string> params;  // --param NAME=lo:hi:count or NAME=v1,v2,...: an ensemble (pdex sweep)
-  std::string backend, precision, out_dir;
 };
 
 // Reads and validates `file`; throws InputError naming the file and key for any problem.

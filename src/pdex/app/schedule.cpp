@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 
 #include "pdex/core/error.hpp"
 #include "pdex/core/format.hpp"
@@ -10,14 +12,6 @@ namespace pdex {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-template <class F>
-double timed(F&& f) {
-  const auto t0 = Clock::now();
-  f();
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // The first field with a NaN/Inf and where, or -1.
 std::pair<int, int64_t> first_nonfinite(Stepper& s) {
@@ -30,28 +24,34 @@ std::pair<int, int64_t> first_nonfinite(Stepper& s) {
 // step by step from its saved start, to name the step.
 class StepSchedule : public Schedule {
  public:
-  explicit StepSchedule(const RunConfig& rc) : rc_(rc), c_(rc.clock()) {}
+  explicit StepSchedule(const RunConfig& rc) : rc_(rc), c_(rc.clock()), checkpoint_every_(checkpoint_steps(rc)) {}
   bool done() const override { return step_ >= c_.steps; }
   double advance(Stepper& s) override {
     start_ = step_;
     int64_t stop = std::min(c_.steps, step_ + c_.check_every);
-    if (rc_.output.every > 0) stop = std::min(stop, (step_ / rc_.output.every + 1) * rc_.output.every);
+    for (const int64_t every : {rc_.output.every, checkpoint_every_})
+      if (every > 0) stop = std::min(stop, (step_ / every + 1) * every);
     s.save();
-    const double seconds = timed([&] { s.advance(stop - step_); });
+    const double seconds = timed([&] { s.advance((stop - step_) * substeps_); });
     step_ = stop;
     return seconds;
+  }
+  double chunk_start_time() const override { return double(start_) * c_.dt; }
+  void retry(Stepper&, int substeps) override {
+    step_ = start_;
+    substeps_ *= substeps;
   }
   void check_finite(Stepper& s) override {
     if (first_nonfinite(s).first < 0) return;
     s.restore();
     for (int64_t step = start_ + 1; step <= step_; ++step) {
-      s.advance(1);
+      s.advance(substeps_);
       const auto [f, at] = first_nonfinite(s);
       if (f < 0) continue;
       throw NumericalError("the solution blew up at step " + std::to_string(step) + " (t = " +
                            format_number(double(step) * c_.dt) + "): field '" + s.field_names()[f] +
                            "' is NaN or infinite at cell " + rc_.grid().extents().where(at) + ". Reduce time.dt (now " +
-                           format_number(c_.dt) + "), or check the parameters and initial state; outputs written so far are kept in " +
+                           format_number(c_.dt / double(substeps_)) + "), or check the parameters and initial state; outputs written so far are kept in " +
                            rc_.output.dir, step - 1);
     }
     throw NumericalError("the solution became non-finite between steps " + std::to_string(start_) + " and " +
@@ -60,6 +60,14 @@ class StepSchedule : public Schedule {
   }
   bool output_due() const override {
     return step_ == c_.steps || (rc_.output.every > 0 && step_ % rc_.output.every == 0);
+  }
+  bool checkpoint_due() const override { return checkpoint_every_ > 0 && (done() || step_ % checkpoint_every_ == 0); }
+  CheckpointClock position() const override { return {step_, double(step_) * c_.dt, nlohmann::json::object()}; }
+  void resume(const CheckpointClock& c, Stepper&) override {
+    if (c.step > c_.steps)
+      throw InputError(rc_.file + ": key 'time.steps': the checkpoint is at step " + std::to_string(c.step) +
+                       ", beyond time.steps = " + std::to_string(c_.steps) + ": raise time.steps to continue it");
+    step_ = c.step;
   }
   int64_t step() const override { return step_; }
   int64_t progress() const override { return step_; }
@@ -73,9 +81,17 @@ class StepSchedule : public Schedule {
   }
 
  private:
+  // output.checkpoint_every in steps; simulated time rounds to whole steps of dt.
+  static int64_t checkpoint_steps(const RunConfig& rc) {
+    if (rc.output.checkpoint_time <= 0) return rc.output.checkpoint_steps;
+    return std::max<int64_t>(1, std::llround(rc.output.checkpoint_time / rc.clock().dt));
+  }
+
   const RunConfig& rc_;
   const RunClock& c_;
+  const int64_t checkpoint_every_;
   int64_t step_ = 0, start_ = 0;
+  int64_t substeps_ = 1;  // steps of the stepper a step of the schedule (2^retries)
 };
 
 // At most ~max_points of the accepted steps' (t, tau), evenly picked, the last one included.
@@ -99,16 +115,49 @@ class TimeSchedule : public Schedule {
  public:
   explicit TimeSchedule(const RunConfig& rc) : rc_(rc), c_(rc.clock()), stops_(c_.output_times) {
     if (stops_.empty() || stops_.back() < c_.t_end) stops_.push_back(c_.t_end);
+    next_checkpoint_ = following_checkpoint(0);
   }
   bool done() const override { return next_ >= stops_.size(); }
+  // Lands on the next output time or checkpoint time, whichever comes first; a checkpoint by steps ends
+  // the chunk between steps.
   double advance(Stepper& s) override {
     MolStepper& m = as_mol(s);
-    const double seconds = timed([&] { m.advance_to(stops_[next_], c_.check_every); });
+    const OutputConfig& o = rc_.output;
+    const double target = o.checkpoint_time > 0 ? std::min(stops_[next_], next_checkpoint_) : stops_[next_];
+    int64_t max_steps = c_.check_every;
+    if (o.checkpoint_steps > 0) max_steps = std::min(max_steps, o.checkpoint_steps - step() % o.checkpoint_steps);
+    chunk_time_ = m.time(), chunk_steps_ = step();
+    if (rc_.retry_on_blowup) m.save();
+    const double seconds = timed([&] { m.advance_to(target, max_steps); });
     time_ = m.time();
     stats_ = &m.step_stats();
     due_ = time_ >= stops_[next_];
     if (due_) ++next_;
+    checkpoint_due_ = done() || (o.checkpoint_steps > 0 && step() % o.checkpoint_steps == 0) ||
+                      (o.checkpoint_time > 0 && time_ >= next_checkpoint_);
+    if (o.checkpoint_time > 0 && time_ >= next_checkpoint_) next_checkpoint_ = following_checkpoint(time_);
     return seconds;
+  }
+  bool checkpoint_due() const override { return rc_.output.checkpoints() && checkpoint_due_; }
+  double chunk_start_time() const override { return chunk_time_; }
+  // The fresh stepper counts its steps from 0.
+  void retry(Stepper& fresh, int) override {
+    time_ = chunk_time_;
+    stats_ = &as_mol(fresh).step_stats();
+    steps_before_ = chunk_steps_;
+    if (due_) --next_, due_ = false;
+    next_checkpoint_ = following_checkpoint(time_);
+  }
+  CheckpointClock position() const override { return {step(), time_, {{"next_stop", next_}}}; }
+  void resume(const CheckpointClock& c, Stepper& s) override {
+    if (c.time > c_.t_end)
+      throw InputError(rc_.file + ": key 'time.t_end': the checkpoint is at t = " + format_number(c.time) +
+                       ", beyond time.t_end = " + format_number(c_.t_end) + ": raise time.t_end to continue it");
+    time_ = c.time;
+    stats_ = &as_mol(s).step_stats();
+    next_ = 0;
+    while (next_ < stops_.size() && stops_[next_] <= time_) ++next_;
+    next_checkpoint_ = following_checkpoint(time_);
   }
   void check_finite(Stepper& s) override {
     const auto [f, at] = first_nonfinite(s);
@@ -119,7 +168,7 @@ class TimeSchedule : public Schedule {
                          step());
   }
   bool output_due() const override { return due_; }
-  int64_t step() const override { return stats_ ? stats_->accepted : 0; }
+  int64_t step() const override { return steps_before_ + (stats_ ? stats_->accepted : 0); }
   int64_t progress() const override { return int64_t(1000 * time_ / c_.t_end); }  // per mille of simulated time
   int64_t progress_total() const override { return 1000; }
   void add_outputs(nlohmann::json& outputs, const std::vector<std::string>& files, const Stepper& s) const override {
@@ -137,9 +186,17 @@ class TimeSchedule : public Schedule {
   const RunConfig& rc_;
   const RunClock& c_;
   std::vector<double> stops_;
+  // The first multiple of output.checkpoint_every (simulated time) after t.
+  double following_checkpoint(double t) const {
+    const double every = rc_.output.checkpoint_time;
+    return every > 0 ? (std::floor(t / every + 1e-9) + 1) * every : std::numeric_limits<double>::infinity();
+  }
+
   std::size_t next_ = 0;
-  double time_ = 0;
-  bool due_ = false;
+  double time_ = 0, next_checkpoint_ = 0;
+  double chunk_time_ = 0;
+  int64_t chunk_steps_ = 0, steps_before_ = 0;
+  bool due_ = false, checkpoint_due_ = false;
   const StepStats* stats_ = nullptr;
 };
 

@@ -1,14 +1,18 @@
 #include "pdex/app/simulation.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
+#include "pdex/app/interrupt.hpp"
 #include "pdex/app/output_writer.hpp"
 #include "pdex/app/progress.hpp"
 #include "pdex/app/schedule.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/core/version.hpp"
 #include "pdex/io/atomic_file.hpp"
 
 namespace pdex {
@@ -31,6 +35,31 @@ nlohmann::json solver_totals_json(const SolverTotals& t) {
           {"last_residual_history", t.last_history}};
 }
 
+// x as TOML reads it back exactly.
+std::string exact_number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+// The bytes of the files in a folder (a checkpoint's).
+int64_t folder_bytes(const std::string& dir) {
+  int64_t bytes = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.is_regular_file(ec)) bytes += int64_t(e.file_size(ec));
+  return bytes;
+}
+
+// summary.json's "checkpoints": how many, how long they took the run, at what rate.
+struct CheckpointTotals {
+  int64_t count = 0, bytes = 0;
+  double seconds = 0;
+  nlohmann::json json() const {
+    return {{"written", count}, {"seconds", seconds}, {"bytes", bytes}, {"gb_per_s", seconds > 0 ? double(bytes) / seconds / 1e9 : 0.0}};
+  }
+};
+
 // Said once a run, when solves first stop above solver.tol at their precision's rounding floor.
 std::string floor_warning(const SolverTotals* t, bool& said) {
   if (said || !t || t->at_floor == 0) return {};
@@ -44,43 +73,132 @@ std::string floor_warning(const SolverTotals* t, bool& said) {
 class Simulation {
  public:
   Simulation(const RunConfig& rc, const RunOptions& options)
-      : schedule_(make_schedule(rc)), progress_(schedule_->progress_total(), rc.progress && options.write_outputs) {
+      : rc_(rc), schedule_(make_schedule(rc)), progress_(schedule_->progress_total(), rc.progress && options.write_outputs) {
     if (options.write_outputs) writer_ = std::make_unique<OutputWriter>(rc);
   }
 
-  void run(Stepper& s, nlohmann::json& sum, double& step_seconds) {
+  // `stepper` may be replaced: by a retry after a blow-up (time.on_blowup = "retry").
+  void run(std::unique_ptr<Stepper>& stepper, nlohmann::json& sum, double& step_seconds, const RestartFrom& from) {
     try {
-      output(s);
+      start(*stepper, sum, from);
       while (!schedule_->done()) {
-        step_seconds += schedule_->advance(s);
-        schedule_->check_finite(s);
+        Stepper& s = *stepper;
+        try {
+          step_seconds += schedule_->advance(s);
+          schedule_->check_finite(s);
+        } catch (const NumericalError& e) {
+          if (int(retries_.size()) >= rc_.max_retries || !rc_.retry_on_blowup) throw;
+          retry(stepper, e);
+          continue;
+        }
         warn(s);
         progress_.update(schedule_->progress());
         if (schedule_->output_due()) output(s);
+        if (schedule_->checkpoint_due()) checkpoint(s);
+        if (const int sig = interrupt_signal()) stop(s, sum, sig);
       }
       progress_.finish(schedule_->progress());
-    } catch (const NumericalError& e) {
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const Error& e) {  // a blow-up, or an output that could not be written (a full disk)
       progress_.finish(schedule_->progress());
       sum["status"] = "failed";
       sum["error"] = e.what();
-      sum["steps_completed"] = e.last_good_step >= 0 ? e.last_good_step : schedule_->step();
-      finish(sum);
+      const auto* numerical = dynamic_cast<const NumericalError*>(&e);
+      sum["steps_completed"] = numerical && numerical->last_good_step >= 0 ? numerical->last_good_step : schedule_->step();
+      finish_quietly(sum);
       throw;
     }
     sum["status"] = "ok";
     schedule_->summarize(sum);
   }
 
+  const RunConfig& current() const { return retried_ ? *retried_ : rc_; }
+
   // Outputs and warnings into the summary, written where outputs go.
-  void finish(nlohmann::json& sum) const {
+  void finish(nlohmann::json& sum) {
     sum["outputs"] = outputs_;
     sum["warnings"] = warnings_;
-    if (writer_) write_summary(writer_->dir(), sum);
+    if (!last_checkpoint_.empty()) sum["last_checkpoint"] = last_checkpoint_;
+    if (!retries_.empty()) sum["retries"] = retries_;
+    if (!writer_) return;
+    if (!writer_->run_files().empty()) sum["run_files"] = writer_->run_files();
+    const double closing = timed([&] { writer_->close(sum); });
+    sum["output_wall_seconds"] = {{"run_waited", output_seconds_}, {"closing", closing}};
+    if (checkpoints_.count > 0) sum["checkpoints"] = checkpoints_.json();
+    write_summary(writer_->dir(), sum);
   }
 
  private:
+  // From the configuration's state (its first output), or from a checkpoint.
+  void start(Stepper& s, nlohmann::json& sum, const RestartFrom& from) {
+    if (from.dir.empty()) return output(s);
+    CheckpointClock c;
+    const double seconds = timed([&] { c = read_checkpoint(rc_, s, from); });
+    schedule_->resume(c, s);
+    if (writer_) writer_->continue_from(c.step);
+    const double bytes = double(folder_bytes(from.dir));
+    sum["restarted_from"] = {{"checkpoint", from.dir}, {"step", c.step}, {"time", c.time}, {"forced", from.force},
+                             {"read_seconds", seconds}, {"bytes", bytes}, {"gb_per_s", seconds > 0 ? bytes / seconds / 1e9 : 0.0}};
+  }
+
+  // Back to the last chunk's start with half the step (Merson: a tenth of the tolerance): the same
+  // configuration reloaded with that change, the stepped fields and the time carried over.
+  void retry(std::unique_ptr<Stepper>& old, const NumericalError& e) {
+    old->restore();
+    const RunConfig& was = current();
+    const bool merson = was.clock().scheme == "merson";
+    const double value = merson ? was.clock().tol / 10 : was.clock().dt / 2;
+    CliOverrides cli = was.cli;
+    cli.sets.push_back((merson ? "time.tol=" : "time.dt=") + exact_number(value));
+    auto next = std::make_unique<RunConfig>(load_run_config(was.file, cli));
+    std::unique_ptr<Stepper> fresh = next->setup->make_stepper(next->backend, next->precision);
+    for (int f = 0; f < int(fresh->field_names().size()); ++f)
+      if (fresh->settable(f)) fresh->set_values(f, old->values(f));
+    fresh->set_time(schedule_->chunk_start_time());
+    schedule_->retry(*fresh, merson ? 1 : 2);
+    retries_.push_back({{"step", schedule_->step()}, {"t", schedule_->chunk_start_time()}, {"error", e.what()},
+                        {merson ? "tol" : "dt", value}});
+    std::fprintf(stderr, "\npdex: the solution blew up; going back to step %lld with time.%s = %s (retry %zu of %d)\n",
+                 static_cast<long long>(schedule_->step()), merson ? "tol" : "dt", exact_number(value).c_str(), retries_.size(),
+                 rc_.max_retries);
+    old = std::move(fresh);
+    retried_ = std::move(next);
+  }
+
+  // The run waits here only for the fields' copy (and for a write queue that is full).
   void output(Stepper& s) {
-    if (writer_) schedule_->add_outputs(outputs_, writer_->write(s, schedule_->step()), s);
+    if (!writer_) return;
+    output_seconds_ += timed([&] { schedule_->add_outputs(outputs_, writer_->write(s, schedule_->step(), schedule_->position().time), s); });
+  }
+
+  void checkpoint(Stepper& s) {
+    if (!writer_) return;
+    checkpoints_.seconds += timed([&] { last_checkpoint_ = write_checkpoint(current(), s, schedule_->position()); });
+    checkpoints_.bytes += folder_bytes(last_checkpoint_);
+    ++checkpoints_.count;
+  }
+
+  // A signal asked the run to stop: its state into a checkpoint, the summary, and out.
+  [[noreturn]] void stop(Stepper& s, nlohmann::json& sum, int sig) {
+    progress_.finish(schedule_->progress());
+    if (!schedule_->checkpoint_due()) checkpoint(s);  // else the loop wrote this step's already
+    const std::string name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
+    sum["status"] = "interrupted";
+    sum["error"] = "stopped by " + name;
+    schedule_->summarize(sum);
+    finish(sum);
+    const std::string resume = last_checkpoint_.empty() ? "" : "; continue it with: pdex run " + rc_.file + " --restart " + last_checkpoint_;
+    throw Interrupted(name + " at step " + std::to_string(schedule_->step()) + resume, sig);
+  }
+
+  // After a failure: the summary if it can be written (the disk may be full), never a second error.
+  void finish_quietly(nlohmann::json& sum) {
+    try {
+      finish(sum);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pdex: could not write summary.json either: %s\n", e.what());
+    }
   }
 
   void warn(Stepper& s) {
@@ -91,18 +209,24 @@ class Simulation {
     }
   }
 
+  const RunConfig& rc_;
+  std::unique_ptr<RunConfig> retried_;  // the configuration of the last retry, dt changed
+  nlohmann::json retries_ = nlohmann::json::array();
   std::unique_ptr<Schedule> schedule_;
   Progress progress_;
   std::unique_ptr<OutputWriter> writer_;
   nlohmann::json outputs_ = nlohmann::json::array();
   std::vector<std::string> warnings_;
+  std::string last_checkpoint_;
+  CheckpointTotals checkpoints_;
+  double output_seconds_ = 0;
   bool floor_said_ = false;
 };
 }  // namespace
 
 nlohmann::json summary_head(const RunConfig& rc, const nlohmann::json& stability) {
   const Grid2& g = rc.grid();
-  nlohmann::json sum = {{"pdex_version", "0.1.0"}, {"config_file", rc.file}, {"config", rc.resolved},
+  nlohmann::json sum = {{"pdex_version", version}, {"config_file", rc.file}, {"config", rc.resolved},
                         {"config_input", rc.input}, {"model", rc.model}, {"scheme", rc.clock().scheme},
                         {"backend", backend_name(rc.backend)}, {"device", device_name(rc.backend)},
                         {"precision", precision_name(rc.precision)},
@@ -154,7 +278,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   res.field_names = stepper->field_names();
   Simulation sim(rc, options);
   nlohmann::json& sum = res.summary;
-  sim.run(*stepper, sum, res.step_seconds);
+  sim.run(stepper, sum, res.step_seconds, options.restart);
   for (std::size_t f = 0; f < res.field_names.size(); ++f) {
     res.stats.push_back(stepper->stats(int(f)));
     if (options.keep_final_values) res.final_values.push_back(stepper->values(int(f)));

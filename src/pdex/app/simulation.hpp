@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pdex/app/checkpoint.hpp"
 #include "pdex/app/run_config.hpp"
 #include "pdex/time/stepper.hpp"
 
@@ -26,11 +27,22 @@ struct RunResult {
 struct RunOptions {
   bool write_outputs = true;
   bool keep_final_values = false;
+  RestartFrom restart;  // a checkpoint to continue (dir empty: start from the configuration's state)
 };
 
-// Throws InputError (bad set-up, unstable dt), BackendUnavailable, NumericalError (NaN/Inf: the message
-// names the step or time, field and cell; outputs written before it and a summary.json with status
-// "failed" remain).
+// No files written; the final values kept (pdex compare, tests).
+inline RunOptions final_values_only() {
+  RunOptions o;
+  o.write_outputs = false;
+  o.keep_final_values = true;
+  return o;
+}
+
+// Throws InputError (bad set-up, unstable dt, a checkpoint of another configuration), BackendUnavailable,
+// NumericalError (NaN/Inf: the message names the step or time, field and cell; outputs written before it
+// and a summary.json with status "failed" remain), Error (an output or checkpoint that could not be
+// written: likewise), Interrupted (SIGINT/SIGTERM under an InterruptGuard: a checkpoint and the summary,
+// status "interrupted", were written).
 RunResult run_simulation(const RunConfig& rc, const RunOptions& options = {});
 
 // Refuses a dt above the model's stable step unless time.force is set; returns summary.json's

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pdex/core/error.hpp"
@@ -79,6 +80,9 @@ class ModelSetup {
   // The family's sections of summary.json's "config" (model, time, solver, initial, grid.boundary, ...),
   // every value the run uses, defaults included; merged over the driver's grid, output and run sections.
   virtual nlohmann::json resolved() const = 0;
+  // The parameters given per cell (row-major [y][x] values by name), which field files (VTK) carry
+  // beside the solution; empty where the family has none.
+  virtual std::vector<std::pair<std::string, std::vector<double>>> varying_params() const { return {}; }
   // The source compiled at run time for this model (a text model's), for `pdex run --emit-source`;
   // empty where the model's kernels are built in.
   virtual std::string generated_source() const { return {}; }

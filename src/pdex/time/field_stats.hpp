@@ -62,6 +62,25 @@ void set_interior_values(Field<T>& f, int c, const std::vector<double>& v, const
   copy(f, host);
 }
 
+// A field's whole buffer (ghosts and padding too) as one named array, and back: state that a checkpoint
+// restores exactly as it was (Stepper::extra_state), whatever its boundary rule.
+template <class T>
+NamedArray buffer_array(const std::string& name, const Field<T>& f) {
+  const Field<T> host = to_space(f, MemorySpace::host);
+  const T* d = host.buffer().data();
+  return {name, std::vector<double>(d, d + host.buffer().size())};
+}
+template <class T>
+void set_buffer_array(Field<T>& f, const std::vector<NamedArray>& arrays, const std::string& name) {
+  const std::vector<double>& v = find_array(arrays, name);
+  Field<T> host = f.like(MemorySpace::host);
+  if (v.size() != host.buffer().size())
+    throw Error("the checkpoint's '" + name + "' has " + std::to_string(v.size()) + " values, this run's " +
+                std::to_string(host.buffer().size()) + ": it was written for another grid");
+  std::copy(v.begin(), v.end(), host.buffer().data());
+  copy(f, host);
+}
+
 // Where component c's interior lives (Stepper::memory).
 template <class T>
 FieldMemory field_memory(Field<T>& f, int c) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pdex/core/error.hpp"
 #include "pdex/time/quantized.hpp"
 #include "pdex/time/rk/step_control.hpp"
 
@@ -26,6 +27,19 @@ struct SolverTotals {
   std::vector<double> residual_per_solve;
   std::vector<double> last_history;         // residual history of the last solve
 };
+
+// A named array of a stepper's state beyond its settable fields, for checkpoints (app/checkpoint.hpp).
+struct NamedArray {
+  std::string name;
+  std::vector<double> values;
+};
+
+// The array called `name` of a checkpoint's extra state; throws Error naming it where it is absent.
+inline const std::vector<double>& find_array(const std::vector<NamedArray>& arrays, const std::string& name) {
+  for (const NamedArray& a : arrays)
+    if (a.name == name) return a.values;
+  throw Error("the checkpoint holds no '" + name + "' for this model and scheme");
+}
 
 // Where a field's interior lives, for exchange without a copy (Python's DLPack): row y starts at
 // data + y * pitch values of value_bytes bytes each. data is null where a stepper keeps none to share.
@@ -66,6 +80,11 @@ class Stepper {
   virtual void refresh_ghosts() {}
   // Sets the simulated time that the right-hand side reads; a model that does not read t ignores it.
   virtual void set_time(double t) { (void)t; }
+  // What a checkpoint must carry, besides the settable fields' values, to continue bitwise: a clock and
+  // step control, a previous time level, a solve's warm start, a random engine. set_extra_state takes it
+  // back after set_values has written the fields.
+  virtual std::vector<NamedArray> extra_state() { return {}; }
+  virtual void set_extra_state(const std::vector<NamedArray>& state) { (void)state; }
   // A copy of the state to go back to (kept in the state's memory space; allocated at set-up).
   virtual void save() = 0;
   virtual void restore() = 0;

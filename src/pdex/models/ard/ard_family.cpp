@@ -38,6 +38,12 @@ class ArdSetup : public SpecSetup<ArdSpec> {
     return {make_ard_stepper(stacked, backend, precision), stacked.members};
   }
   nlohmann::json resolved() const override;
+  std::vector<std::pair<std::string, std::vector<double>>> varying_params() const override {
+    std::vector<std::pair<std::string, std::vector<double>>> out;
+    for (const auto& [name, p] : spec.params)
+      if (p.varies()) out.emplace_back(name, p.cells);
+    return out;
+  }
 };
 
 nlohmann::json ArdSetup::resolved() const {

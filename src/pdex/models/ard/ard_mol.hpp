@@ -53,6 +53,11 @@ class ArdMol final : public ArdBase<Exec, T, Rhs, MolStepper> {
     saved_t_ = mol_.time();
   }
   void set_time(double t) override { mol_.set_time(t); }
+  std::vector<NamedArray> extra_state() override { return {{"clock", mol_.clock_state()}}; }
+  void set_extra_state(const std::vector<NamedArray>& s) override {
+    mol_.set_clock_state(find_array(s, "clock"));
+    set_time(mol_.time());
+  }
   void restore() override {
     Base::restore();
     mol_.set_time(saved_t_);

@@ -134,6 +134,16 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     Base::restore();
     has_previous_ = false;  // the saved state has no previous one
   }
+  // The previous state is where the next solve starts (its guess 2 u - previous).
+  std::vector<NamedArray> extra_state() override {
+    if (!has_previous_) return {};
+    return {buffer_array("previous", state_[1 - cur_])};
+  }
+  void set_extra_state(const std::vector<NamedArray>& s) override {
+    has_previous_ = false;
+    for (const NamedArray& a : s) has_previous_ = has_previous_ || a.name == "previous";
+    if (has_previous_) set_buffer_array(state_[1 - cur_], s, "previous");
+  }
 
   const SolverTotals* solver_totals() const override { return &totals_; }
 

@@ -166,6 +166,16 @@ class ChemotaxisStepper final : public Stepper {
     copy(w_[cur_], saved_);
     solve();
   }
+  // The computed fields are where their next solves start: set_values solved them afresh, from another start.
+  std::vector<NamedArray> extra_state() override {
+    if (stokes_) return {buffer_array("P", P_)};
+    if (elliptic_) return {buffer_array("state", w_[cur_])};
+    return {};
+  }
+  void set_extra_state(const std::vector<NamedArray>& s) override {
+    if (stokes_) set_buffer_array(P_, s, "P");
+    if (elliptic_) set_buffer_array(w_[cur_], s, "state");
+  }
   double bytes_per_step() const override {
     return double(2 * w_[0].components() + (stokes_ ? 3 : 0)) * sizeof(T) * double(spec_.grid.cells());
   }

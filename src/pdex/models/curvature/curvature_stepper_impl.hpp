@@ -70,6 +70,11 @@ class CurvatureEngine final : public CurvatureStepper {
   bool settable(int field) const override { return field == 0; }
   void set_values(int, const std::vector<double>& v) override { set_interior_values(phi(), 0, v, spec_.bc); }
   void set_time(double t) override { mol_.set_time(t); }
+  std::vector<NamedArray> extra_state() override { return {{"clock", mol_.clock_state()}}; }
+  void set_extra_state(const std::vector<NamedArray>& s) override {
+    mol_.set_clock_state(find_array(s, "clock"));
+    set_time(mol_.time());
+  }
   void save() override {
     copy(saved_, phi());
     saved_t_ = mol_.time();

@@ -39,6 +39,12 @@ class EquationsSetup : public SpecSetup<EquationsSpec> {
     return make_equations_stepper(spec, backend, precision);
   }
   std::string generated_source() const override { return eq::host_source(spec.program); }
+  std::vector<std::pair<std::string, std::vector<double>>> varying_params() const override {
+    std::vector<std::pair<std::string, std::vector<double>>> out;
+    for (std::size_t k = 0; k < spec.params.size(); ++k)
+      if (spec.params[k].varies()) out.emplace_back(spec.text.params[k], spec.params[k].cells);
+    return out;
+  }
   nlohmann::json resolved() const override {
     const EquationsSpec& s = spec;
     nlohmann::json model = {{"name", "equations"}, {"species", s.text.species}, {"equations", nlohmann::json::object()},

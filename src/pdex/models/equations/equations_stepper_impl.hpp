@@ -165,6 +165,11 @@ class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
     mol_.set_time(t);
     this->sides_->apply(current().view(), t);
   }
+  std::vector<NamedArray> extra_state() override { return {{"clock", mol_.clock_state()}}; }
+  void set_extra_state(const std::vector<NamedArray>& s) override {
+    mol_.set_clock_state(find_array(s, "clock"));
+    this->set_time(mol_.time());
+  }
 
  protected:
   Field<T>& current() override { return mol_.rk().state(); }
@@ -231,6 +236,9 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
     t_ = t;
     this->sides_->apply(u_.view(), t);
   }
+  // The clock adds dt a step: its sum, not step * dt, continues bitwise.
+  std::vector<NamedArray> extra_state() override { return {{"t", {t_}}}; }
+  void set_extra_state(const std::vector<NamedArray>& s) override { set_time(find_array(s, "t").at(0)); }
 
  protected:
   Field<T>& current() override { return u_; }

@@ -1,7 +1,9 @@
 #pragma once
 // The templated engine behind make_wave_stepper_on(); included once per executor translation unit.
+#include <cstdint>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -81,6 +83,21 @@ class WaveStepper final : public Stepper {
   void restore() override {
     copy(u_[cur_], saved_[0]);
     copy(u_[(cur_ + 2) % 3], saved_[1]);
+  }
+  // The previous level, the step count that times the drops, and the engine that places them.
+  std::vector<NamedArray> extra_state() override {
+    std::stringstream engine;
+    engine << rng_;
+    std::vector<double> words;
+    for (uint64_t w; engine >> w;) words.push_back(double(w));  // 32-bit words: exact as doubles
+    return {buffer_array("previous", u_[(cur_ + 2) % 3]), {"step", {double(step_)}}, {"random_engine", words}};
+  }
+  void set_extra_state(const std::vector<NamedArray>& s) override {
+    set_buffer_array(u_[(cur_ + 2) % 3], s, "previous");
+    step_ = int64_t(find_array(s, "step").at(0));
+    std::stringstream engine;
+    for (double w : find_array(s, "random_engine")) engine << uint64_t(w) << ' ';
+    engine >> rng_;
   }
   // Explicit: u and u_prev read, u_next written. Crank-Nicolson: the right-hand side pass alone.
   double bytes_per_step() const override { return 3.0 * sizeof(T) * double(spec_.grid.cells()); }

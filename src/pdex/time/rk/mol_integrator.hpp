@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "pdex/core/error.hpp"
 #include "pdex/time/rk/runge_kutta.hpp"
@@ -36,6 +37,18 @@ class MolIntegrator {
   void set_time(double t) { t_ = t; }  // after restoring a saved state
   double tau() const { return tau_; }
   const StepStats& stats() const { return stats_; }
+  // The clock and step control as numbers, for checkpoints; set_clock_state takes them back (the step
+  // history, a summary's, starts again).
+  std::vector<double> clock_state() const {
+    return {t_, tau_, double(stats_.accepted), double(stats_.rejected), stats_.tau_min, stats_.tau_max, double(rejected_in_a_row_)};
+  }
+  void set_clock_state(const std::vector<double>& s) {
+    if (s.size() != 7) throw Error("a checkpoint's integrator clock has " + std::to_string(s.size()) + " numbers, expected 7");
+    t_ = s[0], tau_ = s[1];
+    stats_ = StepStats{};
+    stats_.accepted = int64_t(s[2]), stats_.rejected = int64_t(s[3]), stats_.tau_min = s[4], stats_.tau_max = s[5];
+    rejected_in_a_row_ = int(s[6]);
+  }
 
   // Advances to t_end exactly: steps are clipped to min(tau, t_end - t) (Algorithm 4.1 step 4). Stops
   // earlier, between steps, after max_steps accepted steps (so that a caller can look at the state
