@@ -4,8 +4,10 @@
 // refused, naming what changed, unless forced; old checkpoints are pruned; Ctrl-C leaves a checkpoint.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,6 +18,8 @@
 #include "pdex/app/checkpoint.hpp"
 #include "pdex/app/run_config.hpp"
 #include "pdex/app/simulation.hpp"
+#include "pdex/io/npy.hpp"
+#include "support/field_files_read.hpp"
 
 namespace pdex::app_testing {
 namespace {
@@ -153,6 +157,69 @@ TEST(Checkpoint, BadCheckpointKeysAreRefused) {
   ScratchDir dir;
   for (const char* bad : {"output.checkpoint_every=0", "output.checkpoint_every=-2.5", "output.checkpoint_every=\"often\"", "output.checkpoint_keep=0"})
     EXPECT_THROW(load(example("gray_scott_spots"), {bad}, Backend::serial, dir / "a"), InputError) << bad;
+}
+
+// A checkpoint that does not fit (a file-size limit stands for a full disk) stops the run naming it; the
+// last good one stays, and no partial folder.
+TEST(Checkpoint, OneThatDoesNotFitStopsTheRunAndKeepsTheLastGoodOne) {
+  ScratchDir dir;
+  const RunConfig rc = load(example("gray_scott_spots"), {"grid.nx=64", "grid.ny=64", "time.steps=20", "run.precision=\"f64\""},
+                            Backend::serial, dir / "a");
+  auto s = rc.setup->make_stepper(Backend::serial, Precision::f64);
+  const std::string good = write_checkpoint(rc, *s, {10, 10.0, nlohmann::json::object()});
+  std::signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG instead of stopping the process
+  rlimit saved{};
+  ::getrlimit(RLIMIT_FSIZE, &saved);
+  rlimit tight = saved;
+  tight.rlim_cur = 4096;  // a field is 32 KiB
+  ::setrlimit(RLIMIT_FSIZE, &tight);
+  std::string message;
+  try {
+    write_checkpoint(rc, *s, {20, 20.0, nlohmann::json::object()});
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, SIG_DFL);
+  EXPECT_NE(message.find("cannot write the checkpoint"), std::string::npos) << message;
+  EXPECT_NE(message.find("step_0000000020"), std::string::npos) << message;
+  EXPECT_EQ(checkpoints(dir / "a"), std::vector<fs::path>{fs::path(good)}) << "the good one stays, no partial folder";
+}
+
+// SIGKILL while outputs are written: every output file present is whole (what the writer had not renamed
+// yet is a .partial file), and the next run into the folder removes the partial files of the dead run.
+TEST(Checkpoint, AKilledRunLeavesOnlyWholeFiles) {
+  ScratchDir dir;
+  std::string line = shell_quote(PDEX_EXE);
+  for (const std::string& a : std::vector<std::string>{"run", example("gray_scott_spots").string(), "--backend", "serial", "--out", (dir / "a").string(), "--set",
+                              "grid.nx=128", "--set", "grid.ny=128", "--set", "time.steps=100000", "--set", "output.every=5", "--set",
+                              "output.formats=[\"npy\", \"vtk\", \"hdf5\"]", "--set", "run.progress=false"})
+    line += " " + shell_quote(a);
+  const std::string tenth = shell_quote((dir / "a" / "fields_000050.vti").string());
+  run_pdex({}, "(" + line + " >/dev/null 2>&1 & pid=$!; n=0; while [ ! -e " + tenth + " ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done; "
+               "kill -KILL $pid; wait $pid) ; true #");
+  int whole = 0, partial = 0;
+  for (const auto& e : fs::directory_iterator(dir / "a")) {
+    const std::string name = e.path().filename().string();
+    if (name.find(".partial") != std::string::npos) {
+      ++partial;
+      continue;
+    }
+    if (e.path().extension() == ".npy") {
+      EXPECT_EQ(io::read_npy(e.path()).data.size(), 128u * 128u) << name;
+    } else if (e.path().extension() == ".vti") {
+      const auto vti = pdex::testing::read_vti(e.path());
+      EXPECT_EQ(vti.appended.size(), 2 * (8 + 128 * 128 * 4) + std::string("\n  </AppendedData>\n</VTKFile>\n").size()) << name;
+    }
+    ++whole;
+  }
+  EXPECT_GE(whole, 30) << "outputs of 10 steps";
+  EXPECT_GE(partial, 1) << "the HDF5 file at least is still partial";
+  const Outcome next = run_pdex({"run", example("gray_scott_spots").string(), "--backend", "serial", "--out", (dir / "a").string(),
+                                 "--set", "grid.nx=16", "--set", "grid.ny=16", "--set", "time.steps=1", "--set", "run.progress=false"});
+  ASSERT_EQ(next.status, 0) << next.output;
+  for (const auto& e : fs::directory_iterator(dir / "a"))
+    EXPECT_EQ(e.path().filename().string().find(".partial"), std::string::npos) << e.path() << " left by the killed run";
 }
 
 // The process as a user runs it: SIGINT mid-run writes a checkpoint and the summary, exits with 130, and

@@ -4,17 +4,21 @@
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <csignal>
 #include <filesystem>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "npy_bytes.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/io/atomic_file.hpp"
 #include "support/scratch_dir.hpp"
 
 namespace pdex::io {
@@ -141,6 +145,21 @@ TEST(NpyWrite, AFailedWriteLeavesThePreviousFileWholeAndNoPartialFile) {
   int files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.is_regular_file();
   EXPECT_EQ(files, 1) << "no partial file is left";
+}
+
+// What a killed writer left is removed by the next run into that folder; a live writer's is not.
+TEST(AtomicFile, StalePartialsOfDeadWritersAreRemoved) {
+  ScratchDir dir;
+  const std::string dead = "999999999", alive = std::to_string(::getpid());  // above any pid_max
+  for (const std::string& name : {"u.npy." + dead + ".partial", "v.mp4." + dead + ".partial.mp4", "w.npy." + alive + ".partial",
+                                 std::string("u.npy"), std::string("notes.partial")})
+    write_file_bytes(dir / name, "x");
+  std::filesystem::create_directories(dir / ("step_0000000010." + dead + ".partial"));
+  EXPECT_EQ(remove_stale_partials(dir.path()), 3);
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"notes.partial", "u.npy", "w.npy." + alive + ".partial"}));
 }
 
 // ---- files laid out by hand as NumPy writes them -----------------------------------------

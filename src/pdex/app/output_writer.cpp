@@ -15,6 +15,7 @@
 #include "pdex/core/buffer.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/io/atomic_file.hpp"
 #include "pdex/io/hdf5_series.hpp"
 #include "pdex/io/movie.hpp"
 #include "pdex/io/npy.hpp"
@@ -160,6 +161,7 @@ OutputWriter::OutputWriter(const RunConfig& rc)
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) throw Error("cannot create the output folder '" + dir_ + "': " + ec.message());
+  for (const fs::path& d : {fs::path(dir_), fs::path(dir_) / "checkpoints"}) io::remove_stale_partials(d);
   digits_ = std::max<int>(6, int(std::to_string(rc.clock().steps).size()));
   io::parse_colormap(rc.output.colormap);  // fail before the run, not at the first picture
   if (wants(rc.output, "movie") && !io::ffmpeg_available())

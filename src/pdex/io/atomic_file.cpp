@@ -1,5 +1,6 @@
 #include "pdex/io/atomic_file.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -45,6 +46,33 @@ void write_text_file(const std::filesystem::path& file, const std::string& text)
   AtomicFile f(file);
   const bool ok = std::fwrite(text.data(), 1, text.size(), f.get()) == text.size();
   f.commit(ok ? "" : std::strerror(errno));
+}
+
+namespace {
+
+// The pid in "<name>.<pid>.partial[.ext]", or 0.
+pid_t partial_pid(const std::string& name) {
+  const std::size_t at = name.rfind(".partial");
+  if (at == std::string::npos) return 0;
+  const std::size_t dot = name.rfind('.', at == 0 ? 0 : at - 1);
+  if (dot == std::string::npos || dot + 1 >= at) return 0;
+  const std::string digits = name.substr(dot + 1, at - dot - 1);
+  if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) return 0;
+  return pid_t(std::stol(digits));
+}
+
+}  // namespace
+
+int remove_stale_partials(const std::filesystem::path& dir) {
+  int removed = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const pid_t pid = partial_pid(e.path().filename().string());
+    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) continue;  // not a partial, or its writer lives
+    std::filesystem::remove_all(e.path(), ec);
+    removed += ec ? 0 : 1;
+  }
+  return removed;
 }
 
 }  // namespace pdex::io

@@ -26,6 +26,10 @@ class AtomicFile {
   std::FILE* f_ = nullptr;
 };
 
+// Removes what writers killed mid-write (SIGKILL, a crash) left in `dir`: files and folders named
+// "<name>.<pid>.partial[.ext]" whose process is gone. Returns how many.
+int remove_stale_partials(const std::filesystem::path& dir);
+
 // `text` as the whole of `file`, written so.
 void write_text_file(const std::filesystem::path& file, const std::string& text);
 
