@@ -9,6 +9,7 @@
 #include <map>
 #include <system_error>
 
+#include "pdex/app/field_copy.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/core/version.hpp"
 #include "pdex/io/atomic_file.hpp"
@@ -39,7 +40,7 @@ nlohmann::json write_state(const fs::path& dir, Stepper& s, bool single) {
   nlohmann::json fields = nlohmann::json::array(), extra = nlohmann::json::array();
   for (std::size_t f = 0; f < s.field_names().size(); ++f) {
     if (!s.settable(int(f))) continue;
-    write_values(dir / ("field_" + s.field_names()[f] + ".npy"), s.values(int(f)), single);
+    write_values(dir / ("field_" + s.field_names()[f] + ".npy"), copy_field(s, int(f)).row_major(), single);
     fields.push_back(s.field_names()[f]);
   }
   for (const NamedArray& a : s.extra_state()) {

@@ -12,7 +12,7 @@
 #include <system_error>
 #include <thread>
 
-#include "pdex/core/buffer.hpp"
+#include "pdex/app/field_copy.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/core/format.hpp"
 #include "pdex/io/atomic_file.hpp"
@@ -28,48 +28,6 @@ namespace pdex {
 namespace fs = std::filesystem;
 
 namespace {
-
-// One field at one output as the host copied it: the block of rows where the stepper keeps it (one copy
-// from the device), or its values.
-struct FieldCopy {
-  std::string name;
-  FieldMemory layout;
-  std::vector<std::byte> rows;
-  std::vector<double> values;
-
-  // Row-major [y][x] values (in the background thread: the copy above is all the run waits for).
-  const std::vector<double>& row_major() {
-    if (rows.empty()) return values;
-    values.resize(std::size_t(layout.nx) * std::size_t(layout.ny));
-    for (int y = 0; y < layout.ny; ++y) {
-      const std::byte* row = rows.data() + std::size_t(y) * std::size_t(layout.pitch) * std::size_t(layout.value_bytes);
-      double* out = values.data() + std::size_t(y) * std::size_t(layout.nx);
-      for (int x = 0; x < layout.nx; ++x) out[x] = layout.value_bytes == 4 ? load<float>(row, x) : load<double>(row, x);
-    }
-    rows = {};
-    return values;
-  }
-
-  template <class T>
-  static double load(const std::byte* row, int x) {
-    T v;
-    std::memcpy(&v, row + std::size_t(x) * sizeof(T), sizeof(T));
-    return double(v);
-  }
-};
-
-FieldCopy copy_field(Stepper& s, int f) {
-  FieldCopy c{s.field_names()[std::size_t(f)], s.memory(f), {}, {}};
-  if (!c.layout.data) {
-    c.values = s.values(f);
-    return c;
-  }
-  const FieldMemory& m = c.layout;
-  const std::size_t bytes = (std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx)) * std::size_t(m.value_bytes);
-  c.rows.resize(bytes);
-  detail::copy_bytes(c.rows.data(), MemorySpace::host, m.data, m.device ? MemorySpace::device : MemorySpace::host, bytes);
-  return c;
-}
 
 bool wants(const OutputConfig& o, const char* format) {
   return std::find(o.formats.begin(), o.formats.end(), format) != o.formats.end();
@@ -184,9 +142,11 @@ std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step, dou
   snap->step = step, snap->time = time;
   snap->tag = std::to_string(step);
   snap->tag.insert(0, std::size_t(std::max(0, digits_ - int(snap->tag.size()))), '0');
+  if (o.formats.empty()) return {};
   const auto& names = stepper.field_names();
   for (std::size_t f = 0; f < names.size(); ++f)
-    if (std::find(o.fields.begin(), o.fields.end(), names[f]) != o.fields.end()) snap->fields.push_back(copy_field(stepper, int(f)));
+    if (std::find(o.fields.begin(), o.fields.end(), names[f]) != o.fields.end())
+      snap->fields.push_back(copy_field(stepper, int(f), spare_rows()));
 
   std::vector<std::string> files;
   const fs::path dir(dir_);
@@ -276,6 +236,17 @@ void OutputWriter::write_snapshot(Snapshot& snap) {
     }
     series_->h5->write(snap.step, snap.time, named);
   }
+  std::lock_guard lock(spare_mutex_);
+  for (FieldCopy& c : snap.fields)
+    if (!c.rows.empty()) spare_.push_back(std::move(c.rows));
+}
+
+std::vector<std::byte> OutputWriter::spare_rows() {
+  std::lock_guard lock(spare_mutex_);
+  if (spare_.empty()) return {};
+  std::vector<std::byte> rows = std::move(spare_.back());
+  spare_.pop_back();
+  return rows;
 }
 
 void OutputWriter::close(const nlohmann::json& summary) {

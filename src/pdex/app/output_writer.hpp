@@ -5,8 +5,10 @@
 // on, so that outputs cost the run little more than that copy.
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,11 +49,14 @@ class OutputWriter {
   void write_snapshot(Snapshot& snap);
   void write_field_files(const std::string& stem, const std::string& name, const std::vector<double>& values) const;
   void add_frame(const Snapshot& snap, const std::string& field, const std::vector<double>& values);
+  std::vector<std::byte> spare_rows();
 
   const RunConfig& rc_;
   std::string dir_;
   int digits_;
   std::vector<std::pair<std::string, std::vector<double>>> params_;  // the per-cell parameters (VTK)
+  std::mutex spare_mutex_;
+  std::vector<std::vector<std::byte>> spare_;  // copies' buffers that the background thread is done with
   std::unique_ptr<Series> series_;
   std::unique_ptr<Queue> queue_;
 };
