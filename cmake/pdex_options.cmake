@@ -22,3 +22,10 @@ if(PDEX_HAVE_CUDA)
   target_link_libraries(pdex_options INTERFACE CUDA::cudart)
 endif()
 target_link_libraries(pdex_options INTERFACE OpenMP::OpenMP_CXX)
+# A sanitized build (PDEX_SANITIZE, scripts/sanitize.sh): every undefined-behaviour report stops the
+# program, so that a test fails on it rather than printing it and passing.
+if(PDEX_SANITIZE)
+  set(PDEX_SANITIZE_FLAGS -fsanitize=${PDEX_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_compile_options(pdex_options INTERFACE $<$<COMPILE_LANGUAGE:CXX>:${PDEX_SANITIZE_FLAGS}>)
+  target_link_options(pdex_options INTERFACE ${PDEX_SANITIZE_FLAGS})
+endif()

@@ -7,4 +7,6 @@ cd "$(dirname "$0")/.."
 PDEX_EXTRA_PACKAGES="chromium chromium-driver python3-selenium python3-pytest python3-scipy python3-h5py ffmpeg" scripts/setup.sh build
 # Tests run side by side; spinning OpenMP threads would starve each other.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-cd build && ctest --output-on-failure -j"$(nproc)"
+(cd build && ctest --output-on-failure -j"$(nproc)")
+# The CPU backends again, built with AddressSanitizer and UndefinedBehaviorSanitizer: a subset of the tests.
+scripts/sanitize.sh

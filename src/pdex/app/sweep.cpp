@@ -32,6 +32,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return parts;
 }
 
+// A parameter's values are allocated as they are read: a count beyond this is a typo, refused first.
+constexpr int64_t max_values = 1 << 20;
+
 // `count` values from lo to hi, both ends included.
 std::vector<double> spaced(double lo, double hi, int64_t count) {
   std::vector<double> v(std::size_t(count), lo);
@@ -49,7 +52,7 @@ SweepParam read_values(ConfigReader& cfg, const std::string& key) {
     }
   } else if (n->is_table()) {
     const int64_t count = cfg.get_int(key + ".count");
-    if (count < 1) cfg.fail(key + ".count", "expected a count of at least 1");
+    if (count < 1 || count > max_values) cfg.fail(key + ".count", "expected a count from 1 to 1048576");
     p.values = spaced(cfg.get_double(key + ".from"), cfg.get_double(key + ".to"), count);
   } else {
     p.values = {cfg.get_double(key)};
@@ -219,7 +222,8 @@ SweepParam parse_sweep_param(const std::string& text) {
   if (const std::vector<std::string> range = split(rhs, ':'); range.size() > 1) {
     if (range.size() != 3) throw fail("a range has three parts");
     const double count = number(range[2]);
-    if (!(count >= 1) || count != std::floor(count)) throw fail("the count must be a whole number of at least 1");
+    if (!(count >= 1 && count <= max_values) || count != std::floor(count))
+      throw fail("the count must be a whole number from 1 to 1048576");
     p.values = spaced(number(range[0]), number(range[1]), int64_t(count));
   } else {
     for (const std::string& v : split(rhs, ',')) p.values.push_back(number(v));

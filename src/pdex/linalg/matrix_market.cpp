@@ -129,6 +129,9 @@ CsrMatrix<double> read_matrix_market(const std::string& path) {
   numbers(r, line, size, h.coordinate ? 3 : 2, h.coordinate ? "the size line \"rows cols entries\"" : "the size line \"rows cols\"");
   if (size[0] < 1 || size[1] < 1 || size[0] > 2000000000LL || size[1] > 2000000000LL || size[2] < 0)
     r.fail("invalid size " + std::to_string(size[0]) + " x " + std::to_string(size[1]));
+  // Each entry is mirrored across the diagonal: outside a square it would land outside the matrix.
+  if (h.symmetry != "general" && size[0] != size[1])
+    r.fail("a " + h.symmetry + " matrix must be square, not " + std::to_string(size[0]) + " x " + std::to_string(size[1]));
   const long long count = h.coordinate ? size[2] : size[0] * size[1];
   return csr_from_triplets(int(size[0]), int(size[1]), read_entries(r, h, int(size[0]), int(size[1]), count));
 }

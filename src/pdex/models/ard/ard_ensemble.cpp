@@ -85,8 +85,8 @@ ArdSpec stack_members(const std::vector<const ArdSpec*>& members) {
   for (const ArdSpec* m : members)
     for (const auto& [name, p] : m->params) s.uniform_members = s.uniform_members && !p.varies();
   s.grid = s.members.stacked(first.grid);
-  for (auto& [name, p] : s.params)
-    p = stack_by(members, s.members, [&](const ArdSpec& a) -> const ScalarSpec& { return a.params.at(name); });
+  for (auto& [name, p] : s.params)  // key = name: clang before 16 cannot capture a structured binding
+    p = stack_by(members, s.members, [&, &key = name](const ArdSpec& a) -> const ScalarSpec& { return a.params.at(key); });
   s.ax = stack_by(members, s.members, [](const ArdSpec& a) -> const ScalarSpec& { return a.ax; });
   s.ay = stack_by(members, s.members, [](const ArdSpec& a) -> const ScalarSpec& { return a.ay; });
   s.mxx = stack_by(members, s.members, [](const ArdSpec& a) -> const ScalarSpec& { return a.mxx; });

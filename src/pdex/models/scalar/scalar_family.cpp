@@ -51,8 +51,8 @@ class ScalarSetup : public SpecSetup<ScalarModelSpec> {
 // model.params: D and f (none for laplace).
 void read_params(ConfigReader& cfg, const ModelDesc& model, SpecContext& ctx, ScalarModelSpec& m) {
   if (const toml::node* p = cfg.find("model.params"); p && p->is_table())
-    for (const auto& [k, v] : *p->as_table())
-      if (std::none_of(model.params.begin(), model.params.end(), [&](const ParamDesc& d) { return d.name == k.str(); }))
+    for (const auto& [k, v] : *p->as_table())  // key = k: clang before 16 cannot capture a structured binding
+      if (std::none_of(model.params.begin(), model.params.end(), [key = k.str()](const ParamDesc& d) { return d.name == key; }))
         cfg.fail("model.params." + std::string(k.str()), "model '" + model.name + "' has no such parameter" +
                                                              (model.params.empty() ? std::string("; it has none") : "; it has D and f"));
   if (model.params.empty()) return;
