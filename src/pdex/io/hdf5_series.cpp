@@ -22,7 +22,7 @@ namespace {
 using std::filesystem::path;
 
 // Float32 values are converted this many at a time (1 MiB), so that the block is still in cache when
-// HDF5 copies it out; as fast as converting on every core first, on an H200 machine's 16.
+// HDF5 copies it out (one thread: converting on every core first was no faster).
 constexpr hsize_t block_values = hsize_t{1} << 18;
 
 // HDF5's innermost error message; the file driver's holds the system's reason (a full disk) as

@@ -41,8 +41,8 @@ std::string vti_header(const ImageGrid& g, std::span<const NamedValues> fields, 
 }
 
 // One appended array: its byte count, then its values. Float32 values are converted a block at a time
-// (1 MiB), so that the block is still in cache when it is copied out; as fast as converting on every
-// core first, on an H200 machine's 16.
+// (1 MiB), so that the block is still in cache when it is copied out (one thread: converting on every
+// core first was no faster).
 bool write_array(std::FILE* out, const NamedValues& f, StoreAs store) {
   const std::uint64_t bytes = array_bytes(f, store);
   if (std::fwrite(&bytes, sizeof bytes, 1, out) != 1) return false;
