@@ -55,6 +55,25 @@ TEST(MatrixMarket, SymmetricStorageIsExpandedAndArrayIsColumnMajor) {
             (std::vector<double>{5, 6, 7}));
 }
 
+// An array file of a symmetric matrix holds the lower triangle column by column; of a skew-symmetric
+// one, the triangle below the (zero) diagonal.
+TEST(MatrixMarket, SymmetricArrayFilesHoldTheLowerTriangle) {
+  ScratchDir dir;
+  const auto s = read_matrix_market(write_text(dir, "%%MatrixMarket matrix array real symmetric\n3 3\n1\n2\n3\n4\n5\n6\n"));
+  EXPECT_EQ(to_dense(s).values, (std::vector<double>{1, 2, 3, 2, 4, 5, 3, 5, 6}));
+  const auto k = read_matrix_market(write_text(dir, "%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n"));
+  EXPECT_EQ(to_dense(k).values, (std::vector<double>{0, -1, -2, 1, 0, -3, 2, 3, 0}));
+  EXPECT_NE(error_of("%%MatrixMarket matrix array real symmetric\n3 3\n1\n2\n3\n4\n5\n6\n7\n").find("more entries than the 6"),
+            std::string::npos);
+}
+
+// A size line whose matrix could not fit in memory is refused before anything is allocated.
+TEST(MatrixMarket, ASizeBeyondTheMachinesMemoryIsRefused) {
+  const std::string e = error_of("%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1000000000000\n1 1 1\n");
+  EXPECT_NE(e.find("m.mtx:2: a matrix of 2000000000 rows and 1000000000000 entries needs"), std::string::npos) << e;
+  EXPECT_NE(e.find("more than this machine's memory"), std::string::npos) << e;
+}
+
 TEST(MatrixMarket, MalformedFilesNameTheLineAndWhatWasExpected) {
   const std::string b = "%%MatrixMarket matrix coordinate real general\n";
   EXPECT_NE(error_of("").find("m.mtx:1: empty file"), std::string::npos) << error_of("");

@@ -1,5 +1,7 @@
 #include "pdex/linalg/matrix_market.hpp"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -88,8 +90,37 @@ void numbers(MtxReader& r, const std::string& line, V* out, int count, const cha
   if (in >> rest) r.fail(std::string("expected ") + expected + " only, found \"" + rest + "\" after them");
 }
 
+// The next position of an array file's values: column by column, a symmetric matrix's lower triangle
+// only (a skew-symmetric's without its zero diagonal).
+struct ArrayPosition {
+  int rows, first_offset, j = 0, i;  // j before i: i starts at column 0's first row
+  ArrayPosition(int n, const std::string& symmetry)
+      : rows(n), first_offset(symmetry == "general" ? -1 : symmetry == "symmetric" ? 0 : 1), i(first_row()) {}
+  int first_row() const { return first_offset < 0 ? 0 : j + first_offset; }
+  void next() {
+    if (++i < rows) return;
+    ++j, i = first_row();
+  }
+};
+
+// How many values an array file of this size holds.
+long long array_count(long long rows, long long cols, const std::string& symmetry) {
+  if (symmetry == "general") return rows * cols;
+  return symmetry == "symmetric" ? rows * (rows + 1) / 2 : rows * (rows - 1) / 2;
+}
+
+// A size whose matrix would not fit in this machine's memory is refused before anything is allocated.
+void check_fits(MtxReader& r, long long rows, long long count) {
+  const long long page = sysconf(_SC_PAGESIZE), pages = sysconf(_SC_PHYS_PAGES);
+  const double needed = double(rows + 1) * sizeof(int) + 2.0 * double(count) * (sizeof(Triplet<double>) + sizeof(int) + sizeof(double));
+  if (page > 0 && pages > 0 && needed > double(page) * double(pages))
+    r.fail("a matrix of " + std::to_string(rows) + " rows and " + std::to_string(count) + " entries needs " +
+           std::to_string(needed / 1e9).substr(0, 5) + " GB, more than this machine's memory");
+}
+
 std::vector<Triplet<double>> read_entries(MtxReader& r, const Header& h, int rows, int cols, long long count) {
   std::vector<Triplet<double>> t;
+  ArrayPosition at(rows, h.symmetry);
   std::string line;
   for (long long k = 0; k < count; ++k) {
     if (!r.next(line))
@@ -111,7 +142,9 @@ std::vector<Triplet<double>> read_entries(MtxReader& r, const Header& h, int row
     } else {
       double v = 0;
       numbers(r, line, &v, 1, "one value");
-      t.push_back({int(k % rows), int(k / rows), v});  // column-major
+      t.push_back({at.i, at.j, v});
+      if (h.symmetry != "general" && at.i != at.j) t.push_back({at.j, at.i, h.symmetry == "symmetric" ? v : -v});
+      at.next();
     }
   }
   if (r.next(line)) r.fail("more entries than the " + std::to_string(count) + " the size line announced");
@@ -132,7 +165,8 @@ CsrMatrix<double> read_matrix_market(const std::string& path) {
   // Each entry is mirrored across the diagonal: outside a square it would land outside the matrix.
   if (h.symmetry != "general" && size[0] != size[1])
     r.fail("a " + h.symmetry + " matrix must be square, not " + std::to_string(size[0]) + " x " + std::to_string(size[1]));
-  const long long count = h.coordinate ? size[2] : size[0] * size[1];
+  const long long count = h.coordinate ? size[2] : array_count(size[0], size[1], h.symmetry);
+  check_fits(r, size[0], count);
   return csr_from_triplets(int(size[0]), int(size[1]), read_entries(r, h, int(size[0]), int(size[1]), count));
 }
 
