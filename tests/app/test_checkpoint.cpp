@@ -106,13 +106,18 @@ TEST(Checkpoint, ARestartedRunEqualsTheRunStraightThroughBitwise) {
     }
 }
 
+// The fields' float rows (padded, copied from the device on CUDA) into the checkpoint as they are.
 TEST(Checkpoint, ARunInFloat32ContinuesBitwise) {
-  ScratchDir dir;
-  const std::vector<std::string> sets{"grid.nx=40", "grid.ny=32", "time.steps=80", "output.checkpoint_every=40", "run.precision=\"f32\""};
-  const auto straight = run(load(example("gray_scott_spots"), sets, Backend::openmp, dir / "a"));
-  EXPECT_EQ(npy_descr(checkpoints(dir / "a")[0] / "field_u.npy"), "<f4");
-  const auto resumed = run(load(example("gray_scott_spots"), sets, Backend::openmp, dir / "b"), {checkpoints(dir / "a")[0].string(), false});
-  EXPECT_EQ(resumed, straight);
+  for (Backend b : backends()) {
+    SCOPED_TRACE(backend_name(b));
+    ScratchDir dir;
+    const std::vector<std::string> sets{"grid.nx=40", "grid.ny=32", "time.steps=80", "output.checkpoint_every=40", "run.precision=\"f32\""};
+    const auto straight = run(load(example("gray_scott_spots"), sets, b, dir / "a"));
+    EXPECT_EQ(npy_descr(checkpoints(dir / "a")[0] / "field_u.npy"), "<f4");
+    EXPECT_EQ(io::read_npy(checkpoints(dir / "a")[0] / "field_u.npy").shape, (std::vector<std::size_t>{32, 40}));
+    const auto resumed = run(load(example("gray_scott_spots"), sets, b, dir / "b"), {checkpoints(dir / "a")[0].string(), false});
+    EXPECT_EQ(resumed, straight);
+  }
 }
 
 TEST(Checkpoint, OnlyTheNewestAreKeptAndTheSummaryNamesTheLast) {
@@ -166,7 +171,8 @@ TEST(Checkpoint, OneThatDoesNotFitStopsTheRunAndKeepsTheLastGoodOne) {
   const RunConfig rc = load(example("gray_scott_spots"), {"grid.nx=64", "grid.ny=64", "time.steps=20", "run.precision=\"f64\""},
                             Backend::serial, dir / "a");
   auto s = rc.setup->make_stepper(Backend::serial, Precision::f64);
-  const std::string good = write_checkpoint(rc, *s, {10, 10.0, nlohmann::json::object()});
+  CopyBuffers buffers;
+  const std::string good = write_checkpoint(rc, *s, {10, 10.0, nlohmann::json::object()}, buffers);
   std::signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG instead of stopping the process
   rlimit saved{};
   ::getrlimit(RLIMIT_FSIZE, &saved);
@@ -175,7 +181,7 @@ TEST(Checkpoint, OneThatDoesNotFitStopsTheRunAndKeepsTheLastGoodOne) {
   ::setrlimit(RLIMIT_FSIZE, &tight);
   std::string message;
   try {
-    write_checkpoint(rc, *s, {20, 20.0, nlohmann::json::object()});
+    write_checkpoint(rc, *s, {20, 20.0, nlohmann::json::object()}, buffers);
   } catch (const Error& e) {
     message = e.what();
   }

@@ -68,6 +68,9 @@ TEST(OutputFormats, VtkAndHdf5HoldTheNpyValuesOfEveryOutput) {
       EXPECT_TRUE(d.bytes == npy) << name << " at " << ten;
     }
   }
+  const auto alpha_vti = appended_array(pdex::testing::read_vti(out / "fields_000000.vti").appended,
+                                        std::stoul(elements(pdex::testing::read_vti(out / "fields_000000.vti").header, "DataArray")[2].at("offset")));
+  EXPECT_TRUE(pdex::testing::read_dataset(h5, "/params/alpha").bytes == alpha_vti) << "the parameter in HDF5 as in VTK";
   EXPECT_EQ(pdex::testing::read_xdmf(out / "fields.xmf").size(), 3u);
   for (const auto& e : fs::recursive_directory_iterator(dir.path()))
     EXPECT_EQ(e.path().string().find(".partial"), std::string::npos) << e.path();

@@ -180,6 +180,35 @@ TEST(Xdmf, NamesEveryStepFieldAndDatasetWithItsPrecision) {
   }
 }
 
+// The spatially varying parameters go in once, under /params, and every step of the XDMF file lists them
+// after its fields; after a step they are refused.
+TEST(Hdf5Series, WritesTheParametersOnceAndTheXdmfListsThemWithEveryStep) {
+  ScratchDir dir;
+  const TwoFields alpha = values_for(15, 3, true);
+  {
+    Hdf5Series series(dir / "fields.h5", grid5x3, StoreAs::f32);
+    series.write_params(std::vector<NamedValues>{{"alpha", alpha.u}});
+    series.write(0, 0.0, values_for(15, 0, true).fields());
+    series.write(10, 1.0, values_for(15, 10, true).fields());
+    EXPECT_THROW(series.write_params(std::vector<NamedValues>{{"beta", alpha.v}}), Error);
+    series.close();
+  }
+  const H5Id h5 = open_h5(dir / "fields.h5");
+  const Dataset d = read_dataset(h5, "/params/alpha");
+  EXPECT_TRUE(d.f32);
+  EXPECT_EQ(d.dims, (std::vector<hsize_t>{3, 5}));
+  EXPECT_EQ(d.bytes, bytes_of(as_floats(alpha.u)));
+  EXPECT_LE(H5Lexists(h5, "/params/beta", H5P_DEFAULT), 0);
+  const std::vector<XdmfStep> xdmf = read_xdmf(dir / "fields.xmf");
+  ASSERT_EQ(xdmf.size(), 2u);
+  for (const XdmfStep& step : xdmf) {
+    ASSERT_EQ(step.fields.size(), 3u);
+    EXPECT_EQ(step.fields[2].name, "alpha");
+    EXPECT_EQ(step.fields[2].reference, "fields.h5:/params/alpha");
+    EXPECT_EQ(step.fields[2].precision, "4");
+  }
+}
+
 // Flushed after each step, a copy of the partial file taken mid-run is a whole HDF5 file; and the writer
 // holds no lock on it, so that a reader's HDF5 (h5py) may take its shared lock and open it.
 TEST(Hdf5Series, ThePartialFileIsReadableWhileTheRunGoes) {

@@ -28,23 +28,22 @@ std::string step_folder(int64_t step) {
   return "step_" + std::string(std::size_t(std::max(0, 10 - int(tag.size()))), '0') + tag;
 }
 
-void write_values(const fs::path& file, const std::vector<double>& v, bool single) {
-  const std::vector<std::size_t> shape{v.size()};
-  if (!single) return io::write_npy(file, v.data(), shape);
-  const std::vector<float> f(v.begin(), v.end());  // exact: the values were floats
-  io::write_npy(file, f.data(), shape);
-}
-
-// The stepper's state into `dir`: the settable fields (at the run's precision) and the extra arrays.
-nlohmann::json write_state(const fs::path& dir, Stepper& s, bool single) {
+// The stepper's state into `dir`: the settable fields (at the run's precision, shape (ny, nx)) and the
+// extra arrays.
+nlohmann::json write_state(const fs::path& dir, Stepper& s, const RunConfig& rc, CopyBuffers& buffers) {
   nlohmann::json fields = nlohmann::json::array(), extra = nlohmann::json::array();
+  const Grid2& g = rc.grid();
+  const io::ImageGrid grid{g.nx, g.ny, g.x0, g.y0, g.dx, g.dy};
+  const io::StoreAs store = rc.precision == Precision::f32 ? io::StoreAs::f32 : io::StoreAs::f64;
   for (std::size_t f = 0; f < s.field_names().size(); ++f) {
     if (!s.settable(int(f))) continue;
-    write_values(dir / ("field_" + s.field_names()[f] + ".npy"), copy_field(s, int(f)).row_major(), single);
+    FieldCopy copy = copy_field(s, int(f), buffers);
+    io::write_npy(dir / ("field_" + s.field_names()[f] + ".npy"), copy.view(), grid, store);
+    buffers.give(std::move(copy.rows));
     fields.push_back(s.field_names()[f]);
   }
   for (const NamedArray& a : s.extra_state()) {
-    write_values(dir / ("extra_" + a.name + ".npy"), a.values, false);
+    io::write_npy(dir / ("extra_" + a.name + ".npy"), a.values.data(), {a.values.size()});
     extra.push_back(a.name);
   }
   return {{"fields", fields}, {"extra", extra}};
@@ -132,7 +131,7 @@ nlohmann::json checkpoint_identity(const nlohmann::json& resolved) {
   return id;
 }
 
-std::string write_checkpoint(const RunConfig& rc, Stepper& s, const CheckpointClock& clock) {
+std::string write_checkpoint(const RunConfig& rc, Stepper& s, const CheckpointClock& clock, CopyBuffers& buffers) {
   const fs::path root = fs::path(rc.output.dir) / "checkpoints";
   const fs::path dir = root / step_folder(clock.step);
   const fs::path partial = dir.string() + "." + std::to_string(::getpid()) + ".partial";
@@ -144,7 +143,7 @@ std::string write_checkpoint(const RunConfig& rc, Stepper& s, const CheckpointCl
                          {"identity", checkpoint_identity(rc.resolved)}, {"model", rc.model},
                          {"backend", backend_name(rc.backend)}, {"step", clock.step}, {"time", clock.time},
                          {"schedule", clock.schedule}};
-    st.update(write_state(partial, s, rc.precision == Precision::f32));
+    st.update(write_state(partial, s, rc, buffers));
     io::write_text_file(partial / "state.json", st.dump(1) + "\n");
     fs::remove_all(dir);
     fs::rename(partial, dir);

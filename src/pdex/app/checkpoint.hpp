@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "pdex/app/field_copy.hpp"
 #include "pdex/app/run_config.hpp"
 #include "pdex/time/stepper.hpp"
 
@@ -29,8 +30,8 @@ struct CheckpointClock {
 
 // Writes the stepper's state into <rc.output.dir>/checkpoints/step_<N>/ and keeps the newest
 // rc.output.checkpoint_keep of them; returns the folder. Throws Error naming it when a write fails (the
-// partial folder is removed, the older checkpoints stay).
-std::string write_checkpoint(const RunConfig& rc, Stepper& s, const CheckpointClock& clock);
+// partial folder is removed, the older checkpoints stay). The fields are copied through `buffers`.
+std::string write_checkpoint(const RunConfig& rc, Stepper& s, const CheckpointClock& clock, CopyBuffers& buffers);
 
 // Reads a checkpoint into a stepper made for rc; returns its clock. Throws InputError naming the folder
 // where it was written by another configuration (listing what changed) or pdex version, unless

@@ -1,20 +1,71 @@
 #include "pdex/app/field_copy.hpp"
 
+#include <algorithm>
+#include <cstring>
+#include <span>
 #include <utility>
 
 #include "pdex/core/buffer.hpp"
 
 namespace pdex {
 
-FieldCopy copy_field(Stepper& s, int f, std::vector<std::byte> spare) {
-  FieldCopy c{s.field_names()[std::size_t(f)], s.memory(f), std::move(spare), {}};
-  if (!c.layout.data) {
+namespace {
+
+std::size_t block_values(const FieldMemory& m) { return std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx); }
+
+template <class T>
+std::span<const T> rows_as(const HostBlock& b, std::size_t count) {
+  return {reinterpret_cast<const T*>(b.data()), count};
+}
+
+}  // namespace
+
+io::NamedValues FieldCopy::view() const {
+  if (rows.empty()) return {name, std::span<const double>(values), 0};
+  const std::size_t n = block_values(layout), stride = std::size_t(layout.pitch);
+  if (layout.value_bytes == 4) return {name, rows_as<float>(rows, n), stride};
+  return {name, rows_as<double>(rows, n), stride};
+}
+
+const std::vector<double>& FieldCopy::row_major() {
+  if (rows.empty() || !values.empty()) return values;
+  const io::NamedValues v = view();
+  const std::size_t nx = std::size_t(layout.nx), stride = std::size_t(layout.pitch);
+  values.resize(nx * std::size_t(layout.ny));
+  std::visit([&](auto span) {
+    for (std::size_t y = 0; y < std::size_t(layout.ny); ++y) std::copy_n(span.data() + y * stride, nx, values.data() + y * nx);
+  }, v.values);
+  return values;
+}
+
+HostBlock CopyBuffers::take(std::size_t bytes, bool pinned) {
+  {
+    std::lock_guard lock(m_);
+    const auto fits = std::find_if(kept_.begin(), kept_.end(), [&](const HostBlock& b) { return b.size() >= bytes; });
+    if (fits != kept_.end()) {
+      HostBlock b = std::move(*fits);
+      kept_.erase(fits);
+      return b;
+    }
+  }
+  return HostBlock(bytes, pinned);
+}
+
+void CopyBuffers::give(HostBlock block) {
+  if (block.empty()) return;
+  std::lock_guard lock(m_);
+  kept_.push_back(std::move(block));
+}
+
+FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers) {
+  FieldCopy c{s.field_names()[std::size_t(f)], s.memory(f), {}, {}};
+  const FieldMemory& m = c.layout;
+  if (!m.data) {
     c.values = s.values(f);
     return c;
   }
-  const FieldMemory& m = c.layout;
-  const std::size_t bytes = (std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx)) * std::size_t(m.value_bytes);
-  c.rows.resize(bytes);
+  const std::size_t bytes = block_values(m) * std::size_t(m.value_bytes);
+  c.rows = buffers.take(bytes, m.device);
   detail::copy_bytes(c.rows.data(), MemorySpace::host, m.data, m.device ? MemorySpace::device : MemorySpace::host, bytes);
   return c;
 }

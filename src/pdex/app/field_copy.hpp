@@ -1,46 +1,45 @@
 #pragma once
 // A field as the host copies it for outputs and checkpoints: the block of rows where the stepper keeps
-// it, in one copy (from the device, or host memory), converted to row-major values later, off the run's
-// critical path.
+// it, in one copy (from the device into page-locked memory, or host memory), handed to the writers as it
+// is (io::NamedValues: padded rows of floats or doubles), off the run's critical path.
 #include <cstddef>
-#include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "pdex/core/host_block.hpp"
+#include "pdex/io/field_files.hpp"
 #include "pdex/time/stepper.hpp"
 
 namespace pdex {
 
 // One field at one output as the host copied it: the block of rows where the stepper keeps it (one copy
-// from the device), or its values.
+// from the device), or, where the stepper shares no memory, its values.
 struct FieldCopy {
   std::string name;
   FieldMemory layout;
-  std::vector<std::byte> rows;
+  HostBlock rows;
   std::vector<double> values;
 
-  // Row-major [y][x] values (in the background thread: the copy above is all the run waits for).
-  const std::vector<double>& row_major() {
-    if (rows.empty() || !values.empty()) return values;
-    values.resize(std::size_t(layout.nx) * std::size_t(layout.ny));
-    for (int y = 0; y < layout.ny; ++y) {
-      const std::byte* row = rows.data() + std::size_t(y) * std::size_t(layout.pitch) * std::size_t(layout.value_bytes);
-      double* out = values.data() + std::size_t(y) * std::size_t(layout.nx);
-      for (int x = 0; x < layout.nx; ++x) out[x] = layout.value_bytes == 4 ? load<float>(row, x) : load<double>(row, x);
-    }
-    return values;
-  }
-
-  template <class T>
-  static double load(const std::byte* row, int x) {
-    T v;
-    std::memcpy(&v, row + std::size_t(x) * sizeof(T), sizeof(T));
-    return double(v);
-  }
+  // The copy as the writers take it.
+  io::NamedValues view() const;
+  // Row-major [y][x] doubles, for pictures (in the background thread: the copy is all the run waits for).
+  const std::vector<double>& row_major();
 };
 
-// Copies field f into `spare` (a buffer of an earlier copy: a fresh one costs its page faults), or, where
-// the stepper shares no memory, takes its values().
-FieldCopy copy_field(Stepper& s, int f, std::vector<std::byte> spare = {});
+// Copy buffers that writers are done with, for the next copies: a fresh buffer costs its page faults, and
+// a page-locked one its locking. Shared by the run's thread and the writing thread.
+class CopyBuffers {
+ public:
+  HostBlock take(std::size_t bytes, bool pinned);  // a kept buffer that fits (a run's copies are alike), or a new one
+  void give(HostBlock block);
+
+ private:
+  std::mutex m_;
+  std::vector<HostBlock> kept_;
+};
+
+// Copies field f of the stepper into a buffer of `buffers`.
+FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers);
 
 }  // namespace pdex

@@ -146,7 +146,7 @@ std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step, dou
   const auto& names = stepper.field_names();
   for (std::size_t f = 0; f < names.size(); ++f)
     if (std::find(o.fields.begin(), o.fields.end(), names[f]) != o.fields.end())
-      snap->fields.push_back(copy_field(stepper, int(f), spare_rows()));
+      snap->fields.push_back(copy_field(stepper, int(f), buffers_));
 
   std::vector<std::string> files;
   const fs::path dir(dir_);
@@ -172,24 +172,15 @@ nlohmann::json OutputWriter::run_files() const {
   return j;
 }
 
-void OutputWriter::write_field_files(const std::string& stem, const std::string& name, const std::vector<double>& values) const {
+void OutputWriter::write_picture(const std::string& stem, const std::string& name, const std::vector<double>& values) const {
   const OutputConfig& o = rc_.output;
   const Grid2& g = rc_.grid();
-  if (wants(o, "png")) {
-    const io::Colormap cmap = io::parse_colormap(o.colormap);
-    if (o.relief > 0)
-      io::write_png(stem + ".png", io::height_shade(values, g.nx, g.ny, o.relief), g.nx, g.ny, cmap, io::ColorRange{false, 0.0, 1.0}, o.scale);
-    else
-      io::write_png(stem + ".png", values, g.nx, g.ny, cmap, io::ColorRange{o.auto_range, o.range_min, o.range_max},
-                    io::FrameDecor{o.scale, o.colorbar, o.colorbar ? name : ""});
-  }
-  if (!wants(o, "npy")) return;
-  if (rc_.precision == Precision::f32) {
-    const std::vector<float> single(values.begin(), values.end());  // exact: the values were float
-    io::write_npy(stem + ".npy", single.data(), g.extents().shape());
-  } else {
-    io::write_npy(stem + ".npy", values.data(), g.extents().shape());
-  }
+  const io::Colormap cmap = io::parse_colormap(o.colormap);
+  if (o.relief > 0)
+    io::write_png(stem + ".png", io::height_shade(values, g.nx, g.ny, o.relief), g.nx, g.ny, cmap, io::ColorRange{false, 0.0, 1.0}, o.scale);
+  else
+    io::write_png(stem + ".png", values, g.nx, g.ny, cmap, io::ColorRange{o.auto_range, o.range_min, o.range_max},
+                  io::FrameDecor{o.scale, o.colorbar, o.colorbar ? name : ""});
 }
 
 // A frame of the movie field in each movie format; the movies start with the first frame.
@@ -208,22 +199,26 @@ void OutputWriter::add_frame(const Snapshot& snap, const std::string& field, con
   for (auto& m : series_->movies) m->add_frame(frame);
 }
 
-// In the background thread: every file of one output.
+// In the background thread: every file of one output. Pictures take doubles; the data files take the
+// copied rows as they are.
 void OutputWriter::write_snapshot(Snapshot& snap) {
   const OutputConfig& o = rc_.output;
   const fs::path dir(dir_);
-  std::vector<io::NamedValues> named;
-  for (FieldCopy& c : snap.fields) {
-    const std::vector<double>& values = c.row_major();
-    write_field_files((dir / (c.name + "_" + snap.tag)).string(), c.name, values);
-    if (wants(o, "movie") && c.name == o.movie_field) add_frame(snap, c.name, values);
-    named.push_back({c.name, values});
-  }
   const io::StoreAs store = rc_.precision == Precision::f32 ? io::StoreAs::f32 : io::StoreAs::f64;
   const io::ImageGrid grid = image_grid(rc_.grid());
+  std::vector<io::NamedValues> named;
+  for (FieldCopy& c : snap.fields) {
+    const std::string stem = (dir / (c.name + "_" + snap.tag)).string();
+    named.push_back(c.view());
+    if (wants(o, "npy")) io::write_npy(stem + ".npy", named.back(), grid, store);
+    if (wants(o, "png")) write_picture(stem, c.name, c.row_major());
+    if (wants(o, "movie") && c.name == o.movie_field) add_frame(snap, c.name, c.row_major());
+  }
+  std::vector<io::NamedValues> params;
+  for (const auto& [name, cells] : params_) params.push_back({name, std::span<const double>(cells)});
   if (wants(o, "vtk")) {
     std::vector<io::NamedValues> with_params = named;
-    for (const auto& [name, cells] : params_) with_params.push_back({name, cells});
+    with_params.insert(with_params.end(), params.begin(), params.end());
     const std::string file = "fields_" + snap.tag + ".vti";
     io::write_vti(dir / file, grid, with_params, store);
     if (!series_->pvd) series_->pvd = std::make_unique<io::PvdSeries>(run_file("fields", ".pvd"));
@@ -233,20 +228,11 @@ void OutputWriter::write_snapshot(Snapshot& snap) {
     if (!series_->h5) {
       series_->h5 = std::make_unique<io::Hdf5Series>(run_file("fields", ".h5"), grid, store);
       series_->h5->set_attribute("config", rc_.resolved.dump());
+      series_->h5->write_params(params);
     }
     series_->h5->write(snap.step, snap.time, named);
   }
-  std::lock_guard lock(spare_mutex_);
-  for (FieldCopy& c : snap.fields)
-    if (!c.rows.empty()) spare_.push_back(std::move(c.rows));
-}
-
-std::vector<std::byte> OutputWriter::spare_rows() {
-  std::lock_guard lock(spare_mutex_);
-  if (spare_.empty()) return {};
-  std::vector<std::byte> rows = std::move(spare_.back());
-  spare_.pop_back();
-  return rows;
+  for (FieldCopy& c : snap.fields) buffers_.give(std::move(c.rows));
 }
 
 void OutputWriter::close(const nlohmann::json& summary) {

@@ -8,11 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "pdex/app/field_copy.hpp"
 #include "pdex/app/run_config.hpp"
 #include "pdex/time/stepper.hpp"
 
@@ -37,6 +37,7 @@ class OutputWriter {
   // throws the Error of a write that failed.
   void close(const nlohmann::json& summary);
   const std::string& dir() const { return dir_; }
+  CopyBuffers& copy_buffers() { return buffers_; }
   // The files of the whole run (HDF5 and XDMF, .pvd, movies) by kind, for summary.json.
   nlohmann::json run_files() const;
 
@@ -47,16 +48,14 @@ class OutputWriter {
 
   std::string run_file(const std::string& stem, const std::string& extension) const;
   void write_snapshot(Snapshot& snap);
-  void write_field_files(const std::string& stem, const std::string& name, const std::vector<double>& values) const;
+  void write_picture(const std::string& stem, const std::string& name, const std::vector<double>& values) const;
   void add_frame(const Snapshot& snap, const std::string& field, const std::vector<double>& values);
-  std::vector<std::byte> spare_rows();
 
   const RunConfig& rc_;
   std::string dir_;
   int digits_;
   std::vector<std::pair<std::string, std::vector<double>>> params_;  // the per-cell parameters (VTK)
-  std::mutex spare_mutex_;
-  std::vector<std::vector<std::byte>> spare_;  // copies' buffers that the background thread is done with
+  CopyBuffers buffers_;  // the copies' buffers, reused (also by the run's checkpoints)
   std::unique_ptr<Series> series_;
   std::unique_ptr<Queue> queue_;
 };

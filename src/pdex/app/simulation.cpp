@@ -174,7 +174,7 @@ class Simulation {
 
   void checkpoint(Stepper& s) {
     if (!writer_) return;
-    checkpoints_.seconds += timed([&] { last_checkpoint_ = write_checkpoint(current(), s, schedule_->position()); });
+    checkpoints_.seconds += timed([&] { last_checkpoint_ = write_checkpoint(current(), s, schedule_->position(), writer_->copy_buffers()); });
     checkpoints_.bytes += folder_bytes(last_checkpoint_);
     ++checkpoints_.count;
   }

@@ -1,11 +1,15 @@
 #pragma once
 // What the field-file writers (vtk.hpp, hdf5_series.hpp) are handed, the grid and the fields' values,
 // and the checks and XML text they share.
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 #include "pdex/core/error.hpp"
 
@@ -17,26 +21,52 @@ struct ImageGrid {
   double x0 = 0, y0 = 0, dx = 1, dy = 1;
 };
 
-// One field's interior values, row-major [y][x] (y * nx + x), nx * ny of them.
+// One field's interior values, row-major [y][x]: value (x, y) at y * row_stride + x, row_stride >= nx (0:
+// nx), as doubles or as floats (a stepper's own rows, padded, copied from an f32 run).
 struct NamedValues {
   std::string name;
-  std::span<const double> values;
+  std::variant<std::span<const double>, std::span<const float>> values;
+  std::size_t row_stride = 0;
+
+  std::size_t stride(const ImageGrid& g) const { return row_stride ? row_stride : static_cast<std::size_t>(g.nx); }
 };
 
 enum class StoreAs { f32, f64 };  // values of an f32 run are stored as float32 (exactly: they were floats)
 
 // Throws Error naming `file` unless the grid has cells and each field a name without '/' (an HDF5 path
-// separator) and nx * ny values.
+// separator) and rows of at least nx values for every row of the grid.
 inline void check_fields(const std::filesystem::path& file, const ImageGrid& grid, std::span<const NamedValues> fields) {
   if (grid.nx <= 0 || grid.ny <= 0) throw Error(file.string() + ": the grid has no cells");
   const auto cells = static_cast<std::size_t>(grid.nx) * static_cast<std::size_t>(grid.ny);
   for (const NamedValues& f : fields) {
     if (f.name.empty() || f.name.find('/') != std::string::npos)
       throw Error(file.string() + ": bad field name '" + f.name + "'");
-    if (f.values.size() != cells)
-      throw Error(file.string() + ": field " + f.name + " has " + std::to_string(f.values.size()) +
-                  " values, the grid " + std::to_string(cells));
+    const std::size_t size = std::visit([](auto v) { return v.size(); }, f.values);
+    const std::size_t stride = f.stride(grid), needed = (static_cast<std::size_t>(grid.ny) - 1) * stride + static_cast<std::size_t>(grid.nx);
+    if (stride < static_cast<std::size_t>(grid.nx) || size < needed || (f.row_stride == 0 && size != cells))
+      throw Error(file.string() + ": field " + f.name + " has " + std::to_string(size) + " values in rows of " +
+                  std::to_string(stride) + ", the grid " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " cells");
   }
+}
+
+// Calls write(values, first_row, rows) over the rows of `f` as contiguous values of type T: `f`'s own
+// memory in one call where it holds T in unpadded rows, else rows converted about 1 MiB at a time (still
+// in cache when the writer copies them out). Returns false as soon as a write returns false.
+template <class T, class Write>
+bool for_each_block(const NamedValues& f, const ImageGrid& g, Write&& write) {
+  const auto nx = static_cast<std::size_t>(g.nx), ny = static_cast<std::size_t>(g.ny), stride = f.stride(g);
+  if (const auto* same = std::get_if<std::span<const T>>(&f.values); same && stride == nx)
+    return write(same->data(), std::size_t{0}, ny);
+  const std::size_t rows = std::clamp<std::size_t>((std::size_t{1} << 20) / sizeof(T) / nx, 1, ny);
+  std::vector<T> block(rows * nx);
+  for (std::size_t y = 0; y < ny; y += rows) {
+    const std::size_t count = std::min(rows, ny - y);
+    std::visit([&](auto v) {
+      for (std::size_t r = 0; r < count; ++r) std::copy_n(v.data() + (y + r) * stride, nx, block.data() + r * nx);
+    }, f.values);
+    if (!write(static_cast<const T*>(block.data()), y, count)) return false;
+  }
+  return true;
 }
 
 // A number in the writers' XML text, to the last bit.

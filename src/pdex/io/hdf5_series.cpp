@@ -21,10 +21,6 @@ namespace {
 
 using std::filesystem::path;
 
-// Float32 values are converted this many at a time (1 MiB), so that the block is still in cache when
-// HDF5 copies it out (one thread: converting on every core first was no faster).
-constexpr hsize_t block_values = hsize_t{1} << 18;
-
 // HDF5's innermost error message; the file driver's holds the system's reason (a full disk) as
 // "error message = '...'", and that part alone is clearer.
 std::string hdf5_reason() {
@@ -85,19 +81,17 @@ void write_grid_attributes(hid_t h5, const ImageGrid& g, const path& file) {
     write_attribute(h5, name, H5T_NATIVE_DOUBLE, &value, file);
 }
 
-// Float32 rows a block at a time, each written to its hyperslab of the dataset.
-void write_f32(hid_t dataset, const ImageGrid& g, std::span<const double> values, const path& file, const std::string& name) {
-  const auto nx = static_cast<hsize_t>(g.nx), ny = static_cast<hsize_t>(g.ny);
-  const hsize_t rows = std::max<hsize_t>(1, block_values / nx);
-  std::vector<float> block(std::min(rows, ny) * nx);
-  const Id file_space = opened(H5Dget_space(dataset), H5Sclose, file, "getting the dataspace of " + name);
-  for (hsize_t y = 0; y < ny; y += rows) {
-    const hsize_t start[2] = {y, 0}, count[2] = {std::min(rows, ny - y), nx};
-    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(y * nx), count[0] * nx, block.begin());
+// The field's rows, each block written to its hyperslab of the dataset.
+template <class T>
+void write_rows(hid_t dataset, hid_t memory_type, const ImageGrid& g, const NamedValues& f, const path& file) {
+  const Id file_space = opened(H5Dget_space(dataset), H5Sclose, file, "getting the dataspace of " + f.name);
+  for_each_block<T>(f, g, [&](const T* values, std::size_t y, std::size_t rows) {
+    const hsize_t start[2] = {y, 0}, count[2] = {rows, static_cast<hsize_t>(g.nx)};
     const Id memory = opened(H5Screate_simple(2, count, nullptr), H5Sclose, file, "creating a dataspace");
-    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), file, "selecting rows of " + name);
-    check(H5Dwrite(dataset, H5T_NATIVE_FLOAT, memory, file_space, H5P_DEFAULT, block.data()), file, "writing " + name);
-  }
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), file, "selecting rows of " + f.name);
+    check(H5Dwrite(dataset, memory_type, memory, file_space, H5P_DEFAULT, values), file, "writing " + f.name);
+    return true;
+  });
 }
 
 path xdmf_file(const path& h5) { return h5.parent_path() / (h5.stem().string() + ".xmf"); }
@@ -176,10 +170,22 @@ void Hdf5Series::write_field(std::int64_t group, const NamedValues& field) {
   const Id dataset = opened(H5Dcreate2(group, field.name.c_str(), type, space, H5P_DEFAULT, properties, H5P_DEFAULT),
                             H5Dclose, file_, "creating dataset " + field.name);
   if (store_ == StoreAs::f32)
-    write_f32(dataset, grid_, field.values, file_, field.name);
+    write_rows<float>(dataset, H5T_NATIVE_FLOAT, grid_, field, file_);
   else
-    check(H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.values.data()), file_,
-          "writing " + field.name);
+    write_rows<double>(dataset, H5T_NATIVE_DOUBLE, grid_, field, file_);
+}
+
+void Hdf5Series::write_params(std::span<const NamedValues> params) {
+  const hid_t h5 = open_file();
+  check_fields(file_, grid_, params);
+  if (!steps_.empty() || !params_.empty()) throw Error(file_.string() + ": the parameters go in before the first step, once");
+  if (params.empty()) return;
+  const Id group = opened(H5Gcreate2(h5, "params", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, file_, "creating group /params");
+  for (const NamedValues& p : params) {
+    write_field(group, p);
+    params_.push_back(p.name);
+  }
+  check(H5Fflush(h5, H5F_SCOPE_LOCAL), file_, "flushing the parameters");
 }
 
 void Hdf5Series::set_attribute(const std::string& name, const std::string& text) {
@@ -215,9 +221,7 @@ void Hdf5Series::close() {
 // (vtkXdmf3DataSet::CopyShape), one layer of a 3D mesh in the x-y plane. XDMF lists dimensions and
 // coordinates slowest first: z, y, x. The points are the cell centres, as in the .vti files.
 std::string Hdf5Series::xdmf_text() const {
-  const std::string h5 = xml_escaped(file_.filename().string());
   const std::string dims = std::to_string(grid_.ny) + " " + std::to_string(grid_.nx);
-  const std::string precision = store_ == StoreAs::f32 ? "4" : "8";
   const std::string geometry =
       "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
       "          <DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">0 " +
@@ -230,13 +234,19 @@ std::string Hdf5Series::xdmf_text() const {
   for (const Step& s : steps_) {
     t += "      <Grid Name=\"step " + s.tag + "\" GridType=\"Uniform\">\n        <Time Value=\"" + xml_number(s.time) +
          "\"/>\n        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"1 " + dims + "\"/>\n" + geometry;
-    for (const std::string& f : s.fields)
-      t += "        <Attribute Name=\"" + xml_escaped(f) + "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-           "          <DataItem Dimensions=\"" + dims + "\" NumberType=\"Float\" Precision=\"" + precision +
-           "\" Format=\"HDF\">" + h5 + ":/steps/" + s.tag + "/" + xml_escaped(f) + "</DataItem>\n        </Attribute>\n";
+    for (const std::string& f : s.fields) t += xdmf_attribute(f, "/steps/" + s.tag + "/" + f);
+    for (const std::string& p : params_) t += xdmf_attribute(p, "/params/" + p);
     t += "      </Grid>\n";
   }
   return t + "    </Grid>\n  </Domain>\n</Xdmf>\n";
+}
+
+std::string Hdf5Series::xdmf_attribute(const std::string& name, const std::string& dataset) const {
+  const std::string dims = std::to_string(grid_.ny) + " " + std::to_string(grid_.nx);
+  const std::string precision = store_ == StoreAs::f32 ? "4" : "8";
+  return "        <Attribute Name=\"" + xml_escaped(name) + "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+         "          <DataItem Dimensions=\"" + dims + "\" NumberType=\"Float\" Precision=\"" + precision +
+         "\" Format=\"HDF\">" + xml_escaped(file_.filename().string()) + ":" + xml_escaped(dataset) + "</DataItem>\n        </Attribute>\n";
 }
 
 }  // namespace pdex::io

@@ -5,6 +5,7 @@
 //   /steps/0000001000/      attributes step (int64), time (double)
 //   /steps/0000001000/<f>   one dataset per field, shape [ny, nx] ([y][x], as the .npy files), contiguous,
 //                           float32 or float64
+//   /params/<p>             the spatially varying parameters (write_params), as the fields
 // The run writes "<file>.<pid>.partial", flushed after each step so that it can be read as the run goes;
 // close() renames it to `file` and writes "<stem>.xmf". HDF5 failures throw Error naming the file.
 // Host-only and single-threaded: Debian's libhdf5 is built without thread safety.
@@ -29,6 +30,9 @@ class Hdf5Series {
 
   // Writes the group /steps/<step, 10 digits> with `fields`, then flushes the file.
   void write(std::int64_t step, double time, std::span<const NamedValues> fields);
+  // The run's spatially varying parameters, once, as /params/<name>; the XDMF file lists them with
+  // every step. Before the first write().
+  void write_params(std::span<const NamedValues> params);
   // A text attribute of the root group (UTF-8, variable length), replacing one of the same name.
   void set_attribute(const std::string& name, const std::string& text);
   // Closes the file, renames it into place and writes the XDMF file; later calls do nothing.
@@ -43,6 +47,7 @@ class Hdf5Series {
   };
   std::int64_t open_file() const;  // the HDF5 file id, or throws once closed
   void write_field(std::int64_t group, const NamedValues& field);
+  std::string xdmf_attribute(const std::string& name, const std::string& dataset) const;
   std::string xdmf_text() const;
 
   std::filesystem::path file_, partial_;
@@ -50,6 +55,7 @@ class Hdf5Series {
   StoreAs store_;
   std::int64_t h5_ = -1;  // hid_t, kept out of this header
   std::vector<Step> steps_;
+  std::vector<std::string> params_;
 };
 
 }  // namespace pdex::io

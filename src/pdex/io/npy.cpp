@@ -191,6 +191,18 @@ std::string npy_preamble_and_header(const char* descr, const std::vector<std::si
   throw Error("npy header for shape " + shape_tuple(shape) + " exceeds 4 GiB");
 }
 
+// Writes the header of `shape`, then what write_values(FILE*) writes (false: failed).
+template <class WriteValues>
+void write_npy_file(const std::filesystem::path& file, const std::vector<std::size_t>& shape, const char* descr,
+                    WriteValues&& write_values) {
+  const std::string head = npy_preamble_and_header(descr, shape);
+  AtomicFile out(file);
+  errno = 0;
+  bool ok = std::fwrite(head.data(), 1, head.size(), out.get()) == head.size();
+  ok = ok && write_values(out.get());
+  out.commit(ok ? "" : errno_text(errno));
+}
+
 template <class T>
 void write_npy_impl(const std::filesystem::path& file, const T* data, const std::vector<std::size_t>& shape,
                     const char* descr) {
@@ -198,13 +210,17 @@ void write_npy_impl(const std::filesystem::path& file, const T* data, const std:
   const std::optional<std::size_t> count = checked_product(shape);
   if (!count) throw Error(where + ": cannot write .npy: shape " + shape_tuple(shape) + " overflows");
   if (*count > 0 && data == nullptr) throw Error(where + ": cannot write .npy: no data for shape " + shape_tuple(shape));
-  const std::string head = npy_preamble_and_header(descr, shape);
+  write_npy_file(file, shape, descr, [&](std::FILE* out) { return *count == 0 || std::fwrite(data, sizeof(T), *count, out) == *count; });
+}
 
-  AtomicFile out(file);
-  errno = 0;
-  bool ok = std::fwrite(head.data(), 1, head.size(), out.get()) == head.size();
-  if (ok && *count > 0) ok = std::fwrite(data, sizeof(T), *count, out.get()) == *count;
-  out.commit(ok ? "" : errno_text(errno));
+template <class T>
+void write_field_npy(const std::filesystem::path& file, const NamedValues& field, const ImageGrid& grid, const char* descr) {
+  write_npy_file(file, {std::size_t(grid.ny), std::size_t(grid.nx)}, descr, [&](std::FILE* out) {
+    return for_each_block<T>(field, grid, [&](const T* values, std::size_t, std::size_t rows) {
+      const std::size_t n = rows * std::size_t(grid.nx);
+      return std::fwrite(values, sizeof(T), n, out) == n;
+    });
+  });
 }
 
 }  // namespace
@@ -217,6 +233,14 @@ void write_npy(const std::filesystem::path& file, const float* data, const std::
 void write_npy(const std::filesystem::path& file, const double* data, const std::vector<std::size_t>& shape) {
   static_assert(sizeof(double) == 8 && std::numeric_limits<double>::is_iec559);
   write_npy_impl(file, data, shape, "<f8");
+}
+
+void write_npy(const std::filesystem::path& file, const NamedValues& field, const ImageGrid& grid, StoreAs store) {
+  check_fields(file, grid, {&field, 1});
+  if (store == StoreAs::f32)
+    write_field_npy<float>(file, field, grid, "<f4");
+  else
+    write_field_npy<double>(file, field, grid, "<f8");
 }
 
 }  // namespace pdex::io

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "pdex/io/field_files.hpp"
+
 namespace pdex::io {
 
 // A .npy array read from disk, converted to double whatever the on-disk dtype was.
@@ -35,5 +37,8 @@ NpyArray read_npy(const std::filesystem::path& file);
 // the file cannot be created or written.
 void write_npy(const std::filesystem::path& file, const float* data, const std::vector<std::size_t>& shape);
 void write_npy(const std::filesystem::path& file, const double* data, const std::vector<std::size_t>& shape);
+// One field on `grid` as an array of shape (ny, nx), float32 or float64 as `store` says (an output or a
+// checkpoint of a stepper's own rows: padded, or of the other precision).
+void write_npy(const std::filesystem::path& file, const NamedValues& field, const ImageGrid& grid, StoreAs store);
 
 }  // namespace pdex::io

@@ -18,8 +18,8 @@ static_assert(std::endian::native == std::endian::little, "VTK output assumes a 
 
 namespace {
 
-std::uint64_t array_bytes(const NamedValues& f, StoreAs store) {
-  return f.values.size() * (store == StoreAs::f32 ? sizeof(float) : sizeof(double));
+std::uint64_t array_bytes(const ImageGrid& g, StoreAs store) {
+  return std::uint64_t(g.nx) * std::uint64_t(g.ny) * (store == StoreAs::f32 ? sizeof(float) : sizeof(double));
 }
 
 std::string vti_header(const ImageGrid& g, std::span<const NamedValues> fields, StoreAs store) {
@@ -34,27 +34,21 @@ std::string vti_header(const ImageGrid& g, std::span<const NamedValues> fields, 
   for (const NamedValues& f : fields) {
     h += std::string("        <DataArray type=\"") + type + "\" Name=\"" + xml_escaped(f.name) +
          "\" format=\"appended\" offset=\"" + std::to_string(offset) + "\"/>\n";
-    offset += sizeof(std::uint64_t) + array_bytes(f, store);
+    offset += sizeof(std::uint64_t) + array_bytes(g, store);
   }
   h += "      </PointData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"raw\">\n   _";
   return h;
 }
 
-// One appended array: its byte count, then its values. Float32 values are converted a block at a time
-// (1 MiB), so that the block is still in cache when it is copied out (one thread: converting on every
-// core first was no faster).
-bool write_array(std::FILE* out, const NamedValues& f, StoreAs store) {
-  const std::uint64_t bytes = array_bytes(f, store);
+// One appended array: its byte count, then its values.
+template <class T>
+bool write_array(std::FILE* out, const NamedValues& f, const ImageGrid& g) {
+  const std::uint64_t bytes = std::uint64_t(g.nx) * std::uint64_t(g.ny) * sizeof(T);
   if (std::fwrite(&bytes, sizeof bytes, 1, out) != 1) return false;
-  const std::size_t n = f.values.size();
-  if (store == StoreAs::f64) return std::fwrite(f.values.data(), sizeof(double), n, out) == n;
-  std::vector<float> block(std::min<std::size_t>(n, std::size_t{1} << 18));
-  for (std::size_t begin = 0; begin < n; begin += block.size()) {
-    const std::size_t count = std::min(block.size(), n - begin);
-    std::copy_n(f.values.begin() + static_cast<std::ptrdiff_t>(begin), count, block.begin());
-    if (std::fwrite(block.data(), sizeof(float), count, out) != count) return false;
-  }
-  return true;
+  return for_each_block<T>(f, g, [&](const T* values, std::size_t, std::size_t rows) {
+    const std::size_t n = rows * std::size_t(g.nx);
+    return std::fwrite(values, sizeof(T), n, out) == n;
+  });
 }
 
 std::string pvd_text(const std::vector<std::pair<double, std::string>>& datasets) {
@@ -74,7 +68,8 @@ void write_vti(const std::filesystem::path& file, const ImageGrid& grid, std::sp
   static constexpr char footer[] = "\n  </AppendedData>\n</VTKFile>\n";
   AtomicFile out(file);
   bool ok = std::fwrite(header.data(), 1, header.size(), out.get()) == header.size();
-  for (const NamedValues& f : fields) ok = ok && write_array(out.get(), f, store);
+  for (const NamedValues& f : fields)
+    ok = ok && (store == StoreAs::f32 ? write_array<float>(out.get(), f, grid) : write_array<double>(out.get(), f, grid));
   ok = ok && std::fputs(footer, out.get()) >= 0;
   out.commit(ok ? "" : std::strerror(errno));
 }

@@ -1,0 +1,104 @@
+// The field writers (.npy, .vti, HDF5) handed a stepper's own rows, as outputs and checkpoints hand
+// them: padded rows (a pitch above nx), floats or doubles. What lands in the file is the grid's values
+// without the padding, bit for bit, in the precision asked for, across the writers' 1 MiB blocks.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "pdex/core/error.hpp"
+#include "pdex/io/hdf5_series.hpp"
+#include "pdex/io/npy.hpp"
+#include "pdex/io/vtk.hpp"
+#include "support/field_files_read.hpp"
+#include "support/scratch_dir.hpp"
+
+namespace pdex::io {
+namespace {
+
+using pdex::testing::ScratchDir;
+using namespace pdex::testing;
+
+// 700 x 500 cells: several conversion blocks, the last one partial.
+const ImageGrid grid{700, 500, 0.0, 0.0, 1.0, 1.0};
+constexpr std::size_t pitch = 704, nx = 700, ny = 500;
+
+// The grid's values (row-major, unpadded) and the same values in padded rows whose padding holds NaN
+// (a writer that copied it would show).
+template <class T>
+struct Rows {
+  std::vector<T> values, padded;
+  Rows() : values(nx * ny), padded((ny - 1) * pitch + nx, std::numeric_limits<T>::quiet_NaN()) {
+    for (std::size_t y = 0; y < ny; ++y)
+      for (std::size_t x = 0; x < nx; ++x) {
+        const T v = T(1) / T(x + 3) + T(y) / T(7);
+        values[y * nx + x] = v;
+        padded[y * pitch + x] = v;
+      }
+  }
+  NamedValues field() const { return {"u", std::span<const T>(padded), pitch}; }
+};
+
+template <class Out, class In>
+std::vector<Out> converted(const std::vector<In>& v) { return {v.begin(), v.end()}; }
+
+std::string npy_values(const std::filesystem::path& file, std::size_t bytes) {
+  const std::string all = read_file_bytes(file);
+  return all.substr(all.size() - bytes);
+}
+
+TEST(FieldRows, PaddedFloatRowsAreWrittenAsTheGridsFloats) {
+  ScratchDir dir;
+  const Rows<float> rows;
+  write_npy(dir / "u.npy", rows.field(), grid, StoreAs::f32);
+  EXPECT_EQ(read_npy(dir / "u.npy").shape, (std::vector<std::size_t>{ny, nx}));
+  EXPECT_EQ(npy_values(dir / "u.npy", nx * ny * sizeof(float)), bytes_of(rows.values));
+
+  write_vti(dir / "u.vti", grid, std::vector<NamedValues>{rows.field()}, StoreAs::f32);
+  EXPECT_EQ(appended_array(read_vti(dir / "u.vti").appended, 0), bytes_of(rows.values));
+
+  Hdf5Series series(dir / "u.h5", grid, StoreAs::f32);
+  series.write(0, 0.0, std::vector<NamedValues>{rows.field()});
+  series.close();
+  const Dataset d = read_dataset(open_h5(dir / "u.h5"), "/steps/0000000000/u");
+  EXPECT_TRUE(d.f32);
+  EXPECT_EQ(d.dims, (std::vector<hsize_t>{ny, nx}));
+  EXPECT_EQ(d.bytes, bytes_of(rows.values));
+}
+
+// Floats kept as float64, doubles as float32 (a run's per-cell parameters in an f32 run's .vti): each
+// value converted as a cast converts it.
+TEST(FieldRows, PaddedRowsAreConvertedToThePrecisionAsked) {
+  ScratchDir dir;
+  const Rows<float> floats;
+  const Rows<double> doubles;
+  write_npy(dir / "f.npy", floats.field(), grid, StoreAs::f64);
+  EXPECT_EQ(npy_values(dir / "f.npy", nx * ny * sizeof(double)), bytes_of(converted<double>(floats.values)));
+  write_vti(dir / "d.vti", grid, std::vector<NamedValues>{doubles.field()}, StoreAs::f32);
+  EXPECT_EQ(appended_array(read_vti(dir / "d.vti").appended, 0), bytes_of(converted<float>(doubles.values)));
+  Hdf5Series series(dir / "d.h5", grid, StoreAs::f64);
+  series.write(0, 0.0, std::vector<NamedValues>{doubles.field()});
+  series.close();
+  EXPECT_EQ(read_dataset(open_h5(dir / "d.h5"), "/steps/0000000000/u").bytes, bytes_of(doubles.values));
+}
+
+TEST(FieldRows, RowsShorterThanTheGridAreRefusedNamingTheFile) {
+  ScratchDir dir;
+  const Rows<float> rows;
+  const std::span<const float> short_rows(rows.padded.data(), rows.padded.size() - 1);
+  const NamedValues cut{"u", short_rows, pitch}, narrow{"u", std::span<const float>(rows.padded), nx - 1};
+  for (const NamedValues& bad : {cut, narrow}) {
+    try {
+      write_npy(dir / "u.npy", bad, grid, StoreAs::f32);
+      ADD_FAILURE() << "accepted rows of " << bad.row_stride;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("u.npy: field u has"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "u.npy"));
+}
+
+}  // namespace
+}  // namespace pdex::io
