@@ -21,7 +21,7 @@ inline double seconds_since(Clock::time_point t0) {
 
 // A run of `model` at its defaults on an n x n grid, noisy start; Turing's alpha noisy around 12 as in
 // seed 000's spot pattern.
-inline ArdSpec bench_spec(const std::string& model, int n, bool tiled = true) {
+inline ArdSpec bench_spec(const std::string& model, int n, bool blocked = true) {
   const ReactionInfo& info = ard_reaction(model);
   ArdSpec s;
   s.reaction = model;
@@ -38,7 +38,7 @@ inline ArdSpec bench_spec(const std::string& model, int n, bool tiled = true) {
     for (double& u : s.initial[c]) u += info.initial[c] + (c > 0 ? 0.25 : 0.0);
   }
   s.dt = info.dt;
-  s.temporal_blocking = tiled;
+  s.temporal_blocking = blocked;
   return s;
 }
 

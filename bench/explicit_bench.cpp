@@ -22,7 +22,7 @@
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
-#include "pdex/time/euler_tiles_shape.hpp"
+#include "pdex/models/ard/ard_euler_plan.hpp"
 
 namespace pdex {
 
@@ -69,10 +69,10 @@ EquationsSpec text_spec(const ArdSpec& a) {
   return s;
 }
 
-// A stepper for one row: the built-in kernels per step ("step") or temporally blocked ("tiled"), or the
+// A stepper for one row: the built-in kernels per step ("step") or several steps a pass ("blocked"), or the
 // model as text, compiled ("text") or in the interpreter ("interp", as where no compiler is found).
 std::unique_ptr<Stepper> row_stepper(const std::string& schedule, const std::string& model, int n, Backend b, Precision p) {
-  if (schedule == "step" || schedule == "tiled") return make_ard_stepper(bench::bench_spec(model, n, schedule == "tiled"), b, p);
+  if (schedule == "step" || schedule == "blocked") return make_ard_stepper(bench::bench_spec(model, n, schedule == "blocked"), b, p);
   if (schedule == "text") return make_equations_stepper(text_spec(bench::bench_spec(model, n, false)), b, p);
   ::setenv("PDEX_CXX", "none", 1);
   auto s = make_equations_stepper(text_spec(bench::bench_spec(model, n, false)), b, p);
@@ -119,10 +119,10 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   for (const auto& bn : backends) {
     const Backend b = parse_backend(bn);
     const double peak = b == Backend::cuda ? out["device_copy_gbs"].get<double>() : out["host_triad_gbs"].get<double>();
-    // CUDA: the per-step kernel (one pass over memory per step) and the temporally blocked schedule
-    // (which runs only up to temporal_blocking_max_cells); then the text rows, against the per-step kernel.
+    // CUDA: the per-step kernel (one pass over memory per step) and several steps a pass (tiles or
+    // streaming, where a run takes them: euler_plan); then the text rows, against the per-step kernel.
     std::vector<std::string> schedules{"step"};
-    if (b == Backend::cuda) schedules.push_back("tiled");
+    if (b == Backend::cuda) schedules.push_back("blocked");
     if (text) schedules.push_back("text");
     if (text && b != Backend::cuda) schedules.push_back("interp");
     std::map<std::pair<std::string, int>, double> builtin;  // Gcell/s of the per-step kernel by precision and width
@@ -130,7 +130,9 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
       for (const auto& pn : precisions)
         for (int n : sizes) {
           if (b == Backend::serial && double(n) * n > max_serial_cells) continue;
-          if (sched == "tiled" && double(n) * n > double(temporal_blocking_max_cells)) continue;
+          const ArdSpec blocked_spec = bench::bench_spec(model, n, true);
+          const EulerPlan plan = pn == "f32" ? euler_plan<float>(blocked_spec, true) : euler_plan<double>(blocked_spec, true);
+          if (sched == "blocked" && plan.steps_per_pass == 1) continue;
           if (sched == "interp" && double(n) * n > max_interp_cells) continue;
           auto s = row_stepper(sched, model, n, b, parse_precision(pn));
           const double t = seconds_per_step(*s, min_time, 3);
@@ -141,7 +143,7 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
           std::printf("%-8s %-8s %-5s %6d %12.4g %10.3f %9.1f %8.1f%% %10.1f%%\n", bn.c_str(), sched.c_str(), pn.c_str(), n, t,
                       gcells, gbs, 100 * gbs / peak, 100 * of_builtin);
           std::fflush(stdout);
-          out["explicit"].push_back({{"backend", bn}, {"schedule", sched}, {"device", device_name(b)},
+          out["explicit"].push_back({{"backend", bn}, {"schedule", sched == "blocked" ? plan.name() : sched}, {"device", device_name(b)},
                                      {"precision", pn}, {"model", model}, {"nx", n}, {"ny", n},
                                      {"seconds_per_step", t}, {"gcells_per_s", gcells}, {"gbytes_per_s", gbs},
                                      {"fraction_of_peak", gbs / peak}, {"fraction_of_builtin", of_builtin}});

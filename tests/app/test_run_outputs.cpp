@@ -55,6 +55,8 @@ TEST(RunOutputs, SummaryHasTheKeysTheDesignLists) {
   EXPECT_EQ(s["grid"]["ny"], 24);
   EXPECT_DOUBLE_EQ(s["dt"].get<double>(), 1.0);
   EXPECT_NEAR(s["stability"]["dt_max"].get<double>(), 1 / (4 * 0.2097), 1e-9);
+  EXPECT_EQ(s["schedule"]["name"], "one pass a step, by cells");
+  EXPECT_EQ(s["schedule"]["steps_per_pass"], 1);
   for (const char* f : {"u", "v"}) {
     const auto& st = s["fields"][f];
     ASSERT_TRUE(st.is_object()) << f;

@@ -6,9 +6,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
+#include <memory>
 #include <cstring>
 
 #include "models/ard_test_support.hpp"
+#include "pdex/models/ard/ard_euler_plan.hpp"
 #include "pdex/models/ard/ard_stability.hpp"
 #include "pdex/models/ard/theta_tiles_shape.hpp"
 #include "pdex/time/euler_tiles_shape.hpp"
@@ -137,6 +140,16 @@ TEST_P(CpuCudaTest, MixedSidesAgreeOnATwoRowStripsGrid) {
   expect_agreement(s, 100);
 }
 
+// The run `s` on CUDA as it is (several steps a pass where its plan says so) and with one launch a
+// step, each advanced `steps` steps.
+std::array<std::unique_ptr<Stepper>, 2> blocked_and_per_step(const ArdSpec& s, Precision p, int64_t steps) {
+  ArdSpec per_step = s;
+  per_step.temporal_blocking = false;
+  std::array<std::unique_ptr<Stepper>, 2> runs{make_ard_stepper(s, Backend::cuda, p), make_ard_stepper(per_step, Backend::cuda, p)};
+  for (auto& r : runs) r->advance(steps);
+  return runs;
+}
+
 // The temporally blocked CUDA schedule (several steps per launch in shared memory) computes the same
 // run as one launch per step: same right-hand side, only the order of work differs. Grid sizes that are
 // not multiples of the tile, a step count that leaves a remainder, and advection (whose parameters are
@@ -151,18 +164,60 @@ TEST_P(CpuCudaTest, TemporalBlockingAgreesWithOneLaunchPerStep) {
       s.ax = ScalarSpec{0.05, {}};
       s.ay = ScalarSpec{0.0, std::vector<double>(std::size_t(s.grid.cells()), -0.03)};
     }
-    ArdSpec per_step = s;
-    per_step.temporal_blocking = false;
-    auto tiled = make_ard_stepper(s, Backend::cuda, GetParam());
-    auto plain = make_ard_stepper(per_step, Backend::cuda, GetParam());
-    tiled->advance(1003);
-    plain->advance(1003);
+    const auto [tiled, plain] = blocked_and_per_step(s, GetParam(), 1003);
     const double tol = GetParam() == Precision::f64 ? 1e-12 : 1e-5;
     for (int f = 0; f < 2; ++f) {
       EXPECT_LT(rel_l2_diff(tiled->values(f), plain->values(f)), tol) << "field " << f << ", advection " << advect;
       EXPECT_GT(rel_l2_diff(tiled->values(f), f == 0 ? s.initial[0] : s.initial[1]), 1e-6) << "the run changed nothing";
     }
   }
+}
+
+// The streaming CUDA schedule (EulerStream<T>::steps steps a pass in registers, euler_stream.cuh)
+// computes bit for bit what one launch a step computes: the same right-hand side, the same operations
+// in the same order. It is taken by f64 runs whose parameters are one number each (euler_plan); a grid
+// that is no multiple of a strip or a segment, periodic and mixed sides (their images at every step of
+// a pass), and 13 steps: two passes and one step left over.
+TEST_P(CpuCudaTest, StreamingIsBitwiseOneLaunchPerStep) {
+  if (GetParam() == Precision::f32) GTEST_SKIP() << "f32 runs take one pass a step (EulerPlanTest)";
+  const Grid2 g{2049, 2051};
+  for (bool mixed : {false, true}) {
+    const ArdSpec s = mixed ? with_mixed_sides(gray_scott_from_noise(g)) : gray_scott_from_noise(g);
+    SCOPED_TRACE(mixed ? "mixed sides" : "periodic");
+    ASSERT_EQ(euler_plan<double>(s, true).kind, EulerPlan::stream);
+    const auto [streamed, plain] = blocked_and_per_step(s, GetParam(), 13);
+    for (int f = 0; f < 2; ++f) {
+      EXPECT_TRUE(same_bits(streamed->values(f), plain->values(f))) << "field " << f;
+      EXPECT_GT(rel_l2_diff(streamed->values(f), s.initial[std::size_t(f)]), 1e-9) << "the run changed nothing";
+    }
+  }
+}
+
+// Which schedule forward Euler takes (the summary reports it): several steps a pass where a device has
+// the schedules, the run suits them and they were measured faster, else one pass a step.
+TEST(EulerPlanTest, StreamsWherePaysTilesSmallPeriodicGridsAndOtherwiseStepsOnce) {
+  const ArdSpec s = catalog_spec("gray_scott", Grid2{2048, 2048});
+  EXPECT_EQ(euler_plan<double>(s, true).kind, EulerPlan::stream);
+  EXPECT_EQ(euler_plan<double>(s, true).steps_per_pass, EulerStream<double>::steps);
+  EXPECT_EQ(euler_plan<double>(s, true).name(), "register streaming, " + std::to_string(EulerStream<double>::steps) + " steps a pass");
+  EXPECT_EQ(euler_plan<float>(s, true).kind, EulerPlan::strips) << "f32: one pass a step is faster";
+  EXPECT_EQ(euler_plan<double>(s, false).kind, EulerPlan::cells) << "a CPU backend";
+  ArdSpec off = s;
+  off.temporal_blocking = false;
+  EXPECT_EQ(euler_plan<double>(off, true).kind, EulerPlan::strips);
+  ArdSpec advected = s;
+  advected.advection = Advection::upwind;
+  EXPECT_EQ(euler_plan<double>(advected, true).kind, EulerPlan::strips);
+  EXPECT_EQ(euler_plan<double>(turing_from_noise(Grid2{2048, 2048}), true).kind, EulerPlan::strips) << "a parameter per cell";
+  ArdSpec one_sided = s;
+  one_sided.bc.side[left][0] = SideBc{BcKind::neumann, 0.0};
+  EXPECT_EQ(euler_plan<double>(one_sided, true).kind, EulerPlan::strips) << "an axis periodic on one side only";
+  const ArdSpec small = catalog_spec("gray_scott", Grid2{512, 512});
+  EXPECT_EQ(euler_plan<float>(small, true).kind, EulerPlan::tiles);
+  EXPECT_EQ(euler_plan<float>(small, true).steps_per_pass, EulerTiles<float>::steps);
+  ArdSpec theta = s;
+  theta.theta = 0.5;
+  EXPECT_EQ(euler_plan<double>(theta, true).kind, EulerPlan::cells) << "not forward Euler";
 }
 
 // The one-launch CUDA theta step (theta_tiles.cuh: right-hand side, extrapolated guess and the first

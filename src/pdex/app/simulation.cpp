@@ -232,6 +232,7 @@ nlohmann::json summary_head(const RunConfig& rc, const nlohmann::json& stability
                         {"precision", precision_name(rc.precision)},
                         {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}}}, {"dt", rc.clock().dt}};
   if (!stability.is_null()) sum["stability"] = stability;
+  if (const nlohmann::json schedule = rc.setup->schedule(rc.backend, rc.precision); !schedule.is_null()) sum["schedule"] = schedule;
   return sum;
 }
 

@@ -83,6 +83,12 @@ class ModelSetup {
   // The parameters given per cell (row-major [y][x] values by name), which field files (VTK) carry
   // beside the solution; empty where the family has none.
   virtual std::vector<std::pair<std::string, std::vector<double>>> varying_params() const { return {}; }
+  // How the run steps on `backend` where the family chooses among schedules (summary.json's "schedule":
+  // its name and steps a pass); null elsewhere.
+  virtual nlohmann::json schedule(Backend backend, Precision precision) const {
+    (void)backend, (void)precision;
+    return nullptr;
+  }
   // The source compiled at run time for this model (a text model's), for `pdex run --emit-source`;
   // empty where the model's kernels are built in.
   virtual std::string generated_source() const { return {}; }

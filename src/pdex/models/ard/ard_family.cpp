@@ -10,6 +10,7 @@
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/ard/ard_config.hpp"
+#include "pdex/models/ard/ard_euler_plan.hpp"
 #include "pdex/models/ard/ard_stability.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 #include "pdex/models/builtin_families.hpp"
@@ -38,6 +39,13 @@ class ArdSetup : public SpecSetup<ArdSpec> {
     return {make_ard_stepper(stacked, backend, precision), stacked.members};
   }
   nlohmann::json resolved() const override;
+  // Forward Euler's schedule (ArdEuler takes the same plan); the other schemes have one each.
+  nlohmann::json schedule(Backend backend, Precision precision) const override {
+    if (clock.scheme != "euler") return nullptr;
+    const bool device = has_euler_schedules(backend) && !spec.anisotropic && spec.species.size() == 2;
+    const EulerPlan p = precision == Precision::f32 ? euler_plan<float>(spec, device) : euler_plan<double>(spec, device);
+    return {{"name", p.name()}, {"steps_per_pass", p.steps_per_pass}};
+  }
   std::vector<std::pair<std::string, std::vector<double>>> varying_params() const override {
     std::vector<std::pair<std::string, std::vector<double>>> out;
     for (const auto& [name, p] : spec.params)

@@ -12,11 +12,15 @@ struct ArdSchedules {
   // A theta step's right-hand side, guess and first sweeps in one launch over tiles, steps queued with
   // their tests on the device (cuda/theta_tiles.cuh).
   static constexpr bool theta_tiles = false;
+  // Forward Euler steps streamed down strips of columns in registers, several a pass
+  // (time/cuda/euler_stream.cuh; the family alone takes them so far).
+  static constexpr bool euler_stream = false;
 };
 
 template <>
 struct ArdSchedules<Cuda> {
   static constexpr bool theta_tiles = true;
+  static constexpr bool euler_stream = true;
 };
 
 }  // namespace pdex

@@ -12,8 +12,10 @@
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/models/ard/ard_base.hpp"
+#include "pdex/models/ard/ard_euler_plan.hpp"
 #include "pdex/models/ard/ard_mol.hpp"
 #include "pdex/models/ard/ard_rhs.hpp"
+#include "pdex/models/ard/ard_schedules.hpp"
 #include "pdex/models/ard/ard_theta.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
@@ -26,24 +28,38 @@
 
 namespace pdex::ard_detail {
 
+// The runs that may stream (euler_plan's streams_pay): f64, no advection, isotropic diffusion; the
+// others never instantiate the streaming kernel.
+template <class Rhs>
+struct Unadvected : std::false_type {};
+template <class T, class R, class P>
+struct Unadvected<ArdRhs<T, R, Advection::none, false, P>> : std::true_type {};
+
 // Forward Euler, seed 000 eqs. (9)-(10).
 template <class Exec, class T, class Rhs>
 class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   using Base = ArdBase<Exec, T, Rhs>;
   using Base::bc_, Base::cur_, Base::dt_, Base::ex_, Base::members_, Base::rhs_, Base::state_;
+  static constexpr bool streams =
+      ArdSchedules<Exec>::euler_stream && schedules_take<Rhs> && Unadvected<Rhs>::value && std::is_same_v<T, double>;
 
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec), ensemble_(spec.members.count > 1), uniform_(spec.uniform_members),
-        tiled_(!ensemble_ && spec.temporal_blocking && all_periodic(spec.bc, Rhs::ncomp) &&
-               spec.grid.cells() <= temporal_blocking_max_cells),
+        plan_(euler_plan<T>(spec, TimeSchedules<Exec>::euler_tiles && schedules_take<Rhs>)),
         strips_(!ensemble_ && spec.grid.cells() >= strips_min_cells) {}
 
   void advance(int64_t steps) override {
     loop_.run(ex_, steps, cur_, [this](int64_t n) {
       int64_t k = 0;
+      if constexpr (streams) {
+        for (constexpr int block = EulerStream<T>::steps; plan_.kind == EulerPlan::stream && k + block <= n; k += block) {
+          euler_stream(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
+          cur_ = 1 - cur_;
+        }
+      }
       if constexpr (TimeSchedules<Exec>::euler_tiles && schedules_take<Rhs>) {
-        for (constexpr int block = EulerTiles<T>::steps; tiled_ && k + block <= n; k += block) {
+        for (constexpr int block = EulerTiles<T>::steps; plan_.kind == EulerPlan::tiles && k + block <= n; k += block) {
           euler_tiles(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
           cur_ = 1 - cur_;
         }
@@ -73,7 +89,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 
   bool ensemble_ = false;  // members stacked in one field (grid/members.hpp)
   bool uniform_ = false;   // the members' parameters each one number (ArdSpec::uniform_members)
-  bool tiled_ = false;   // temporally blocked device schedule (time/cuda/euler_tiles.cuh)
+  EulerPlan plan_;       // several steps a pass where it pays (time/cuda/euler_stream.cuh, euler_tiles.cuh)
   bool strips_ = false;  // one-pass device step by strips (time/cuda/euler_strips.cuh)
   StepLoop<Exec> loop_;
 };

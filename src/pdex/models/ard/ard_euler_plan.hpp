@@ -1,0 +1,69 @@
+#pragma once
+// How forward Euler of the family steps on a backend: the one decision that ArdEuler takes and that a
+// run's summary reports ("schedule").
+#include <string>
+#include <type_traits>
+
+#include "pdex/models/ard/ard_base.hpp"
+#include "pdex/models/ard/ard_spec.hpp"
+#include "pdex/time/euler_stream_shape.hpp"
+#include "pdex/time/euler_tiles_shape.hpp"
+#include "pdex/time/schedules.hpp"
+
+namespace pdex {
+
+struct EulerPlan {
+  enum Kind { cells, strips, tiles, stream } kind = cells;
+  int steps_per_pass = 1;
+
+  std::string name() const {
+    switch (kind) {
+      case strips: return "one pass a step, by strips";
+      case tiles: return "temporally blocked tiles, " + std::to_string(steps_per_pass) + " steps a pass";
+      case stream: return "register streaming, " + std::to_string(steps_per_pass) + " steps a pass";
+      default: return "one pass a step, by cells";
+    }
+  }
+};
+
+// Where streaming was measured faster than one pass a step in the engine (docs/performance.md): f64
+// runs without advection whose parameters are one number each. In f32, and with parameters per cell
+// (read again at every step of a pass), the model's right-hand side needs more registers than the
+// probe's and the schedule is slower.
+template <class T>
+bool streams_pay(const ArdSpec& s) {
+  if constexpr (!std::is_same_v<T, double>) {
+    return false;
+  } else {
+    if (s.advection != Advection::none) return false;
+    for (const auto& [name, p] : s.params)
+      if (p.varies()) return false;
+    return true;
+  }
+}
+
+// Whether the executor of `backend` has forward Euler's device schedules (TimeSchedules).
+inline bool has_euler_schedules(Backend backend) {
+  auto has = [&](auto exec) { return backend == decltype(exec)::backend && TimeSchedules<decltype(exec)>::euler_tiles; };
+  return has(Serial{}) || has(OpenMP{}) || has(Cuda{});
+}
+
+// `device`: the backend has the device schedules and the right-hand side suits them (two species,
+// five-point diffusion: schedules_take). Large grids whose sides euler_stream takes stream several
+// steps a pass where that pays; small periodic ones take tiles; the rest one pass a step (the steps left over after
+// the last whole pass too).
+template <class T>
+EulerPlan euler_plan(const ArdSpec& s, bool device) {
+  if (!device || s.theta > 0 || !s.mol_scheme.empty()) return {};
+  const bool ensemble = s.members.count > 1;
+  const long long cells = s.grid.cells();
+  if (streams_pay<T>(s) && !ensemble && s.temporal_blocking && cells >= stream_min_cells &&
+      euler_stream_takes<T>(s.bc, s.grid.extents()))
+    return {EulerPlan::stream, EulerStream<T>::steps};
+  if (!ensemble && s.temporal_blocking && ard_detail::all_periodic(s.bc, 2) && cells <= temporal_blocking_max_cells)
+    return {EulerPlan::tiles, EulerTiles<T>::steps};
+  if (ensemble || cells >= strips_min_cells) return {EulerPlan::strips, 1};
+  return {};
+}
+
+}  // namespace pdex
