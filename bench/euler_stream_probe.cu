@@ -128,6 +128,18 @@ __global__ void __launch_bounds__(256) ref_kernel(const T* __restrict__ ui, cons
 }
 
 // ---------------------------------------------------------------- stream: warp-register 2.5D streaming
+// The rows one level back move up: the row before last is dropped, the newest kept.
+template <class T, int CPT>
+__device__ __forceinline__ void shift_only(T (&hu)[2][CPT], T (&hv)[2][CPT], const T (&cu)[CPT], const T (&cv)[CPT]) {
+#pragma unroll
+  for (int j = 0; j < CPT; ++j) {
+    hu[0][j] = hu[1][j];
+    hu[1][j] = cu[j];
+    hv[0][j] = hv[1][j];
+    hv[1][j] = cv[j];
+  }
+}
+
 // Computes level l (1..K) from level l-1: hs = rows R-1, R of level l-1; c = row R+1 (in: level l-1, out: level l
 // row R). Updates hs to rows R, R+1.
 template <class T, int CPT>
@@ -144,25 +156,9 @@ __device__ __forceinline__ void level_step(T (&hu)[2][CPT], T (&hv)[2][CPT], T (
     const T w_v = j == 0 ? vw : hv[1][j - 1], e_v = j == CPT - 1 ? ve : hv[1][j + 1];
     gs(hu[1][j], w_u, e_u, hu[0][j], cu[j], hv[1][j], w_v, e_v, hv[0][j], cv[j], p, ou[j], ov[j]);
   }
+  shift_only(hu, hv, cu, cv);
 #pragma unroll
-  for (int j = 0; j < CPT; ++j) {
-    hu[0][j] = hu[1][j];
-    hu[1][j] = cu[j];
-    hv[0][j] = hv[1][j];
-    hv[1][j] = cv[j];
-    cu[j] = ou[j];
-    cv[j] = ov[j];
-  }
-}
-template <class T, int CPT>
-__device__ __forceinline__ void shift_only(T (&hu)[2][CPT], T (&hv)[2][CPT], const T (&cu)[CPT], const T (&cv)[CPT]) {
-#pragma unroll
-  for (int j = 0; j < CPT; ++j) {
-    hu[0][j] = hu[1][j];
-    hu[1][j] = cu[j];
-    hv[0][j] = hv[1][j];
-    hv[1][j] = cv[j];
-  }
+  for (int j = 0; j < CPT; ++j) cu[j] = ou[j], cv[j] = ov[j];
 }
 
 template <class T, int CPT, int K, int MINB, int UNR>
