@@ -8,6 +8,7 @@
 // (several sweeps in one) against single sweeps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <utility>
@@ -130,6 +131,69 @@ TYPED_TEST(SweepIntoTest, EqualsTheTwoLaunchSweep) {
     for (BcKind kind : {BcKind::neumann, BcKind::dirichlet}) {
       check_sweep_into<TypeParam, double>(ex, k, FieldBoundary::all(kind, 0.75));
       check_sweep_into<TypeParam, float>(ex, k, FieldBoundary::all(kind, 0.75));
+    }
+}
+
+// A host jacobi_sweep (inner cells vectorized, host_sweep.hpp) must be relax_point at every cell, bit for bit.
+template <class Exec, class T>
+void check_jacobi(const Exec& ex, const RandomProblem<T>& p, const FieldBoundary& bc, T omega) {
+  Field<T> want = to_space(p.x0, MemorySpace::host), got = to_space(p.x0, MemorySpace::host);
+  const auto op = p.op.refreshed();
+  T m_want = T(0);
+  for (int j = 0; j < p.g.ny; ++j)
+    for (int i = 0; i < p.g.nx; ++i)
+      m_want = std::max(m_want, detail::relax_point(op, p.x0.cview(), p.b.cview(), want.view(), bc, omega, i, j));
+  const T m = jacobi_sweep(ex, p.op, p.x0.cview(), p.b.cview(), got.view(), bc, omega, true);
+  EXPECT_EQ(m, m_want);
+  expect_same_field(want, got, 0.0, "host jacobi_sweep");
+}
+
+// rb_sweep must be its two colour passes (color_sweep) bit for bit, interior, every ghost and the largest
+// change: on the host it sweeps in one pass, vectorized (host_sweep.hpp), and in blocks of rows on OpenMP;
+// so must a host jacobi_sweep be relax_point at every cell.
+// Every boundary kind (Robin too), a per-cell coefficient, one and two components, odd sizes where the
+// colouring closes, rows and columns fewer than a vector's cells.
+template <class Exec, class T>
+void check_one_pass(const Exec& ex, const Case& k, const FieldBoundary& bc, int components) {
+  SCOPED_TRACE(::testing::Message() << k.nx << "x" << k.ny << (k.reverse ? ", black first" : ", red first")
+                                    << ", omega " << k.omega << ", " << components << " components"
+                                    << (sizeof(T) == 4 ? ", f32" : ", f64"));
+  const RandomProblem<T> p(k.nx, k.ny, bc, Exec::space, components);
+  Field<T> passes = to_space(p.x0, Exec::space), swept = to_space(p.x0, Exec::space);
+  finish(ex);
+  const T omega = T(k.omega);
+  const int first = k.reverse ? 1 : 0;
+  const T m0 = color_sweep(ex, p.op, passes.view(), p.b.cview(), bc, omega, first, true);
+  const T m1 = color_sweep(ex, p.op, passes.view(), p.b.cview(), bc, omega, 1 - first, true);
+  const T m = rb_sweep(ex, p.op, swept.view(), p.b.cview(), bc, omega, k.reverse, true);
+  const T none = rb_sweep(ex, p.op, swept.view(), p.b.cview(), bc, omega, k.reverse, false);
+  color_sweep(ex, p.op, passes.view(), p.b.cview(), bc, omega, first, false);
+  color_sweep(ex, p.op, passes.view(), p.b.cview(), bc, omega, 1 - first, false);
+  finish(ex);
+  EXPECT_EQ(m, std::max(m0, m1));
+  EXPECT_GT(m, T(0));
+  EXPECT_EQ(none, T(0));
+  expect_same_field(passes, swept, 0.0, "one-pass rb_sweep");
+  if constexpr (Exec::space == MemorySpace::host) check_jacobi(ex, p, bc, omega);
+}
+
+TYPED_TEST(SweepIntoTest, OnePassEqualsTwoColourPasses) {
+  const auto ex = make_executor<TypeParam>();
+  FieldBoundary robin = mixed_conditions();
+  robin.side[top][0] = robin_side(1.0, 0.5, 0.3, 0.1);
+  robin.side[right][1] = robin_side(2.0, 1.0, -0.2, 0.1);
+  const Case even[] = {{12, 10, false, 1.0}, {4, 6, true, 1.3}, {150, 70, true, 1.3}, {282, 140, false, 1.0}};
+  const Case odd[] = {{13, 9, true, 1.0}, {3, 5, false, 1.6}, {131, 67, true, 1.2}, {261, 135, false, 1.0}};
+  for (const Case& k : even)
+    for (int components : {1, 2}) {
+      check_one_pass<TypeParam, double>(ex, k, mixed_conditions(), components);
+      check_one_pass<TypeParam, float>(ex, k, robin, components);
+      check_one_pass<TypeParam, float>(ex, k, FieldBoundary::all(BcKind::periodic), components);
+    }
+  for (const Case& k : odd)
+    for (BcKind kind : {BcKind::neumann, BcKind::dirichlet}) {
+      check_one_pass<TypeParam, double>(ex, k, FieldBoundary::all(kind, 0.75), 2);
+      check_one_pass<TypeParam, float>(ex, k, FieldBoundary::all(kind, 0.75), 1);
     }
 }
 

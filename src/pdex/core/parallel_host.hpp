@@ -96,6 +96,31 @@ V reduce(const OpenMP&, Range2 r, F f, Op op) {
   return acc;
 }
 
+// first(b0, b1) on blocks of rows that split j0 .. j1 - 1, then, once every block has done it,
+// second(b0, b1) on each: one block on Serial, one a thread on OpenMP (a wavefront over a block's rows
+// leaves the rows at its ends to the second phase). Returns the results combined by op in block order.
+template <class V, class First, class Second, class Op>
+V reduce_row_blocks(const Serial&, int j0, int j1, First first, Second second, Op op) {
+  if (j1 <= j0) return Op::identity();
+  const V v = first(j0, j1);
+  return op(v, second(j0, j1));
+}
+
+template <class V, class First, class Second, class Op>
+V reduce_row_blocks(const OpenMP&, int j0, int j1, First first, Second second, Op op) {
+  const int n = std::min(openmp_threads(), j1 - j0);
+  if (n <= 0) return Op::identity();
+  std::vector<V> part(static_cast<std::size_t>(n), Op::identity());
+  auto row = [&](int t) { return j0 + int(int64_t(j1 - j0) * t / n); };
+#pragma omp parallel for schedule(static)
+  for (int t = 0; t < n; ++t) part[t] = first(row(t), row(t + 1));
+#pragma omp parallel for schedule(static)
+  for (int t = 0; t < n; ++t) part[t] = op(part[t], second(row(t), row(t + 1)));
+  V acc = Op::identity();
+  for (const V& v : part) acc = op(acc, v);
+  return acc;
+}
+
 // The largest value of f over r for functors returning values >= 0, NaN counting as +infinity (as
 // max_of_cells on the GPU, which has a schedule of its own for it).
 template <class T, class Exec, class F>

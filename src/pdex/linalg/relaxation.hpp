@@ -15,6 +15,8 @@
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/host_sweep.hpp"
+#include "pdex/linalg/point_relax.hpp"
 #include "pdex/linalg/schedules.hpp"
 
 namespace pdex {
@@ -36,36 +38,6 @@ double sor_omega(const Op& op, int ncomp) {
 }
 
 namespace detail {
-template <class T>
-PDEX_HD inline T abs_of(T x) {
-  return x < T(0) ? -x : x;
-}
-
-// out(i, j) = in(i, j) + omega D^-1 (b - A in)(i, j) for component c, with its boundary images;
-// returns |change|. `in` and `out` may be the same field (Gauss-Seidel).
-template <class T, class Op>
-PDEX_HD inline T relax_component(const Op& op, const FieldView<const T>& in, const FieldView<const T>& b,
-                                 const FieldView<T>& out, const FieldBoundary& bc, T omega, int i, int j, int c) {
-  const int64_t o = in.offset(i, j);
-  const T dx = omega * (b.comp(c)[o] - op.apply(in, i, j, c)) * op.inv_diag(i, j, c, o);
-  const T v = in.comp(c)[o] + dx;
-  out.comp(c)[o] = v;
-  if (near_boundary(out, i, j)) push_ghosts(out, bc, c, i, j, v);
-  return abs_of(dx);
-}
-
-// The same for every component; returns the largest |change|.
-template <class T, class Op>
-PDEX_HD inline T relax_point(const Op& op, const FieldView<const T>& in, const FieldView<const T>& b,
-                             const FieldView<T>& out, const FieldBoundary& bc, T omega, int i, int j) {
-  T change = T(0);
-  for (int c = 0; c < in.ncomp; ++c) {
-    const T d = relax_component(op, in, b, out, bc, omega, i, j, c);
-    change = d > change ? d : change;
-  }
-  return change;
-}
-
 // cell(i, j) over range r, returning the largest of its values when `measure`, else 0.
 template <class T, class Exec, class F>
 T sweep_cells(const Exec& ex, Range2 r, F cell, bool measure) {
@@ -75,13 +47,18 @@ T sweep_cells(const Exec& ex, Range2 r, F cell, bool measure) {
 }
 }  // namespace detail
 
-// x_out = x_in + omega D^-1 (b - A x_in). Returns the largest |change| when `measure`, else 0.
+// x_out = x_in + omega D^-1 (b - A x_in). Returns the largest |change| when `measure`, else 0. The host
+// vectorizes a five-point operator's inner cells (host_sweep.hpp).
 template <class Exec, class T, class Op>
 T jacobi_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure) {
-  const Op a = op.refreshed();
-  auto cell = [=] PDEX_HD(int i, int j) { return detail::relax_point(a, in, b, out, bc, omega, i, j); };
-  return detail::sweep_cells<T>(ex, in.interior(), cell, measure);
+  if constexpr (Exec::space == MemorySpace::host && !Op::tensor()) {
+    return host_jacobi_sweep(ex, op, in, b, out, bc, omega, measure);
+  } else {
+    const Op a = op.refreshed();
+    auto cell = [=] PDEX_HD(int i, int j) { return detail::relax_point(a, in, b, out, bc, omega, i, j); };
+    return detail::sweep_cells<T>(ex, in.interior(), cell, measure);
+  }
 }
 
 // Updates in place the cells with (i + j) % 2 == color. A launch covers only those cells: a thread
@@ -126,12 +103,14 @@ T four_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const
 
 // One red-black sweep (red first, or black first when `reverse`: a post-smoother in that order makes a
 // multigrid cycle symmetric, as a preconditioner for CG must be). Returns the largest change if `measure`.
-// A tensor's operator takes four colours (four_color_sweep).
+// A tensor's operator takes four colours (four_color_sweep); the host sweeps in one pass (host_sweep.hpp).
 template <class Exec, class T, class Op>
 T rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
            bool reverse, bool measure) {
   if constexpr (Op::tensor()) {
     return four_color_sweep(ex, op, x, b, bc, omega, reverse, measure);
+  } else if constexpr (Exec::space == MemorySpace::host) {
+    return host_rb_sweep(ex, op, x, b, bc, omega, reverse, measure);
   } else {
     const int first = reverse ? 1 : 0;
     const T m0 = color_sweep(ex, op, x, b, bc, omega, first, measure);
