@@ -175,16 +175,16 @@ TEST_P(CpuCudaTest, TemporalBlockingAgreesWithOneLaunchPerStep) {
 
 // The streaming CUDA schedule (EulerStream<T>::steps steps a pass in registers, euler_stream.cuh)
 // computes bit for bit what one launch a step computes: the same right-hand side, the same operations
-// in the same order. It is taken by f64 runs whose parameters are one number each (euler_plan); a grid
+// in the same order. It is taken by runs whose parameters are one number each (euler_plan); a grid
 // that is no multiple of a strip or a segment, periodic and mixed sides (their images at every step of
-// a pass), and 13 steps: two passes and one step left over.
+// a pass), and 13 steps: passes of 4 (f32) or 6 (f64) steps and one step left over.
 TEST_P(CpuCudaTest, StreamingIsBitwiseOneLaunchPerStep) {
-  if (GetParam() == Precision::f32) GTEST_SKIP() << "f32 runs take one pass a step (EulerPlanTest)";
   const Grid2 g{2049, 2051};
   for (bool mixed : {false, true}) {
     const ArdSpec s = mixed ? with_mixed_sides(gray_scott_from_noise(g)) : gray_scott_from_noise(g);
     SCOPED_TRACE(mixed ? "mixed sides" : "periodic");
-    ASSERT_EQ(euler_plan<double>(s, true).kind, EulerPlan::stream);
+    ASSERT_EQ(GetParam() == Precision::f64 ? euler_plan<double>(s, true).kind : euler_plan<float>(s, true).kind,
+              EulerPlan::stream);
     const auto [streamed, plain] = blocked_and_per_step(s, GetParam(), 13);
     for (int f = 0; f < 2; ++f) {
       EXPECT_TRUE(same_bits(streamed->values(f), plain->values(f))) << "field " << f;
@@ -200,7 +200,8 @@ TEST(EulerPlanTest, StreamsWherePaysTilesSmallPeriodicGridsAndOtherwiseStepsOnce
   EXPECT_EQ(euler_plan<double>(s, true).kind, EulerPlan::stream);
   EXPECT_EQ(euler_plan<double>(s, true).steps_per_pass, EulerStream<double>::steps);
   EXPECT_EQ(euler_plan<double>(s, true).name(), "register streaming, " + std::to_string(EulerStream<double>::steps) + " steps a pass");
-  EXPECT_EQ(euler_plan<float>(s, true).kind, EulerPlan::strips) << "f32: one pass a step is faster";
+  EXPECT_EQ(euler_plan<float>(s, true).kind, EulerPlan::stream);
+  EXPECT_EQ(euler_plan<float>(s, true).steps_per_pass, EulerStream<float>::steps);
   EXPECT_EQ(euler_plan<double>(s, false).kind, EulerPlan::cells) << "a CPU backend";
   ArdSpec off = s;
   off.temporal_blocking = false;

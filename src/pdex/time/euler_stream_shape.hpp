@@ -9,16 +9,17 @@ namespace pdex {
 // One launch takes `steps` steps. A warp owns a strip of 32 * cols columns, of which a halo of `halo`
 // columns each side (steps rounded up to whole threads) is recomputed by the neighbouring strips, and
 // walks down a segment of rows holding the last two rows of every time level in registers. Four columns
-// a thread in f32 and two in f64 load and store 16 bytes at once; six steps was the fastest depth of
-// bench/euler_stream_probe.cu in both precisions (docs/performance.md), deeper ones spilling or losing
-// occupancy to registers. min_blocks is the register cap the probe found best.
+// a thread in f32 and two in f64 load and store 16 bytes at once. Depth and register cap (min_blocks
+// blocks of 128 threads an SM) are the fastest measured in this kernel on the H200 (docs/performance.md):
+// in f32, 4 steps under 128 registers (6 steps need 228-255 registers, a third of the warps); in f64,
+// 6 steps under 168.
 template <class T>
 struct EulerStream {
-  static constexpr int cols = sizeof(T) == 4 ? 4 : 2, steps = 6;
+  static constexpr bool f32 = sizeof(T) == 4;
+  static constexpr int cols = f32 ? 4 : 2, steps = f32 ? 4 : 6;
   static constexpr int halo = (steps + cols - 1) / cols * cols;
   static constexpr int width = 32 * cols - 2 * halo;  // columns a strip writes
-  static constexpr int threads = 128, min_blocks = sizeof(T) == 4 ? 1 : 3;
-  static constexpr int unroll = sizeof(T) == 4 ? 2 : 1;  // of the walk down the rows
+  static constexpr int threads = 128, min_blocks = f32 ? 4 : 3;
 };
 
 namespace stream_detail {

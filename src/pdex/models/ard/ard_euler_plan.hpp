@@ -2,7 +2,6 @@
 // How forward Euler of the family steps on a backend: the one decision that ArdEuler takes and that a
 // run's summary reports ("schedule").
 #include <string>
-#include <type_traits>
 
 #include "pdex/models/ard/ard_base.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
@@ -26,20 +25,14 @@ struct EulerPlan {
   }
 };
 
-// Where streaming was measured faster than one pass a step in the engine (docs/performance.md): f64
-// runs without advection whose parameters are one number each. In f32, and with parameters per cell
-// (read again at every step of a pass), the model's right-hand side needs more registers than the
-// probe's and the schedule is slower.
-template <class T>
-bool streams_pay(const ArdSpec& s) {
-  if constexpr (!std::is_same_v<T, double>) {
-    return false;
-  } else {
-    if (s.advection != Advection::none) return false;
-    for (const auto& [name, p] : s.params)
-      if (p.varies()) return false;
-    return true;
-  }
+// Where streaming was measured faster than one pass a step in the engine (docs/performance.md): runs
+// without advection whose parameters are one number each. With parameters per cell (read again at every
+// step of a pass) the schedule was slower in both precisions.
+inline bool streams_pay(const ArdSpec& s) {
+  if (s.advection != Advection::none) return false;
+  for (const auto& [name, p] : s.params)
+    if (p.varies()) return false;
+  return true;
 }
 
 // Whether the executor of `backend` has forward Euler's device schedules (TimeSchedules).
@@ -57,7 +50,7 @@ EulerPlan euler_plan(const ArdSpec& s, bool device) {
   if (!device || s.theta > 0 || !s.mol_scheme.empty()) return {};
   const bool ensemble = s.members.count > 1;
   const long long cells = s.grid.cells();
-  if (streams_pay<T>(s) && !ensemble && s.temporal_blocking && cells >= stream_min_cells &&
+  if (streams_pay(s) && !ensemble && s.temporal_blocking && cells >= stream_min_cells &&
       euler_stream_takes<T>(s.bc, s.grid.extents()))
     return {EulerPlan::stream, EulerStream<T>::steps};
   if (!ensemble && s.temporal_blocking && ard_detail::all_periodic(s.bc, 2) && cells <= temporal_blocking_max_cells)

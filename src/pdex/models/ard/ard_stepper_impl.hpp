@@ -28,7 +28,7 @@
 
 namespace pdex::ard_detail {
 
-// The runs that may stream (euler_plan's streams_pay): f64, no advection, isotropic diffusion; the
+// The runs that may stream (euler_plan's streams_pay): no advection, isotropic diffusion; the
 // others never instantiate the streaming kernel.
 template <class Rhs>
 struct Unadvected : std::false_type {};
@@ -41,7 +41,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   using Base = ArdBase<Exec, T, Rhs>;
   using Base::bc_, Base::cur_, Base::dt_, Base::ex_, Base::members_, Base::rhs_, Base::state_;
   static constexpr bool streams =
-      ArdSchedules<Exec>::euler_stream && schedules_take<Rhs> && Unadvected<Rhs>::value && std::is_same_v<T, double>;
+      ArdSchedules<Exec>::euler_stream && schedules_take<Rhs> && Unadvected<Rhs>::value;
 
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec)

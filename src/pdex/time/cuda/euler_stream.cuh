@@ -11,7 +11,7 @@
 // result is bitwise that of `steps` one-pass steps. The sides: the first level reads the ghosts of `in`;
 // every later level forms the ghost a stencil reads at a non-periodic side as push_ghosts would have
 // written it (the same expression, a * cell + b, of the side's image rule), while a periodic axis is
-// read across, wrapped. `out`'s ghosts are pushed at the end, as the other schedules do.
+// read across, wrapped. `out`'s ghosts are pushed at the end of each walk.
 // Runs that euler_stream_takes (time/euler_stream_shape.hpp).
 #include <cuda_runtime.h>
 
@@ -76,7 +76,7 @@ __device__ __forceinline__ void store_vec(T* p, const T (&r)[C]) {
 template <class T, class Rhs, bool Uniform>
 struct StreamStep {
   using S = EulerStream<T>;
-  static constexpr int C = S::cols, K = S::steps, H = S::halo, W = S::width, U = S::unroll;
+  static constexpr int C = S::cols, K = S::steps, H = S::halo, W = S::width;
 
   Rhs rhs;
   FieldView<const T> in;
@@ -173,7 +173,7 @@ struct StreamStep {
     for (int q = 0; q < C; ++q) hu[0][q] = hu[1][q], hu[1][q] = cu[q], hv[0][q] = hv[1][q], hv[1][q] = cv[q];
   }
 
-  // Row R of the last level: the kept columns, and their ghost images where they touch a side.
+  // Row R of the last level: the kept columns (their ghost images once the walk is done, push_images).
   template <bool Outer>
   __device__ __forceinline__ void store(const Lane& ln, int R, const T (&cu)[C], const T (&cv)[C]) const {
     if (!ln.any_kept) return;
@@ -186,7 +186,6 @@ struct StreamStep {
       for (int q = 0; q < C; ++q)
         if (kept_column(ln, q)) out.comp(0)[o + q] = cu[q], out.comp(1)[o + q] = cv[q];
     }
-    if ((Outer && ln.near_x) || R < out.ghost || R >= out.ny - out.ghost) push_images(ln, R);
   }
 
   __device__ __forceinline__ bool kept_column(const Lane& ln, int q) const {
@@ -194,16 +193,24 @@ struct StreamStep {
     return lc >= H && lc < H + W && ln.base + q < out.nx;
   }
 
-  // The ghost images of the kept cells of row R that have them, from the values just stored: one loop,
-  // not unrolled, so that the walk carries one copy of the ghost writes.
-  __device__ void push_images(const Lane& ln, int R) const {
+  // The ghost images of the kept cells that have them, from the values the walk stored, once it is done
+  // and its history no longer holds registers (pushed row by row, they raised the walk's registers): the
+  // rows near the y sides, and every row of a warp whose kept columns reach an x side. Loops not
+  // unrolled: one copy of the ghost writes.
+  __device__ void push_images(const Lane& ln) const {
+    if (!ln.any_kept) return;
+    const int end = ln.r0 + seg_rows;
 #pragma unroll 1
-    for (int q = 0; q < C; ++q) {
-      const int i = ln.base + q;
-      if (!kept_column(ln, q) || !near_boundary(out, i, R)) continue;
-      const int64_t o = out.offset(i, R);
-      push_ghosts(out, bc, 0, i, R, out.comp(0)[o]);
-      push_ghosts(out, bc, 1, i, R, out.comp(1)[o]);
+    for (int R = ln.r0; R < end; ++R) {
+      if (!ln.near_x && R >= out.ghost && R < out.ny - out.ghost) continue;
+#pragma unroll 1
+      for (int q = 0; q < C; ++q) {
+        const int i = ln.base + q;
+        if (!kept_column(ln, q) || !near_boundary(out, i, R)) continue;
+        const int64_t o = out.offset(i, R);
+        push_ghosts(out, bc, 0, i, R, out.comp(0)[o]);
+        push_ghosts(out, bc, 1, i, R, out.comp(1)[o]);
+      }
     }
   }
 
@@ -259,8 +266,9 @@ struct StreamStep {
       }
     }
     const int end = ln.r0 + seg_rows;  // one past the last row kept
-#pragma unroll U
+#pragma unroll 1
     for (int R = ln.r0; R < end; ++R) advance<Outer>(f, ln, hu, hv, nu, nv, row, R, end);
+    push_images(ln);
   }
 
   // One row of the walk past the first 2K: row R + K enters, every level advances a row, the last
