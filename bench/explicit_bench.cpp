@@ -119,10 +119,11 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   for (const auto& bn : backends) {
     const Backend b = parse_backend(bn);
     const double peak = b == Backend::cuda ? out["device_copy_gbs"].get<double>() : out["host_triad_gbs"].get<double>();
-    // CUDA: the per-step kernel (one pass over memory per step) and several steps a pass (tiles or
-    // streaming, where a run takes them: euler_plan); then the text rows, against the per-step kernel.
-    std::vector<std::string> schedules{"step"};
-    if (b == Backend::cuda) schedules.push_back("blocked");
+    // The per-step kernel (one pass over memory per step) and several steps a pass where a run takes
+    // them (euler_plan: rows on the host, tiles or streaming on CUDA); then the text rows, against the
+    // per-step kernel.
+    std::vector<std::string> schedules{"step", "blocked"};
+    const EulerSchedules where = b == Backend::cuda ? EulerSchedules::device : EulerSchedules::host;
     if (text) schedules.push_back("text");
     if (text && b != Backend::cuda) schedules.push_back("interp");
     std::map<std::pair<std::string, int>, double> builtin;  // Gcell/s of the per-step kernel by precision and width
@@ -131,7 +132,7 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
         for (int n : sizes) {
           if (b == Backend::serial && double(n) * n > max_serial_cells) continue;
           const ArdSpec blocked_spec = bench::bench_spec(model, n, true);
-          const EulerPlan plan = pn == "f32" ? euler_plan<float>(blocked_spec, true) : euler_plan<double>(blocked_spec, true);
+          const EulerPlan plan = pn == "f32" ? euler_plan<float>(blocked_spec, where) : euler_plan<double>(blocked_spec, where);
           if (sched == "blocked" && plan.steps_per_pass == 1) continue;
           if (sched == "interp" && double(n) * n > max_interp_cells) continue;
           auto s = row_stepper(sched, model, n, b, parse_precision(pn));

@@ -48,6 +48,15 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
+// Neumann sides left and right, Dirichlet below and above (u = 1, v = 0, Gray-Scott's trivial state).
+ArdSpec with_mixed_sides(ArdSpec s) {
+  for (int c = 0; c < 2; ++c) {
+    s.bc.side[left][c] = s.bc.side[right][c] = SideBc{BcKind::neumann, 0.0};
+    s.bc.side[bottom][c] = s.bc.side[top][c] = SideBc{BcKind::dirichlet, c == 0 ? 1.0 : 0.0};
+  }
+  return s;
+}
+
 class SerialOpenMPTest : public ::testing::TestWithParam<Precision> {};
 
 TEST_P(SerialOpenMPTest, TuringFromNoiseIsBitIdenticalAfter200Steps) {
@@ -74,6 +83,30 @@ TEST_P(SerialOpenMPTest, GrayScottIsBitIdenticalAfter200Steps) {
   serial->advance(200);
   openmp->advance(200);
   for (int f = 0; f < 2; ++f) EXPECT_TRUE(same_bits(serial->values(f), openmp->values(f))) << "field " << f;
+}
+
+// A run the host blocks in rows (euler_plan: f64, 1024^2 cells and up) is the same run one pass a step,
+// bit for bit: periodic and mixed sides, a parameter per cell (Turing), a grid no multiple of a chunk,
+// and 13 steps (passes of blocked_steps and steps left over), on Serial and OpenMP. (f32 runs are not
+// blocked; time/test_euler_blocked.cpp checks the schedule itself in both precisions.)
+TEST_P(SerialOpenMPTest, RowBlockingIsBitwiseOneStepAPass) {
+  if (GetParam() == Precision::f32) GTEST_SKIP() << "f32 runs take one pass a step (EulerPlanTest)";
+  const Grid2 g{1031, 1019};
+  const ArdSpec runs[] = {gray_scott_from_noise(g), with_mixed_sides(gray_scott_from_noise(g)), turing_from_noise(g)};
+  for (const ArdSpec& s : runs) {
+    ASSERT_EQ(euler_plan<double>(s, EulerSchedules::host).kind, EulerPlan::rows);
+    ArdSpec per_step = s;
+    per_step.temporal_blocking = false;
+    for (Backend b : {Backend::serial, Backend::openmp}) {
+      auto blocked = make_ard_stepper(s, b, GetParam()), plain = make_ard_stepper(per_step, b, GetParam());
+      blocked->advance(13);
+      plain->advance(13);
+      for (int f = 0; f < 2; ++f) {
+        EXPECT_TRUE(same_bits(blocked->values(f), plain->values(f))) << "field " << f << " on " << backend_name(b);
+        EXPECT_GT(max_abs_diff(blocked->values(f), s.initial[std::size_t(f)]), 1e-6) << "the run changed nothing";
+      }
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Precisions, SerialOpenMPTest, ::testing::Values(Precision::f64, Precision::f32),
@@ -106,15 +139,6 @@ class CpuCudaTest : public ::testing::TestWithParam<Precision> {
 TEST_P(CpuCudaTest, TuringFromNoiseAgreesAfter1000Steps) { expect_agreement(turing_from_noise(Grid2{64, 64})); }
 
 TEST_P(CpuCudaTest, GrayScottAgreesAfter1000Steps) { expect_agreement(gray_scott_from_noise(Grid2{64, 64})); }
-
-// Neumann sides left and right, Dirichlet below and above (u = 1, v = 0, Gray-Scott's trivial state).
-ArdSpec with_mixed_sides(ArdSpec s) {
-  for (int c = 0; c < 2; ++c) {
-    s.bc.side[left][c] = s.bc.side[right][c] = SideBc{BcKind::neumann, 0.0};
-    s.bc.side[bottom][c] = s.bc.side[top][c] = SideBc{BcKind::dirichlet, c == 0 ? 1.0 : 0.0};
-  }
-  return s;
-}
 
 // Sides of every kind: cells next to a side write their ghost images as they are computed. Same
 // tolerance as above.
@@ -183,7 +207,7 @@ TEST_P(CpuCudaTest, StreamingIsBitwiseOneLaunchPerStep) {
   for (bool mixed : {false, true}) {
     const ArdSpec s = mixed ? with_mixed_sides(gray_scott_from_noise(g)) : gray_scott_from_noise(g);
     SCOPED_TRACE(mixed ? "mixed sides" : "periodic");
-    ASSERT_EQ(GetParam() == Precision::f64 ? euler_plan<double>(s, true).kind : euler_plan<float>(s, true).kind,
+    ASSERT_EQ(GetParam() == Precision::f64 ? euler_plan<double>(s, EulerSchedules::device).kind : euler_plan<float>(s, EulerSchedules::device).kind,
               EulerPlan::stream);
     const auto [streamed, plain] = blocked_and_per_step(s, GetParam(), 13);
     for (int f = 0; f < 2; ++f) {
@@ -197,28 +221,48 @@ TEST_P(CpuCudaTest, StreamingIsBitwiseOneLaunchPerStep) {
 // the schedules, the run suits them and they were measured faster, else one pass a step.
 TEST(EulerPlanTest, StreamsWherePaysTilesSmallPeriodicGridsAndOtherwiseStepsOnce) {
   const ArdSpec s = catalog_spec("gray_scott", Grid2{2048, 2048});
-  EXPECT_EQ(euler_plan<double>(s, true).kind, EulerPlan::stream);
-  EXPECT_EQ(euler_plan<double>(s, true).steps_per_pass, EulerStream<double>::steps);
-  EXPECT_EQ(euler_plan<double>(s, true).name(), "register streaming, " + std::to_string(EulerStream<double>::steps) + " steps a pass");
-  EXPECT_EQ(euler_plan<float>(s, true).kind, EulerPlan::stream);
-  EXPECT_EQ(euler_plan<float>(s, true).steps_per_pass, EulerStream<float>::steps);
-  EXPECT_EQ(euler_plan<double>(s, false).kind, EulerPlan::cells) << "a CPU backend";
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::device).kind, EulerPlan::stream);
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::device).steps_per_pass, EulerStream<double>::steps);
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::device).name(), "register streaming, " + std::to_string(EulerStream<double>::steps) + " steps a pass");
+  EXPECT_EQ(euler_plan<float>(s, EulerSchedules::device).kind, EulerPlan::stream);
+  EXPECT_EQ(euler_plan<float>(s, EulerSchedules::device).steps_per_pass, EulerStream<float>::steps);
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::host).kind, EulerPlan::rows) << "a CPU backend";
   ArdSpec off = s;
   off.temporal_blocking = false;
-  EXPECT_EQ(euler_plan<double>(off, true).kind, EulerPlan::strips);
+  EXPECT_EQ(euler_plan<double>(off, EulerSchedules::device).kind, EulerPlan::strips);
   ArdSpec advected = s;
   advected.advection = Advection::upwind;
-  EXPECT_EQ(euler_plan<double>(advected, true).kind, EulerPlan::strips);
-  EXPECT_EQ(euler_plan<double>(turing_from_noise(Grid2{2048, 2048}), true).kind, EulerPlan::strips) << "a parameter per cell";
+  EXPECT_EQ(euler_plan<double>(advected, EulerSchedules::device).kind, EulerPlan::strips);
+  EXPECT_EQ(euler_plan<double>(turing_from_noise(Grid2{2048, 2048}), EulerSchedules::device).kind, EulerPlan::strips) << "a parameter per cell";
   ArdSpec one_sided = s;
   one_sided.bc.side[left][0] = SideBc{BcKind::neumann, 0.0};
-  EXPECT_EQ(euler_plan<double>(one_sided, true).kind, EulerPlan::strips) << "an axis periodic on one side only";
+  EXPECT_EQ(euler_plan<double>(one_sided, EulerSchedules::device).kind, EulerPlan::strips) << "an axis periodic on one side only";
   const ArdSpec small = catalog_spec("gray_scott", Grid2{512, 512});
-  EXPECT_EQ(euler_plan<float>(small, true).kind, EulerPlan::tiles);
-  EXPECT_EQ(euler_plan<float>(small, true).steps_per_pass, EulerTiles<float>::steps);
+  EXPECT_EQ(euler_plan<float>(small, EulerSchedules::device).kind, EulerPlan::tiles);
+  EXPECT_EQ(euler_plan<float>(small, EulerSchedules::device).steps_per_pass, EulerTiles<float>::steps);
   ArdSpec theta = s;
   theta.theta = 0.5;
-  EXPECT_EQ(euler_plan<double>(theta, true).kind, EulerPlan::cells) << "not forward Euler";
+  EXPECT_EQ(euler_plan<double>(theta, EulerSchedules::device).kind, EulerPlan::cells) << "not forward Euler";
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::none).kind, EulerPlan::cells) << "no schedules";
+}
+
+// On the host, grids beyond the caches go several steps a pass (time/euler_blocked.hpp) where the y axis
+// is periodic on both sides or neither; the rest, and small grids, one pass a step.
+TEST(EulerPlanTest, TheHostBlocksLargeGridsInRows) {
+  const ArdSpec s = catalog_spec("gray_scott", Grid2{1024, 1024});
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::host).kind, EulerPlan::rows);
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::host).steps_per_pass, blocked_steps);
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::host).name(), "cache-blocked rows, " + std::to_string(blocked_steps) + " steps a pass");
+  EXPECT_EQ(euler_plan<float>(s, EulerSchedules::host).kind, EulerPlan::cells) << "f32: one pass a step is faster";
+  EXPECT_EQ(euler_plan<double>(with_mixed_sides(s), EulerSchedules::host).kind, EulerPlan::rows);
+  EXPECT_EQ(euler_plan<double>(turing_from_noise(Grid2{1024, 1024}), EulerSchedules::host).kind, EulerPlan::rows);
+  EXPECT_EQ(euler_plan<double>(catalog_spec("gray_scott", Grid2{512, 512}), EulerSchedules::host).kind, EulerPlan::cells);
+  ArdSpec off = s;
+  off.temporal_blocking = false;
+  EXPECT_EQ(euler_plan<double>(off, EulerSchedules::host).kind, EulerPlan::cells);
+  ArdSpec one_sided = s;
+  one_sided.bc.side[top][1] = SideBc{BcKind::neumann, 0.0};
+  EXPECT_EQ(euler_plan<double>(one_sided, EulerSchedules::host).kind, EulerPlan::cells) << "y periodic on one side";
 }
 
 // The one-launch CUDA theta step (theta_tiles.cuh: right-hand side, extrapolated guess and the first

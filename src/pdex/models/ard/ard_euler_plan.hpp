@@ -2,9 +2,11 @@
 // How forward Euler of the family steps on a backend: the one decision that ArdEuler takes and that a
 // run's summary reports ("schedule").
 #include <string>
+#include <type_traits>
 
 #include "pdex/models/ard/ard_base.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
+#include "pdex/time/euler_blocked_shape.hpp"
 #include "pdex/time/euler_stream_shape.hpp"
 #include "pdex/time/euler_tiles_shape.hpp"
 #include "pdex/time/schedules.hpp"
@@ -12,7 +14,7 @@
 namespace pdex {
 
 struct EulerPlan {
-  enum Kind { cells, strips, tiles, stream } kind = cells;
+  enum Kind { cells, strips, tiles, stream, rows } kind = cells;
   int steps_per_pass = 1;
 
   std::string name() const {
@@ -20,6 +22,7 @@ struct EulerPlan {
       case strips: return "one pass a step, by strips";
       case tiles: return "temporally blocked tiles, " + std::to_string(steps_per_pass) + " steps a pass";
       case stream: return "register streaming, " + std::to_string(steps_per_pass) + " steps a pass";
+      case rows: return "cache-blocked rows, " + std::to_string(steps_per_pass) + " steps a pass";
       default: return "one pass a step, by cells";
     }
   }
@@ -41,15 +44,26 @@ inline bool has_euler_schedules(Backend backend) {
   return has(Serial{}) || has(OpenMP{}) || has(Cuda{});
 }
 
-// `device`: the backend has the device schedules and the right-hand side suits them (two species,
-// five-point diffusion: schedules_take). Large grids whose sides euler_stream takes stream several
-// steps a pass where that pays; small periodic ones take tiles; the rest one pass a step (the steps left over after
-// the last whole pass too).
+// The schedules a run's backend offers forward Euler: the host's cache blocking, or the device's
+// (TimeSchedules: where the right-hand side suits them, two species and five-point diffusion,
+// schedules_take), or none.
+enum class EulerSchedules { none, host, device };
+
+// On the device, large grids whose sides euler_stream takes stream several steps a pass where that
+// pays; small periodic ones take tiles. On the host, f64 grids that outgrow the caches go several steps
+// a pass in chunks of rows. The rest, and the steps left over after the last whole pass, one pass a step.
 template <class T>
-EulerPlan euler_plan(const ArdSpec& s, bool device) {
-  if (!device || s.theta > 0 || !s.mol_scheme.empty()) return {};
+EulerPlan euler_plan(const ArdSpec& s, EulerSchedules where) {
+  if (where == EulerSchedules::none || s.theta > 0 || !s.mol_scheme.empty()) return {};
   const bool ensemble = s.members.count > 1;
   const long long cells = s.grid.cells();
+  if (where == EulerSchedules::host) {
+    // f64 only: in f32 the blocked rows measured 0.36x one pass a step (docs/performance.md).
+    if (std::is_same_v<T, double> && !ensemble && s.temporal_blocking && cells >= blocked_min_cells &&
+        euler_blocked_takes(s.bc, int(s.species.size()), ard_ghost_width))
+      return {EulerPlan::rows, blocked_steps};
+    return {};
+  }
   if (streams_pay(s) && !ensemble && s.temporal_blocking && cells >= stream_min_cells &&
       euler_stream_takes<T>(s.bc, s.grid.extents()))
     return {EulerPlan::stream, EulerStream<T>::steps};

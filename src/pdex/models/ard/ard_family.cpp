@@ -42,8 +42,10 @@ class ArdSetup : public SpecSetup<ArdSpec> {
   // Forward Euler's schedule (ArdEuler takes the same plan); the other schemes have one each.
   nlohmann::json schedule(Backend backend, Precision precision) const override {
     if (clock.scheme != "euler") return nullptr;
+    const bool host = backend == Backend::serial || backend == Backend::openmp;
     const bool device = has_euler_schedules(backend) && !spec.anisotropic && spec.species.size() == 2;
-    const EulerPlan p = precision == Precision::f32 ? euler_plan<float>(spec, device) : euler_plan<double>(spec, device);
+    const EulerSchedules where = host ? EulerSchedules::host : device ? EulerSchedules::device : EulerSchedules::none;
+    const EulerPlan p = precision == Precision::f32 ? euler_plan<float>(spec, where) : euler_plan<double>(spec, where);
     return {{"name", p.name()}, {"steps_per_pass", p.steps_per_pass}};
   }
   std::vector<std::pair<std::string, std::vector<double>>> varying_params() const override {

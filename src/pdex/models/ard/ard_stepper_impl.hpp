@@ -20,6 +20,7 @@
 #include "pdex/models/ard/ard_spec.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
 #include "pdex/models/ard/reactions.hpp"
+#include "pdex/time/euler_blocked.hpp"
 #include "pdex/time/euler_tiles_shape.hpp"
 #include "pdex/time/forward_euler.hpp"
 #include "pdex/time/schedules.hpp"
@@ -46,7 +47,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec), ensemble_(spec.members.count > 1), uniform_(spec.uniform_members),
-        plan_(euler_plan<T>(spec, TimeSchedules<Exec>::euler_tiles && schedules_take<Rhs>)),
+        plan_(euler_plan<T>(spec, schedules())),
         strips_(!ensemble_ && spec.grid.cells() >= strips_min_cells) {}
 
   void advance(int64_t steps) override {
@@ -55,6 +56,12 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
       if constexpr (streams) {
         for (constexpr int block = EulerStream<T>::steps; plan_.kind == EulerPlan::stream && k + block <= n; k += block) {
           euler_stream(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
+          cur_ = 1 - cur_;
+        }
+      }
+      if constexpr (Exec::space == MemorySpace::host) {
+        for (const int block = plan_.steps_per_pass; plan_.kind == EulerPlan::rows && k + block <= n; k += block) {
+          euler_blocked(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_, block);
           cur_ = 1 - cur_;
         }
       }
@@ -72,6 +79,10 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   }
 
  private:
+  static constexpr EulerSchedules schedules() {
+    if (Exec::space == MemorySpace::host) return EulerSchedules::host;
+    return TimeSchedules<Exec>::euler_tiles && schedules_take<Rhs> ? EulerSchedules::device : EulerSchedules::none;
+  }
   void step(FieldView<const T> in, FieldView<T> out) {
     if (ensemble_) return ensemble_step(in, out);
     if constexpr (TimeSchedules<Exec>::euler_strips && schedules_take<Rhs>)
@@ -89,7 +100,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 
   bool ensemble_ = false;  // members stacked in one field (grid/members.hpp)
   bool uniform_ = false;   // the members' parameters each one number (ArdSpec::uniform_members)
-  EulerPlan plan_;       // several steps a pass where it pays (time/cuda/euler_stream.cuh, euler_tiles.cuh)
+  EulerPlan plan_;       // several steps a pass where it pays (time/euler_blocked.hpp, cuda/euler_stream.cuh, euler_tiles.cuh)
   bool strips_ = false;  // one-pass device step by strips (time/cuda/euler_strips.cuh)
   StepLoop<Exec> loop_;
 };

@@ -1,0 +1,122 @@
+#pragma once
+// Forward Euler on the host, `steps` steps a pass over memory (cache blocking). The rows go in chunks,
+// a chunk to a thread: the thread advances the chunk's rows, and the steps - l rows each side of it that
+// the later levels need, through levels l = 1 .. steps - 1 held in two scratch windows of its own (a few
+// hundred KB, in cache), and writes only the last level to `out`. Every update is the one-pass step's
+// (EulerCell), from the same values, so the result is bitwise that of `steps` steps one at a time; only
+// the rows each side of a chunk are computed twice.
+//
+// A window holds a level's rows at their own offsets (its data pointer set back so that offset(i, j)
+// lands in the window), which keeps the parameters a right-hand side reads at the same offsets as the
+// state's. Across a periodic y axis a window row past the last row is that row wrapped: computed from
+// the rows around the wrapped one, through views moved by whole periods.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "pdex/core/executor.hpp"
+#include "pdex/core/parallel_host.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/time/euler_blocked_shape.hpp"
+#include "pdex/time/forward_euler.hpp"
+
+namespace pdex {
+
+namespace blocked_detail {
+
+template <class T>
+FieldView<T> moved(FieldView<T> v, int64_t rows) {
+  v.data += rows * v.pitch;
+  return v;
+}
+
+// A view of `like`'s layout whose rows first - 1 .. last live in `buf` (ghost rows included).
+template <class T>
+FieldView<T> window(std::vector<T>& buf, const FieldView<const T>& like, int first, int last) {
+  const int64_t rows = last - first + 2;
+  buf.resize(std::size_t(rows * like.pitch * like.ncomp));
+  FieldView<T> w{buf.data(), like.nx, like.ny, like.ghost, like.ncomp, like.pitch, rows * like.pitch, like.xoff};
+  w.data -= (int64_t(first) - 1 + like.ghost) * like.pitch;
+  return w;
+}
+
+// The ghost that push_ghosts writes beside a cell of value `mirror` (across a periodic side: the cell
+// beyond, `across`), by the same operations.
+template <class T>
+T pushed(const SideBc& s, T mirror, T across) {
+  if (s.kind == BcKind::periodic) return T(1) * across + T(0);
+  const detail::GhostImage<T> r = detail::affine_image<T>(s, 0);
+  return r.a * mirror + r.b;
+}
+
+// Row j of a window level from the level below (`src`: a window holding rows j - 1 .. j + 1, or the
+// state itself, whose rows are the wrapped ones), with the ghosts a stencil of the next level reads: the
+// row's x ghosts and, beside a non-periodic y side, the ghost row.
+template <class T, class Rhs>
+void window_row(const EulerCell<T, Rhs>& step, FieldView<const T> src, bool src_window, FieldView<T> dst, int j,
+                bool y_periodic) {
+  const int ny = src.ny, nx = src.nx;
+  const int jr = y_periodic ? (j % ny + ny) % ny : j;
+  EulerCell<T, Rhs> cell = step;
+  cell.in = src_window ? moved(src, int64_t(j) - jr) : src;
+  cell.out = moved(dst, int64_t(j) - jr);
+  // By value, as euler_step's cells: captured by reference, the views would be reloaded at every cell.
+  for_row_cells(0, nx, jr, [=](int i, int r) { cell.template update<false>(cell.rhs, i, r, cell.out, r); });
+  const FieldView<T> d = cell.out;
+  for (int c = 0; c < d.ncomp; ++c) {
+    d(c, -1, jr) = pushed(step.bc.side[left][c], d(c, 0, jr), d(c, nx - 1, jr));
+    d(c, nx, jr) = pushed(step.bc.side[right][c], d(c, nx - 1, jr), d(c, 0, jr));
+    if (y_periodic || (jr != 0 && jr != ny - 1)) continue;
+    const SideBc& s = step.bc.side[jr == 0 ? bottom : top][c];
+    const int ghost_row = jr == 0 ? -1 : ny;
+    for (int i = -1; i <= nx; ++i) d(c, i, ghost_row) = pushed(s, d(c, i, jr), d(c, i, jr));
+  }
+}
+
+// Row j of the last level, into `out` with its ghost images, as euler_step does it.
+template <class T, class Rhs>
+void last_row(const EulerCell<T, Rhs>& cell, int j) {
+  const int nx = cell.in.nx;
+  const auto edge = [=](int i, int r) { cell.template apply<true>(i, r); };
+  if (j == 0 || j == cell.in.ny - 1) return for_row_cells(0, nx, j, edge);
+  for_row_cells(0, 1, j, edge);
+  for_row_cells(1, nx - 1, j, [=](int i, int r) { cell.template apply<false>(i, r); });
+  for_row_cells(nx - 1, nx, j, edge);
+}
+
+// Rows j0 .. j1 - 1 of `out`, `steps` steps on from `in`, through the two windows w.
+template <class T, class Rhs>
+void advance_chunk(const EulerCell<T, Rhs>& step, int steps, int j0, int j1, bool yp, std::vector<T> (&w)[2]) {
+  const int ny = step.in.ny;
+  FieldView<const T> src = step.in;
+  for (int l = 1; l < steps; ++l) {
+    const int reach = steps - l;
+    const int lo = yp ? j0 - reach : std::max(0, j0 - reach), hi = yp ? j1 + reach : std::min(ny, j1 + reach);
+    const FieldView<T> dst = window(w[l % 2], step.in, lo, hi);
+    for (int j = lo; j < hi; ++j) window_row(step, src, l > 1, dst, j, yp);
+    src = as_const(dst);
+  }
+  EulerCell<T, Rhs> last = step;
+  last.in = src;
+  for (int j = j0; j < j1; ++j) last_row(last, j);
+}
+
+}  // namespace blocked_detail
+
+// `steps` forward Euler steps from `in` to `out` in one pass over the rows (host executors; a run that
+// euler_blocked_takes; `in` and `out` must not overlap). `out`'s ghosts are written as a step writes them.
+template <class Exec, class T, class Rhs>
+  requires(Exec::space == MemorySpace::host)
+void euler_blocked(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
+                   T dt, int steps) {
+  const EulerCell<T, Rhs> step{rhs, in, out, bc, dt};
+  const bool yp = bc.side[bottom][0].kind == BcKind::periodic;
+  const int chunks = (in.ny + blocked_chunk_rows - 1) / blocked_chunk_rows;
+  for_each_row(ex, 0, chunks, [&](int k) {
+    thread_local std::vector<T> w[2];
+    const int j0 = k * blocked_chunk_rows, j1 = std::min(in.ny, j0 + blocked_chunk_rows);
+    blocked_detail::advance_chunk(step, steps, j0, j1, yp, w);
+  });
+}
+
+}  // namespace pdex
