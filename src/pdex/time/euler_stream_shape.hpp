@@ -10,8 +10,8 @@ namespace pdex {
 // columns each side (steps rounded up to whole threads) is recomputed by the neighbouring strips, and
 // walks down a segment of rows holding the last two rows of every time level in registers. Four columns
 // a thread in f32 and two in f64 load and store 16 bytes at once. Depth and register cap (min_blocks
-// blocks of 128 threads an SM) are the fastest measured in this kernel on the H200 (docs/performance.md):
-// in f32, 4 steps under 128 registers (6 steps need 228-255 registers, a third of the warps); in f64,
+// blocks of 128 threads an SM) are the fastest measured for this kernel (docs/performance.md):
+// in f32, 4 steps under 128 registers (deeper walks hold more registers and leave fewer warps); in f64,
 // 6 steps under 168.
 template <class T>
 struct EulerStream {
