@@ -19,22 +19,24 @@ inline double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// A run of `model` at its defaults on an n x n grid, noisy start; Turing's alpha noisy around 12 as in
-// seed 000's spot pattern.
-inline ArdSpec bench_spec(const std::string& model, int n, bool blocked = true) {
+// A run of `model` at its defaults on an n x n grid (n x n x n where dims is 3), noisy start; Turing's
+// alpha noisy around 12 as in seed 000's spot pattern.
+inline ArdSpec bench_spec(const std::string& model, int n, bool blocked = true, int dims = 2) {
   const ReactionInfo& info = ard_reaction(model);
   ArdSpec s;
   s.reaction = model;
   s.grid = Grid2{n, n};
+  if (dims == 3) s.grid.nz = n;
+  const std::size_t cells = std::size_t(s.grid.cells());
   for (const auto& p : info.params) s.params[p.name] = ScalarSpec{p.default_value, {}};
-  if (model == "turing") s.params["alpha"].cells = uniform_noise(std::size_t(n) * n, 0.1, 7);
+  if (model == "turing") s.params["alpha"].cells = uniform_noise(cells, 0.1, 7);
   if (model == "turing") for (double& a : s.params["alpha"].cells) a += 12.0;
   // Every species a little noise about its steady state, the second and later ones raised by 0.25 (Gray-Scott's
   // v: the autocatalyst present everywhere, so that the kinetics are busy).
   s.species = info.species;
   s.initial.clear();
   for (std::size_t c = 0; c < info.species.size(); ++c) {
-    s.initial.push_back(uniform_noise(std::size_t(n) * n, 0.01, c + 1));
+    s.initial.push_back(uniform_noise(cells, 0.01, c + 1));
     for (double& u : s.initial[c]) u += info.initial[c] + (c > 0 ? 0.25 : 0.0);
   }
   s.dt = info.dt;

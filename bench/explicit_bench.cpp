@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -71,8 +72,9 @@ EquationsSpec text_spec(const ArdSpec& a) {
 
 // A stepper for one row: the built-in kernels per step ("step") or several steps a pass ("blocked"), or the
 // model as text, compiled ("text") or in the interpreter ("interp", as where no compiler is found).
-std::unique_ptr<Stepper> row_stepper(const std::string& schedule, const std::string& model, int n, Backend b, Precision p) {
-  if (schedule == "step" || schedule == "blocked") return make_ard_stepper(bench::bench_spec(model, n, schedule == "blocked"), b, p);
+std::unique_ptr<Stepper> row_stepper(const std::string& schedule, const std::string& model, int n, int dims, Backend b, Precision p) {
+  if (schedule == "step" || schedule == "blocked")
+    return make_ard_stepper(bench::bench_spec(model, n, schedule == "blocked", dims), b, p);
   if (schedule == "text") return make_equations_stepper(text_spec(bench::bench_spec(model, n, false)), b, p);
   ::setenv("PDEX_CXX", "none", 1);
   auto s = make_equations_stepper(text_spec(bench::bench_spec(model, n, false)), b, p);
@@ -98,7 +100,10 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   std::string model = "gray_scott", json_file = "bench-explicit.json";
   double min_time = 0.3, max_serial_cells = 1 << 26, max_interp_cells = 1 << 20;
   bool text = true;
-  app.add_option("--sizes", sizes, "grid widths")->delimiter(',');
+  int dims = 2;
+  app.add_option("--sizes", sizes, "grid widths (cube edges with --dims 3; default there 64,128,256,512)")->delimiter(',');
+  app.add_option("--dims", dims, "2: n x n grids; 3: n x n x n grids, the per-step kernel only (no text rows, no Table 1)")
+      ->check(CLI::IsMember({2, 3}));
   app.add_option("--backends", backends, "backends (default: all available)")->delimiter(',');
   app.add_option("--precisions", precisions, "f32,f64")->delimiter(',');
   app.add_option("--model", model, "model to step");
@@ -108,6 +113,11 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   app.add_option("--json", json_file, "output JSON file");
   if (const auto status = parse_suite_args(app, args)) return *status;
   if (backends.empty()) backends = available_backend_names();
+  if (dims == 3) {
+    if (app.count("--sizes") == 0) sizes = {64, 128, 256, 512};
+    text = false;
+    table1_backends = {"none"};
+  }
 
   nlohmann::json out;
   out["host_triad_gbs"] = bench::host_triad_gbs();
@@ -122,7 +132,8 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
     // The per-step kernel (one pass over memory per step) and several steps a pass where a run takes
     // them (euler_plan: rows on the host, tiles or streaming on CUDA); then the text rows, against the
     // per-step kernel.
-    std::vector<std::string> schedules{"step", "blocked"};
+    std::vector<std::string> schedules{"step"};
+    if (dims == 2) schedules.push_back("blocked");
     const EulerSchedules where = b == Backend::cuda ? EulerSchedules::device : EulerSchedules::host;
     if (text) schedules.push_back("text");
     if (text && b != Backend::cuda) schedules.push_back("interp");
@@ -130,14 +141,15 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
     for (const std::string& sched : schedules)
       for (const auto& pn : precisions)
         for (int n : sizes) {
-          if (b == Backend::serial && double(n) * n > max_serial_cells) continue;
+          const double cells = std::pow(double(n), dims);
+          if (b == Backend::serial && cells > max_serial_cells) continue;
           const ArdSpec blocked_spec = bench::bench_spec(model, n, true);
           const EulerPlan plan = pn == "f32" ? euler_plan<float>(blocked_spec, where) : euler_plan<double>(blocked_spec, where);
           if (sched == "blocked" && plan.steps_per_pass == 1) continue;
           if (sched == "interp" && double(n) * n > max_interp_cells) continue;
-          auto s = row_stepper(sched, model, n, b, parse_precision(pn));
+          auto s = row_stepper(sched, model, n, dims, b, parse_precision(pn));
           const double t = seconds_per_step(*s, min_time, 3);
-          const double gcells = double(n) * n / t / 1e9, gbs = s->bytes_per_step() / t / 1e9;
+          const double gcells = cells / t / 1e9, gbs = s->bytes_per_step() / t / 1e9;
           if (sched == "step") builtin[{pn, n}] = gcells;
           const auto base = builtin.find({pn, n});
           const double of_builtin = base == builtin.end() ? 0.0 : gcells / base->second;
@@ -145,7 +157,7 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
                       gcells, gbs, 100 * gbs / peak, 100 * of_builtin);
           std::fflush(stdout);
           out["explicit"].push_back({{"backend", bn}, {"schedule", sched == "blocked" ? plan.name() : sched}, {"device", device_name(b)},
-                                     {"precision", pn}, {"model", model}, {"nx", n}, {"ny", n},
+                                     {"precision", pn}, {"model", model}, {"nx", n}, {"ny", n}, {"nz", dims == 3 ? n : 1},
                                      {"seconds_per_step", t}, {"gcells_per_s", gcells}, {"gbytes_per_s", gbs},
                                      {"fraction_of_peak", gbs / peak}, {"fraction_of_builtin", of_builtin}});
         }

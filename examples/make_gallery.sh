@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every example and stores its final picture in docs/gallery/<name>.png (the README shows them).
+# Runs every example and stores its final picture in docs/gallery/<name>.png (the README shows them; of a
+# 3D run, its last section by name: zmax before z48, z16 before y64).
 # Usage, from the repository root:  examples/make_gallery.sh [pdex run options, e.g. --backend cuda]
 # Writes the runs' outputs under out/<name>/ as the examples say; prints each run's wall time.
 set -euo pipefail
@@ -22,6 +23,9 @@ gray_scott_spots v
 gray_scott_stripes v
 gray_scott_waves v
 fitzhugh_nagumo_spiral u
+gray_scott_3d v
+fitzhugh_nagumo_scroll u
+turing_spots_3d v
 may_leonard_spirals u1
 brusselator u
 schnakenberg u

@@ -120,6 +120,19 @@ TEST(Checkpoint, ARunInFloat32ContinuesBitwise) {
   }
 }
 
+// A 3D run's checkpoint holds its volumes, (nz, ny, nx), and the run continues from it bit for bit.
+TEST(Checkpoint, AThreeDimensionalRunContinuesBitwise) {
+  for (Backend b : backends()) {
+    SCOPED_TRACE(backend_name(b));
+    ScratchDir dir;
+    const std::vector<std::string> sets{"grid.nx=20", "grid.ny=16", "grid.nz=6", "time.steps=40", "output.checkpoint_every=20"};
+    const auto straight = run(load(example("gray_scott_3d"), sets, b, dir / "a"));
+    EXPECT_EQ(io::read_npy(checkpoints(dir / "a")[0] / "field_u.npy").shape, (std::vector<std::size_t>{6, 16, 20}));
+    const auto resumed = run(load(example("gray_scott_3d"), sets, b, dir / "b"), {checkpoints(dir / "a")[0].string(), false});
+    EXPECT_EQ(resumed, straight);
+  }
+}
+
 TEST(Checkpoint, OnlyTheNewestAreKeptAndTheSummaryNamesTheLast) {
   ScratchDir dir;
   const RunConfig rc = load(example("gray_scott_spots"), {"grid.nx=16", "grid.ny=16", "time.steps=50", "output.checkpoint_every=10", "output.checkpoint_keep=3"},

@@ -298,5 +298,42 @@ TEST(ConfigErrors, ShapeErrorsNameTheFullKey) {
                  {"cfg.toml", "key 'initial.u.shapes.0.shape'", "'star' is not one of"});
 }
 
+// 3D grids: what is not (yet) taken in 3D is refused naming its key, before any stepping.
+TEST(ConfigErrors, WhatThreeDimensionsDoNotTakeIsRefusedByKey) {
+  struct Case {
+    std::vector<std::string> sets;
+    std::string key, expected;
+  };
+  const std::vector<Case> cases{
+      {{"grid.nz=0"}, "grid.nz", "expected a positive plane count"},
+      {{"grid.dz=0.5"}, "grid.dz", "a 2D grid has no z spacing"},
+      {{"grid.nz=4", "time.scheme=\"theta\""}, "time.scheme", "3D grids (grid.nz > 1) run time.scheme = \"euler\""},
+      {{"grid.nz=4", "output.formats=[\"hdf5\"]"}, "output.formats", "HDF5 series hold 2D grids for now"},
+      {{"grid.nz=4", "output.slice={ axis = \"z\", index = 4 }"}, "output.slice.index", "expected a plane index from 0 to 3"},
+      {{"output.projection=\"max\""}, "output.projection", "sections are pictures of 3D grids"},
+      {{"grid.nz=4", "grid.boundary={ left = \"periodic\", right = \"periodic\", bottom = \"neumann\", top = \"neumann\" }"},
+       "grid.boundary", "missing side 'front' (give all of left, right, bottom, top, front, back: the grid is 3D)"},
+      {{"grid.boundary={ left = \"periodic\", right = \"periodic\", bottom = \"neumann\", top = \"neumann\", front = \"neumann\" }"},
+       "grid.boundary.front", "a 2D grid has no z sides"},
+      {{"grid.nz=4", "grid.boundary={ left = \"periodic\", right = \"periodic\", bottom = \"neumann\", top = \"neumann\", "
+        "front = \"periodic\", back = \"neumann\" }"},
+       "grid.boundary", "front and back must both be periodic or neither"}};
+  for (const Case& c : cases) {
+    ScratchDir dir;
+    std::vector<std::string> extra;
+    for (const std::string& set : c.sets) extra.insert(extra.end(), {"--set", set});
+    SCOPED_TRACE(c.key);
+    expect_refused(run_config(dir, gray_scott_config(), extra), {"cfg.toml", "key '" + c.key + "'", c.expected});
+  }
+}
+
+// A family that runs on 2D grids only says so, and names the families that take 3D grids.
+TEST(ConfigErrors, TwoDimensionalFamiliesRefuseThreeDimensionalGrids) {
+  ScratchDir dir;
+  const std::string text =
+      "[model]\nname = \"wave\"\n[grid]\nnx = 16\nnz = 4\n[time]\ndt = 0.1\nsteps = 2\n[run]\nbackend = \"serial\"\nprogress = false\n";
+  expect_refused(run_config(dir, text), {"cfg.toml", "key 'grid.nz'", "runs on 2D grids only", "advection_reaction_diffusion"});
+}
+
 }  // namespace
 }  // namespace pdex::app_testing

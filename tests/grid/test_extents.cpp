@@ -52,5 +52,28 @@ TEST(Extents, HalvingKeepsTheDomain) {
   EXPECT_FALSE(odd.even());
 }
 
+// A 3D grid numbers its cells plane by plane, [z][y][x]; its shape and messages say so, and a loop of two
+// indices refuses it rather than visit its first plane only.
+TEST(Extents, ThreeDimensionalGridsNumberTheirCellsPlaneByPlane) {
+  const Extents2 e{4, 3, 5};
+  EXPECT_TRUE(e.is_3d());
+  EXPECT_EQ(e.cells(), 60);
+  EXPECT_EQ(e.plane_cells(), 12);
+  EXPECT_EQ(e.index(1, 2, 3), (3 * 3 + 2) * 4 + 1);
+  const CellIndex2 c = e.cell(e.index(1, 2, 3));
+  EXPECT_EQ(c.i, 1);
+  EXPECT_EQ(c.j, 2);
+  EXPECT_EQ(c.k, 3);
+  EXPECT_EQ(e.shape(), (std::vector<std::size_t>{5, 3, 4}));
+  EXPECT_EQ(e.text(), "4 x 3 x 5");
+  EXPECT_EQ(e.where(e.index(1, 2, 3)), "x=1, y=2, z=3");
+  int64_t visited = 0;
+  for_each_cell(e, [&](int i, int j, int k) { EXPECT_EQ(e.index(i, j, k), visited++); });
+  EXPECT_EQ(visited, e.cells());
+  EXPECT_THROW(for_each_cell(e, [](int, int) {}), std::logic_error);
+  EXPECT_EQ((Extents2{4, 3}.shape()), (std::vector<std::size_t>{3, 4}));
+  EXPECT_EQ((Extents2{4, 3}.text()), "4 x 3");
+}
+
 }  // namespace
 }  // namespace pdex

@@ -136,5 +136,59 @@ TYPED_TEST(GhostFillTest, MixedPerSideAndPerComponentConditionsMatchTheReference
   check_mixed<TypeParam, double>(make_executor<TypeParam>(), Grid2{3, 2}, 2);
 }
 
+// A 3D field: every plane's x and y ghosts as the 2D rule gives them, and the ghost planes' cells beside
+// the interior by the z sides' rules (front periodic with back, or each its own kind), per component.
+template <class Exec, class T>
+void check_3d(const Exec& ex, int ghost, BcKind front_kind, BcKind back_kind) {
+  SCOPED_TRACE(::testing::Message() << "ghost " << ghost << ", z sides " << int(front_kind) << ", " << int(back_kind));
+  Grid2 g{5, 4};
+  g.nz = 3;
+  Field<T> host(g, 2, ghost, MemorySpace::host);
+  for (T& x : host.buffer().host_span()) x = std::numeric_limits<T>::quiet_NaN();
+  auto h = host.view();
+  for_each_cell(g.extents(), [&](int i, int j, int k) {
+    for (int c = 0; c < 2; ++c) h(c, i, j, k) = T(0.25) * T(1 + i + 8 * j + 64 * k + 512 * c);
+  });
+  FieldBoundary bc = FieldBoundary::all(BcKind::neumann);
+  for (int c = 0; c < 2; ++c) {
+    bc.side[left][c] = bc.side[right][c] = SideBc{BcKind::periodic};
+    bc.side[bottom][c] = SideBc{BcKind::dirichlet, 1.0 + c};
+    bc.side[front][c] = SideBc{front_kind, 2.0};
+    bc.side[back][c] = SideBc{back_kind, -1.0};
+  }
+  const Field<T> f = fill_on(ex, host, bc);
+  const auto v = f.view();
+  for (int k = 0; k < g.nz; ++k) {  // each plane's own ghosts, as a 2D field's
+    Field<T> plane(Grid2{g.nx, g.ny}, 2, ghost, MemorySpace::host);
+    for (int c = 0; c < 2; ++c)
+      for (int j = 0; j < g.ny; ++j)
+        for (int i = 0; i < g.nx; ++i) plane.view()(c, i, j) = v(c, i, j, k);
+    const Field<T> want = reference_fill(plane, bc);
+    for (int c = 0; c < 2; ++c)
+      for (int j = -ghost; j < g.ny + ghost; ++j)
+        for (int i = -ghost; i < g.nx + ghost; ++i) ASSERT_EQ(v(c, i, j, k), want.view()(c, i, j)) << "plane " << k << " (" << i << ", " << j << ")";
+  }
+  auto image = [](const SideBc& s, T x) { return s.kind == BcKind::neumann ? x : T(2 * s.value) - x; };
+  for (int c = 0; c < 2; ++c)
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i)
+        for (int d = 0; d < ghost; ++d) {  // d < nz: the ghost planes' images are interior planes
+          const SideBc &lo = bc.side[front][c], &hi = bc.side[back][c];
+          const int n = g.nz;
+          const T below = lo.kind == BcKind::periodic ? v(c, i, j, n - 1 - d) : image(lo, v(c, i, j, d));
+          const T above = hi.kind == BcKind::periodic ? v(c, i, j, d) : image(hi, v(c, i, j, n - 1 - d));
+          ASSERT_EQ(v(c, i, j, -1 - d), below) << "ghost plane " << -1 - d << " (" << i << ", " << j << ")";
+          ASSERT_EQ(v(c, i, j, n + d), above) << "ghost plane " << n + d << " (" << i << ", " << j << ")";
+        }
+}
+
+TYPED_TEST(GhostFillTest, ThreeDimensionalFieldsFillTheirPlanesAndTheirGhostPlanes) {
+  for (int ghost : ghost_widths) {
+    check_3d<TypeParam, double>(make_executor<TypeParam>(), ghost, BcKind::periodic, BcKind::periodic);
+    check_3d<TypeParam, double>(make_executor<TypeParam>(), ghost, BcKind::neumann, BcKind::dirichlet);
+    check_3d<TypeParam, float>(make_executor<TypeParam>(), ghost, BcKind::dirichlet, BcKind::neumann);
+  }
+}
+
 }  // namespace
 }  // namespace pdex::test

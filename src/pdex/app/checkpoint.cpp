@@ -28,12 +28,12 @@ std::string step_folder(int64_t step) {
   return "step_" + std::string(std::size_t(std::max(0, 10 - int(tag.size()))), '0') + tag;
 }
 
-// The stepper's state into `dir`: the settable fields (at the run's precision, shape (ny, nx)) and the
+// The stepper's state into `dir`: the settable fields (at the run's precision, shape (ny, nx) or (nz, ny, nx)) and the
 // extra arrays.
 nlohmann::json write_state(const fs::path& dir, Stepper& s, const RunConfig& rc, CopyBuffers& buffers) {
   nlohmann::json fields = nlohmann::json::array(), extra = nlohmann::json::array();
   const Grid2& g = rc.grid();
-  const io::ImageGrid grid{g.nx, g.ny, g.x0, g.y0, g.dx, g.dy};
+  const io::ImageGrid grid{g.nx, g.ny, g.x0, g.y0, g.dx, g.dy, g.nz, g.z0, g.dz};
   const io::StoreAs store = rc.precision == Precision::f32 ? io::StoreAs::f32 : io::StoreAs::f64;
   for (std::size_t f = 0; f < s.field_names().size(); ++f) {
     if (!s.settable(int(f))) continue;

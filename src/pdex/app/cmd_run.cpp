@@ -20,8 +20,8 @@ int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source, 
   const RunClock& c = rc.clock();
   const std::string clock = c.simulated_time ? c.scheme + " to t=" + format_number(c.t_end)
                                              : std::to_string(c.steps) + " steps of dt=" + format_number(c.dt);
-  std::fprintf(stderr, "pdex: %s on %dx%d, %s, backend %s (%s), %s -> %s\n", rc.model.c_str(),
-               rc.grid().nx, rc.grid().ny, clock.c_str(),
+  std::fprintf(stderr, "pdex: %s on %s, %s, backend %s (%s), %s -> %s\n", rc.model.c_str(),
+               rc.grid().extents().text().c_str(), clock.c_str(),
                std::string(backend_name(rc.backend)).c_str(), device_name(rc.backend).c_str(),
                std::string(precision_name(rc.precision)).c_str(), rc.output.dir.c_str());
   const InterruptGuard guard;

@@ -20,6 +20,7 @@
 #include "pdex/io/movie.hpp"
 #include "pdex/io/npy.hpp"
 #include "pdex/io/png_writer.hpp"
+#include "pdex/io/section.hpp"
 #include "pdex/io/shading.hpp"
 #include "pdex/io/vtk.hpp"
 
@@ -33,7 +34,21 @@ bool wants(const OutputConfig& o, const char* format) {
   return std::find(o.formats.begin(), o.formats.end(), format) != o.formats.end();
 }
 
-io::ImageGrid image_grid(const Grid2& g) { return {g.nx, g.ny, g.x0, g.y0, g.dx, g.dy}; }
+io::ImageGrid image_grid(const Grid2& g) { return {g.nx, g.ny, g.x0, g.y0, g.dx, g.dy, g.nz, g.z0, g.dz}; }
+
+// The pictures of a field: the field itself on a 2D grid, its sections (`tag` names each) on a 3D one.
+struct Picture {
+  std::string tag;
+  io::SectionPicture values;
+};
+std::vector<Picture> pictures(const OutputConfig& o, const Grid2& g, const std::vector<double>& values) {
+  if (!g.is_3d()) return {{"", {values, g.nx, g.ny}}};
+  std::vector<Picture> out;
+  for (const io::Section& s : o.sections) out.push_back({s.tag(), io::section_of(values, g.nx, g.ny, g.nz, s)});
+  return out;
+}
+// A picture's file stem: the field's, and the section's tag in 3D.
+std::string picture_stem(const std::string& stem, const std::string& tag) { return tag.empty() ? stem : stem + "_" + tag; }
 
 }  // namespace
 
@@ -151,8 +166,13 @@ std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step, dou
   std::vector<std::string> files;
   const fs::path dir(dir_);
   for (const FieldCopy& c : snap->fields)
-    for (const std::string& fmt : o.formats)
-      if (fmt == "png" || fmt == "npy") files.push_back((dir / (c.name + "_" + snap->tag + "." + fmt)).string());
+    for (const std::string& fmt : o.formats) {
+      const std::string stem = (dir / (c.name + "_" + snap->tag)).string();
+      if (fmt == "npy") files.push_back(stem + ".npy");
+      if (fmt == "png" && o.sections.empty()) files.push_back(stem + ".png");
+      if (fmt == "png")
+        for (const io::Section& s : o.sections) files.push_back(picture_stem(stem, s.tag()) + ".png");
+    }
   if (wants(o, "vtk")) files.push_back((dir / ("fields_" + snap->tag + ".vti")).string());
   queue_->post([this, snap] { write_snapshot(*snap); });
   return files;
@@ -174,28 +194,32 @@ nlohmann::json OutputWriter::run_files() const {
 
 void OutputWriter::write_picture(const std::string& stem, const std::string& name, const std::vector<double>& values) const {
   const OutputConfig& o = rc_.output;
-  const Grid2& g = rc_.grid();
   const io::Colormap cmap = io::parse_colormap(o.colormap);
-  if (o.relief > 0)
-    io::write_png(stem + ".png", io::height_shade(values, g.nx, g.ny, o.relief), g.nx, g.ny, cmap, io::ColorRange{false, 0.0, 1.0}, o.scale);
-  else
-    io::write_png(stem + ".png", values, g.nx, g.ny, cmap, io::ColorRange{o.auto_range, o.range_min, o.range_max},
-                  io::FrameDecor{o.scale, o.colorbar, o.colorbar ? name : ""});
+  for (const auto& [tag, p] : pictures(o, rc_.grid(), values)) {
+    const std::string file = picture_stem(stem, tag) + ".png";
+    if (o.relief > 0)
+      io::write_png(file, io::height_shade(p.values, p.width, p.height, o.relief), p.width, p.height, cmap, io::ColorRange{false, 0.0, 1.0}, o.scale);
+    else
+      io::write_png(file, p.values, p.width, p.height, cmap, io::ColorRange{o.auto_range, o.range_min, o.range_max},
+                    io::FrameDecor{o.scale, o.colorbar, o.colorbar ? name + (tag.empty() ? "" : " " + tag) : ""});
+  }
 }
 
-// A frame of the movie field in each movie format; the movies start with the first frame.
-void OutputWriter::add_frame(const Snapshot& snap, const std::string& field, const std::vector<double>& values) {
+// A frame of the movie field (of its first section, in 3D) in each movie format; the movies start with the
+// first frame.
+void OutputWriter::add_frame(const Snapshot& snap, const std::string& field, const std::vector<double>& all) {
   const OutputConfig& o = rc_.output;
-  const Grid2& g = rc_.grid();
+  const io::SectionPicture p = pictures(o, rc_.grid(), all).front().values;
+  const std::vector<double>& values = p.values;
   const std::string where = run_file(field, "");
   const io::FrameDecor decor{o.scale, true, field + "   t = " + format_number(snap.time)};
   if (series_->movies.empty()) {
-    const io::FrameLayout size = io::frame_layout(g.nx, g.ny, decor, where);
+    const io::FrameLayout size = io::frame_layout(p.width, p.height, decor, where);
     for (const std::string& f : o.movie_formats)
       series_->movies.push_back(std::make_unique<io::MovieWriter>(run_file(field, "." + f), size.width, size.height, o.movie_fps));
   }
   const io::ColorScale colors(values, io::parse_colormap(o.colormap), io::ColorRange{o.auto_range, o.range_min, o.range_max}, where);
-  const io::Image frame = io::render_field(values, g.nx, g.ny, colors, decor, where);
+  const io::Image frame = io::render_field(values, p.width, p.height, colors, decor, where);
   for (auto& m : series_->movies) m->add_frame(frame);
 }
 

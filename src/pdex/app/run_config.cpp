@@ -53,6 +53,34 @@ void read_checkpoints(ConfigReader& cfg, OutputConfig& o) {
   if (o.checkpoint_keep < 1) cfg.fail("output.checkpoint_keep", "expected at least 1 (the newest checkpoints kept)");
 }
 
+// output.slice: { axis = "x" | "y" | "z", index = n } or an array of them; output.projection = "max" adds
+// the largest value along z. 3D grids only; their default is the middle plane across z.
+std::vector<io::Section> read_sections(ConfigReader& cfg, const Grid2& g) {
+  const toml::node* slice = cfg.find("output.slice");
+  const bool projection = cfg.get_choice("output.projection", {"none", "max"}, "none") == "max";
+  if (!g.is_3d()) {
+    if (slice || projection) cfg.fail(slice ? "output.slice" : "output.projection", "sections are pictures of 3D grids; set grid.nz > 1");
+    return {};
+  }
+  std::vector<io::Section> out;
+  auto read_one = [&](const std::string& p) {
+    const std::string axis = cfg.get_choice(p + ".axis", {"x", "y", "z"});
+    const int extent = axis == "x" ? g.nx : axis == "y" ? g.ny : g.nz;
+    const int64_t index = cfg.get_int(p + ".index", extent / 2);
+    if (index < 0 || index >= extent)
+      cfg.fail(p + ".index", "expected a plane index from 0 to " + std::to_string(extent - 1) + " across " + axis);
+    out.push_back(io::Section{axis[0], int(index)});
+  };
+  if (slice && slice->is_array())
+    for (std::size_t k = 0; k < slice->as_array()->size(); ++k) read_one("output.slice." + std::to_string(k));
+  else if (slice)
+    read_one("output.slice");
+  else if (!projection)
+    out.push_back(io::Section{'z', g.nz / 2});
+  if (projection) out.push_back(io::Section{'z', 0, true});
+  return out;
+}
+
 void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   OutputConfig& o = rc.output;
   o.dir = cli.out_dir.empty() ? cfg.get_string("output.dir", "out/" + rc.model) : cli.out_dir;
@@ -66,6 +94,9 @@ void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   for (const auto& f : o.formats)
     if (std::find(formats.begin(), formats.end(), f) == formats.end())
       cfg.fail("output.formats", "unknown format '" + f + "'; expected any of " + quoted_list(formats));
+  if (rc.grid().is_3d() && std::find(o.formats.begin(), o.formats.end(), "hdf5") != o.formats.end())
+    cfg.fail("output.formats", "HDF5 series hold 2D grids for now; a 3D run writes its volume as npy or vtk");
+  o.sections = read_sections(cfg, rc.grid());
   o.fields = cfg.get_strings("output.fields", rc.fields());
   for (const auto& f : o.fields)
     if (std::find(rc.fields().begin(), rc.fields().end(), f) == rc.fields().end())
@@ -113,7 +144,7 @@ nlohmann::json resolved_json(const RunConfig& rc) {
   const Grid2& g = rc.grid();
   const OutputConfig& o = rc.output;
   nlohmann::json j = {
-      {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}, {"x0", g.x0}, {"y0", g.y0}}},
+      {"grid", grid_json(g)},
       {"output", {{"dir", o.dir}, {"every", o.every}, {"formats", o.formats}, {"fields", o.fields}, {"colormap", o.colormap},
                   {"range", o.auto_range ? nlohmann::json("auto") : nlohmann::json{o.range_min, o.range_max}},
                   {"scale", o.scale}, {"relief", o.relief},
@@ -133,6 +164,13 @@ std::unique_ptr<ModelSetup> read_model(ConfigReader& cfg, const RunConfig& rc, c
     found = find_model(rc.model);
   } catch (const InputError& e) {
     cfg.fail("model.name", e.what());
+  }
+  if (grid.is_3d() && !found.first->three_d) {
+    std::string takers;
+    for (const ModelFamily& f : model_families())
+      if (f.three_d) takers += (takers.empty() ? "" : ", ") + f.name;
+    cfg.fail("grid.nz", "model '" + rc.model + "' (family " + found.first->name + ") runs on 2D grids only; remove grid.nz. " +
+                            "3D grids are taken by: " + takers);
   }
   const std::string base_dir = std::filesystem::path(file).parent_path().string();
   ModelContext ctx{cfg, *found.second, grid, base_dir.empty() ? "." : base_dir, rc.precision};

@@ -10,6 +10,7 @@
 
 #include "pdex/core/executor.hpp"
 #include "pdex/core/precision.hpp"
+#include "pdex/io/section.hpp"
 #include "pdex/models/family.hpp"
 
 namespace pdex {
@@ -25,6 +26,7 @@ struct OutputConfig {
   int scale = 1;                    // PNG pixels per cell
   double relief = 0;                // > 0: PNGs shade the field as a height field (io/shading.hpp)
   bool colorbar = false;            // PNGs carry a colour bar and the field's name
+  std::vector<io::Section> sections;  // 3D grids: the PNGs drawn (output.slice, output.projection); 2D: none
   std::string movie_field;          // formats "movie": the field shown (output.movie.field)
   std::vector<std::string> movie_formats{"mp4"};
   double movie_fps = 24;

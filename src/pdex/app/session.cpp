@@ -42,7 +42,7 @@ void Session::set_changes(const std::map<std::string, std::string>& changes) {
   RunConfig rc = load_run_config(file_, cli);
   require_one_run(rc);
   check_stability(rc);
-  if (stepper_ && (rc.grid().nx != rc_.grid().nx || rc.grid().ny != rc_.grid().ny))
+  if (stepper_ && !(rc.grid().extents() == rc_.grid().extents()))
     throw InputError("the grid cannot change size while the run goes on");
   std::unique_ptr<Stepper> s = rc.setup->make_stepper(rc.backend, rc.precision);
   std::vector<std::vector<double>> initial(s->field_names().size());

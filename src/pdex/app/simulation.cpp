@@ -10,6 +10,7 @@
 #include "pdex/app/output_writer.hpp"
 #include "pdex/app/progress.hpp"
 #include "pdex/app/schedule.hpp"
+#include "pdex/config/grid_config.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/core/format.hpp"
 #include "pdex/core/version.hpp"
@@ -230,7 +231,7 @@ nlohmann::json summary_head(const RunConfig& rc, const nlohmann::json& stability
                         {"config_input", rc.input}, {"model", rc.model}, {"scheme", rc.clock().scheme},
                         {"backend", backend_name(rc.backend)}, {"device", device_name(rc.backend)},
                         {"precision", precision_name(rc.precision)},
-                        {"grid", {{"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}}}, {"dt", rc.clock().dt}};
+                        {"grid", grid_json(g, false)}, {"dt", rc.clock().dt}};
   if (!stability.is_null()) sum["stability"] = stability;
   if (const nlohmann::json schedule = rc.setup->schedule(rc.backend, rc.precision); !schedule.is_null()) sum["schedule"] = schedule;
   return sum;

@@ -1,5 +1,6 @@
 #include "pdex/config/field_specs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -25,27 +26,34 @@ void paint_shapes(SpecContext& ctx, const std::string& path, std::vector<double>
   const toml::array* shapes = n ? n->as_array() : nullptr;
   if (!shapes) ctx.cfg.fail(path, "expected an array of tables like { shape = \"disc\", center = [x, y], radius = r, value = 1.0 }");
   const Grid2& g = ctx.grid;
+  const std::size_t dims = g.is_3d() ? 3 : 2;
   for (std::size_t k = 0; k < shapes->size(); ++k) {
     const std::string p = path + "." + std::to_string(k);
     const toml::table* t = shapes->get(k)->as_table();
     if (!t) ctx.cfg.fail(p, "expected a table like { shape = \"disc\", radius = r, value = 1.0 }");
-    static const std::set<std::string_view> known{"shape", "center", "value", "size", "width", "height", "radius"};
+    static const std::set<std::string_view> known{"shape", "center", "value", "size", "width", "height", "depth", "radius"};
     for (const auto& [key, v] : *t)
       if (!known.count(key.str()))
         ctx.cfg.fail(p + "." + std::string(key.str()),
-                     "unknown key in a shape; expected shape, center, value and size | width, height | radius");
+                     "unknown key in a shape; expected shape, center, value and size | width, height (, depth) | radius");
     const std::string kind = ctx.cfg.get_choice(p + ".shape", {"square", "rectangle", "disc"});
-    std::vector<double> c{g.x0 + g.width() / 2, g.y0 + g.height() / 2};
-    if (ctx.cfg.has(p + ".center")) c = ctx.cfg.get_doubles(p + ".center", 2);
+    std::vector<double> c{g.x0 + g.width() / 2, g.y0 + g.height() / 2, g.z0 + g.depth() / 2};
+    if (ctx.cfg.has(p + ".center")) {
+      const std::vector<double> given = ctx.cfg.get_doubles(p + ".center", dims);
+      std::copy(given.begin(), given.end(), c.begin());
+    }
+    if (!g.is_3d() && ctx.cfg.has(p + ".depth")) ctx.cfg.fail(p + ".depth", "a 2D grid's shapes have no depth; set grid.nz > 1");
     const double value = ctx.cfg.get_double(p + ".value");
-    double hx = 0, hy = 0, r = 0;
-    if (kind == "square") hx = hy = ctx.cfg.get_double(p + ".size") / 2;
-    if (kind == "rectangle") hx = ctx.cfg.get_double(p + ".width") / 2, hy = ctx.cfg.get_double(p + ".height") / 2;
+    double hx = 0, hy = 0, hz = 0, r = 0;
+    if (kind == "square") hx = hy = hz = ctx.cfg.get_double(p + ".size") / 2;
+    if (kind == "rectangle")
+      hx = ctx.cfg.get_double(p + ".width") / 2, hy = ctx.cfg.get_double(p + ".height") / 2, hz = ctx.cfg.get_double(p + ".depth", g.depth()) / 2;
     if (kind == "disc") r = ctx.cfg.get_double(p + ".radius");
-    for_each_cell(g.extents(), [&](int i, int j) {
-      const double x = g.x(i) - c[0], y = g.y(j) - c[1];
-      const bool inside = kind == "disc" ? x * x + y * y <= r * r : std::abs(x) <= hx && std::abs(y) <= hy;
-      if (inside) cells[std::size_t(g.extents().index(i, j))] = value;
+    // In 3D a square is a cube, a disc a ball, and a rectangle a box (as deep as the grid unless `depth`).
+    for_each_cell(g.extents(), [&](int i, int j, int l) {
+      const double x = g.x(i) - c[0], y = g.y(j) - c[1], z = g.is_3d() ? g.z(l) - c[2] : 0.0;
+      const bool inside = kind == "disc" ? x * x + y * y + z * z <= r * r : std::abs(x) <= hx && std::abs(y) <= hy && std::abs(z) <= hz;
+      if (inside) cells[std::size_t(g.extents().index(i, j, l))] = value;
     });
   }
   ctx.cfg.mark_used(path);
@@ -72,7 +80,7 @@ std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, st
       return r + (s.size() == 1 ? ",)" : ")");
     };
     ctx.cfg.fail(path, file.string() + " has shape " + show(a.shape) + "; expected " + show(want) +
-                           " (arrays are indexed [y, x], i.e. (ny, nx))");
+                           (ctx.grid.is_3d() ? " (arrays are indexed [z, y, x], i.e. (nz, ny, nx))" : " (arrays are indexed [y, x], i.e. (ny, nx))"));
   }
   for (std::size_t k = 0; k < a.data.size(); ++k)
     if (!std::isfinite(a.data[k]))

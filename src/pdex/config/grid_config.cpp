@@ -13,7 +13,10 @@ namespace {
 
 constexpr int64_t max_cells_per_side = 1 << 20;
 const std::vector<std::string> bc_kinds{"periodic", "neumann", "dirichlet", "robin"};
-const char* const side_names[4] = {"left", "right", "bottom", "top"};
+const char* const side_names[side_count] = {"left", "right", "bottom", "top", "front", "back"};
+
+// The sides of the grid the configuration describes: four, or six where grid.nz > 1.
+int sides_of(ConfigReader& cfg) { return cfg.get_int("grid.nz", 1) > 1 ? side_count : 4; }
 
 std::string gib(double bytes) {
   char buf[32];
@@ -93,9 +96,9 @@ void read_side(ConfigReader& cfg, const std::string& path, const SideReading& at
   }
 }
 
-void check_periodic_pairs(const ConfigReader& cfg, const FieldBoundary& bc, int count) {
+void check_periodic_pairs(const ConfigReader& cfg, const FieldBoundary& bc, int count, int sides) {
   for (int c = 0; c < count; ++c)
-    for (int axis = 0; axis < 2; ++axis) {
+    for (int axis = 0; axis < sides / 2; ++axis) {
       const bool lo = bc.side[2 * axis][c].kind == BcKind::periodic, hi = bc.side[2 * axis + 1][c].kind == BcKind::periodic;
       if (lo != hi)
         cfg.fail("grid.boundary", std::string("periodic sides come in pairs: ") + side_names[2 * axis] + " and " +
@@ -117,19 +120,36 @@ Grid2 read_grid(ConfigReader& cfg) {
   if (!(g.dy > 0)) cfg.fail("grid.dy", "expected a positive spacing");
   g.x0 = cfg.get_double("grid.x0", 0.0);
   g.y0 = cfg.get_double("grid.y0", 0.0);
+  const int64_t nz = cfg.get_int("grid.nz", 1);
+  if (nz <= 0 || nz > max_cells_per_side) cfg.fail("grid.nz", "expected a positive plane count up to 2^20 (1: a 2D grid), got " + std::to_string(nz));
+  g.nz = int(nz);
+  if (nz == 1)
+    for (const char* key : {"grid.dz", "grid.z0"})
+      if (cfg.has(key)) cfg.fail(key, "a 2D grid has no z spacing or origin; set grid.nz > 1 for a 3D grid");
+  g.dz = cfg.get_double("grid.dz", g.dx);
+  if (!(g.dz > 0)) cfg.fail("grid.dz", "expected a positive spacing");
+  g.z0 = cfg.get_double("grid.z0", 0.0);
   return g;
+}
+
+nlohmann::json grid_json(const Grid2& g, bool origin) {
+  nlohmann::json j = {{"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}};
+  if (origin) j.update({{"x0", g.x0}, {"y0", g.y0}});
+  if (g.is_3d()) j.update({{"nz", g.nz}, {"dz", g.dz}});
+  if (g.is_3d() && origin) j["z0"] = g.z0;
+  return j;
 }
 
 // The initial state and per-cell inputs (doubles while reading), two states and a checkpoint of two
 // fields, and parameter fields: a bound that holds for every family's set-up.
 void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precision) {
-  const double cells = double(g.nx + 64) * double(g.ny + 2);
+  const double cells = double(g.nx + 64) * double(g.ny + 2) * double(g.is_3d() ? g.nz + 2 : 1);
   const double value = precision == Precision::f32 ? 4 : 8;
   const double need = cells * (4 * 8 + 8 * value);
   const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
   if (need > have)
-    cfg.fail("grid.nx", "a " + std::to_string(g.nx) + " x " + std::to_string(g.ny) + " grid needs about " + gib(need) +
-                            " but this machine has " + gib(have) + "; use a smaller grid (grid.nx, grid.ny) or f32");
+    cfg.fail("grid.nx", "a " + g.extents().text() + " grid needs about " + gib(need) + " but this machine has " + gib(have) +
+                            "; use a smaller grid (grid.nx, grid.ny, grid.nz) or f32");
 }
 
 FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& fields, BcKind fallback, const Grid2* robin_grid,
@@ -143,19 +163,27 @@ FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& f
     return FieldBoundary::all(kind_of(k));
   }
   FieldBoundary bc = FieldBoundary::all(fallback);
-  for (int s = 0; s < 4; ++s) {
+  const int sides = sides_of(cfg);
+  for (int s = 0; s < side_count; ++s) {
     const std::string p = std::string("grid.boundary.") + side_names[s];
-    if (!cfg.has(p)) cfg.fail("grid.boundary", std::string("missing side '") + side_names[s] + "' (give all of left, right, bottom, top)");
-    const std::optional<double> h = robin_grid ? std::optional(s < 2 ? robin_grid->dx : robin_grid->dy) : std::nullopt;
+    if (s >= sides) {
+      if (cfg.has(p)) cfg.fail(p, "a 2D grid has no z sides (front, back); set grid.nz > 1 for a 3D grid");
+      continue;
+    }
+    if (!cfg.has(p))
+      cfg.fail("grid.boundary", std::string("missing side '") + side_names[s] + "' (give all of left, right, bottom, top" +
+                                    (sides == side_count ? ", front, back: the grid is 3D)" : ")"));
+    const std::optional<double> h = robin_grid ? std::optional(s < 2 ? robin_grid->dx : s < 4 ? robin_grid->dy : robin_grid->dz) : std::nullopt;
     read_side(cfg, p, SideReading{s, h, texts}, fields, bc);
   }
-  check_periodic_pairs(cfg, bc, int(fields.size()));
+  check_periodic_pairs(cfg, bc, int(fields.size()), sides);
   return bc;
 }
 
-nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields, const std::vector<BoundaryText>& texts) {
+nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields, const std::vector<BoundaryText>& texts,
+                             bool z_sides) {
   nlohmann::json j;
-  for (int s = 0; s < 4; ++s)
+  for (int s = 0; s < (z_sides ? side_count : 4); ++s)
     for (std::size_t c = 0; c < fields.size(); ++c) {
       const SideBc& b = bc.side[s][c];
       nlohmann::json& side = j[side_names[s]][fields[c]];

@@ -13,13 +13,17 @@
 
 namespace pdex {
 
-// grid.nx, grid.ny (default nx), dx, dy (default dx), x0, y0.
+// grid.nx, grid.ny (default nx), dx, dy (default dx), x0, y0; nz (default 1: 2D), dz (default dx), z0.
 Grid2 read_grid(ConfigReader& cfg);
+
+// The grid as summary.json reports it: nx, ny, dx, dy, the origin (x0, y0) where `origin`, and nz, dz
+// (and z0) on a 3D grid.
+nlohmann::json grid_json(const Grid2& g, bool origin = true);
 
 // Refuses a grid that cannot fit in this machine's memory, before anything of its size is allocated.
 void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precision);
 
-// grid.boundary: one kind for every side, or a table per side whose entries are a kind,
+// grid.boundary: one kind for every side, or a table per side (left, right, bottom, top; front, back in 3D) whose entries are a kind,
 // { kind = , value = } (with per-field values), or a condition per field by name. `fields` names the
 // components of the result, at most max_components; missing: `fallback` on every side. Robin sides
 // { kind = "robin", a, b, value } are read where robin_grid (the grid, for its spacing) is given, values
@@ -28,6 +32,8 @@ FieldBoundary read_boundary(ConfigReader& cfg, const std::vector<std::string>& f
                             const Grid2* robin_grid = nullptr, std::vector<BoundaryText>* texts = nullptr);
 
 // The resolved conditions, side -> field -> { kind, value }; a value given as an expression, as written.
-nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields, const std::vector<BoundaryText>& texts = {});
+// The z sides (front, back) where z_sides (a 3D grid).
+nlohmann::json boundary_json(const FieldBoundary& bc, const std::vector<std::string>& fields, const std::vector<BoundaryText>& texts = {},
+                             bool z_sides = false);
 
 }  // namespace pdex

@@ -16,7 +16,9 @@
 namespace pdex {
 
 enum class BcKind : int { periodic = 0, neumann = 1, dirichlet = 2, robin = 3 };
-enum Side : int { left = 0, right = 1, bottom = 2, top = 3 };
+// x: left, right; y: bottom, top; z (3D grids): front (the plane z = z0), back (z = z0 + nz dz).
+enum Side : int { left = 0, right = 1, bottom = 2, top = 3, front = 4, back = 5 };
+constexpr int side_count = 6;
 constexpr int max_components = 8;
 
 struct SideBc {
@@ -43,7 +45,7 @@ inline SideBc respaced(const SideBc& s, double ratio) {
 
 // Conditions of every side for every component of one field. Plain data, passed to kernels by value.
 struct FieldBoundary {
-  SideBc side[4][max_components];
+  SideBc side[side_count][max_components];
 
   static FieldBoundary all(BcKind kind, double value = 0.0) {
     FieldBoundary b;
@@ -52,18 +54,18 @@ struct FieldBoundary {
     return b;
   }
 
-  // Homogeneous conditions on a grid whose spacings are rx and ry times this one's (respaced above).
-  FieldBoundary respaced(double rx, double ry) const {
+  // Homogeneous conditions on a grid whose spacings are rx, ry and rz times this one's (respaced above).
+  FieldBoundary respaced(double rx, double ry, double rz = 1.0) const {
     FieldBoundary b = *this;
-    for (int s = 0; s < 4; ++s)
-      for (auto& c : b.side[s]) c = pdex::respaced(c, s < 2 ? rx : ry);
+    for (int s = 0; s < side_count; ++s)
+      for (auto& c : b.side[s]) c = pdex::respaced(c, s < 2 ? rx : s < 4 ? ry : rz);
     return b;
   }
 
   // The conditions of components first .. first + count - 1, as those of a field of their own.
   FieldBoundary components(int first, int count) const {
     FieldBoundary b;
-    for (int s = 0; s < 4; ++s)
+    for (int s = 0; s < side_count; ++s)
       for (int c = 0; c < count; ++c) b.side[s][c] = side[s][first + c];
     return b;
   }
@@ -79,7 +81,7 @@ inline SideBc coefficient_side(const SideBc& s, bool odd) {
 // For a field of `ncomp` components, component `odd` (-1: none) mirrored oddly.
 inline FieldBoundary coefficient_boundary(const FieldBoundary& bc, int ncomp, int odd = -1) {
   FieldBoundary out;
-  for (int side = 0; side < 4; ++side)
+  for (int side = 0; side < side_count; ++side)
     for (int c = 0; c < ncomp; ++c) out.side[side][c] = coefficient_side(bc.side[side][0], c == odd);
   return out;
 }
@@ -126,8 +128,9 @@ PDEX_HD inline bool near_boundary(const FieldView<T>& f, int i, int j) {
   return i < f.ghost || j < f.ghost || i >= f.nx - f.ghost || j >= f.ny - f.ghost;
 }
 
-// Writes the ghost images of value `val` of component c at interior cell (i, j). Corner ghosts get the
-// x rule then the y rule, the same as filling x ghosts first and then whole rows of y ghosts.
+// Writes the ghost images of value `val` of component c at interior cell (i, j) of a 2D field (of one
+// plane of a 3D one). Corner ghosts get the x rule then the y rule, the same as filling x ghosts first and
+// then whole rows of y ghosts.
 template <class T>
 PDEX_HD inline void push_ghosts(const FieldView<T>& f, const FieldBoundary& bc, int c, int i, int j, T val) {
   detail::GhostImage<T> xs[4], ys[4];
@@ -137,6 +140,23 @@ PDEX_HD inline void push_ghosts(const FieldView<T>& f, const FieldBoundary& bc, 
   for (int b = 0; b < my; ++b) f(c, i, ys[b].target) = ys[b].a * val + ys[b].b;
   for (int a = 0; a < mx; ++a)
     for (int b = 0; b < my; ++b) f(c, xs[a].target, ys[b].target) = ys[b].a * (xs[a].a * val + xs[a].b) + ys[b].b;
+}
+
+// True when plane k of a 3D field has images in the ghost planes, i.e. lies within `ghost` planes of a
+// z side.
+template <class T>
+PDEX_HD inline bool near_z_side(const FieldView<T>& f, int k) {
+  return f.nz > 1 && (k < f.ghost || k >= f.nz - f.ghost);
+}
+
+// Writes the z images of value `val` of component c at cell (i, j) of plane k of a 3D field: into the
+// ghost planes, at the same (i, j). The x and y ghosts of the ghost planes are left alone: the stencils
+// of 3D grids read no cell that is outside along two axes.
+template <class T>
+PDEX_HD inline void push_z_ghosts(const FieldView<T>& f, const FieldBoundary& bc, int c, int i, int j, int k, T val) {
+  detail::GhostImage<T> zs[4];
+  const int m = detail::ghost_images_1d<T>(k, f.nz, f.ghost, bc.side[front][c], bc.side[back][c], zs);
+  for (int a = 0; a < m; ++a) f(c, i, j, zs[a].target) = zs[a].a * val + zs[a].b;
 }
 
 }  // namespace pdex

@@ -1,5 +1,5 @@
 #pragma once
-// An owning multi-component field with ghost layers on a Grid2, living in one memory space.
+// An owning multi-component field with ghost layers on a Grid2 (2D or 3D), living in one memory space.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,7 +16,8 @@ class Field {
   Field() = default;
   Field(const Grid2& grid, int ncomp, int ghost, MemorySpace space)
       : grid_(grid), ncomp_(ncomp), ghost_(ghost), xoff_(int(round_up(ghost))),
-        pitch_(round_up(int64_t(xoff_) + grid.nx + ghost)), comp_stride_(pitch_ * (int64_t(grid.ny) + 2 * ghost)),
+        pitch_(round_up(int64_t(xoff_) + grid.nx + ghost)), plane_(pitch_ * (int64_t(grid.ny) + 2 * ghost)),
+        zghost_(grid.is_3d() ? ghost : 0), comp_stride_(plane_ * (int64_t(grid.nz) + 2 * zghost_)),
         buffer_(std::size_t(comp_stride_ * ncomp), space) {}
 
   const Grid2& grid() const { return grid_; }
@@ -25,9 +26,9 @@ class Field {
   MemorySpace space() const { return buffer_.space(); }
   std::size_t bytes() const { return buffer_.bytes(); }
 
-  FieldView<T> view() { return {buffer_.data(), grid_.nx, grid_.ny, ghost_, ncomp_, pitch_, comp_stride_, xoff_}; }
+  FieldView<T> view() { return as_writable(cview()); }
   FieldView<const T> view() const {
-    return {buffer_.data(), grid_.nx, grid_.ny, ghost_, ncomp_, pitch_, comp_stride_, xoff_};
+    return {buffer_.data() + zghost_ * plane_, grid_.nx, grid_.ny, ghost_, ncomp_, pitch_, comp_stride_, xoff_, grid_.nz, plane_};
   }
   FieldView<const T> cview() const { return view(); }
 
@@ -36,19 +37,17 @@ class Field {
   Buffer<T>& buffer() { return buffer_; }
   const Buffer<T>& buffer() const { return buffer_; }
 
-  // Interior values of component c as a dense row-major [y][x] array. Host fields only.
+  // Interior values of component c as a dense row-major [y][x] ([z][y][x]) array. Host fields only.
   std::vector<T> interior(int c) const {
     std::vector<T> out(std::size_t(grid_.cells()));
-    auto v = view();
-    for (int j = 0; j < grid_.ny; ++j)
-      for (int i = 0; i < grid_.nx; ++i) out[std::size_t(j) * grid_.nx + i] = v(c, i, j);
+    const FieldView<const T> v = view();
+    for_each_cell(grid_.extents(), [&](int i, int j, int k) { out[std::size_t(grid_.extents().index(i, j, k))] = v(c, i, j, k); });
     return out;
   }
-  // Sets the interior of component c from a dense row-major [y][x] array. Host fields only.
+  // Sets the interior of component c from a dense row-major [y][x] ([z][y][x]) array. Host fields only.
   void set_interior(int c, const std::vector<T>& values) {
-    auto v = view();
-    for (int j = 0; j < grid_.ny; ++j)
-      for (int i = 0; i < grid_.nx; ++i) v(c, i, j) = values[std::size_t(j) * grid_.nx + i];
+    const FieldView<T> v = view();
+    for_each_cell(grid_.extents(), [&](int i, int j, int k) { v(c, i, j, k) = values[std::size_t(grid_.extents().index(i, j, k))]; });
   }
 
  private:
@@ -57,7 +56,7 @@ class Field {
 
   Grid2 grid_{};
   int ncomp_ = 0, ghost_ = 0, xoff_ = 0;
-  int64_t pitch_ = 0, comp_stride_ = 0;
+  int64_t pitch_ = 0, plane_ = 0, zghost_ = 0, comp_stride_ = 0;
   Buffer<T> buffer_;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Fills every ghost cell of a field from its interior, on any executor.
+// Fills the ghost cells of a field from its interior, on any executor.
 #include <algorithm>
 
 #include "pdex/core/parallel.hpp"
@@ -9,8 +9,26 @@
 
 namespace pdex {
 
+// The z images of a 3D field's cells in its first and last `ghost` planes.
+template <class Exec, class T>
+void fill_z_ghosts(const Exec& ex, FieldView<T> f, const FieldBoundary& bc) {
+  const int low_end = std::min(f.ghost, f.nz), high_start = std::max(low_end, f.nz - f.ghost);
+  for_each_cell(ex, f.interior(), [=] PDEX_HD(int i, int j) {
+    for (int c = 0; c < f.ncomp; ++c) {
+      for (int k = 0; k < low_end; ++k) push_z_ghosts(f, bc, c, i, j, k, f(c, i, j, k));
+      for (int k = high_start; k < f.nz; ++k) push_z_ghosts(f, bc, c, i, j, k, f(c, i, j, k));
+    }
+  });
+}
+
+// Every ghost cell of a 2D field; of a 3D field, every plane's x and y ghosts and the ghost planes'
+// cells beside the interior (the corners of ghost planes are never read).
 template <class Exec, class T>
 void fill_ghosts(const Exec& ex, FieldView<T> f, const FieldBoundary& bc) {
+  if (f.nz > 1) {
+    for (int k = 0; k < f.nz; ++k) fill_ghosts(ex, f.in_plane(k), bc);
+    return fill_z_ghosts(ex, f, bc);
+  }
   Range2 inner, strips[4];
   split_ranges(f.interior(), f.ghost, inner, strips);
   for (const Range2& r : strips)

@@ -14,9 +14,18 @@ struct Spacing {
   T idx2, idy2;    // 1/dx^2, 1/dy^2
   T ihdx, ihdy;    // 1/(2 dx), 1/(2 dy)
   int64_t pitch;   // offset between rows
+  int64_t plane = 0;  // offset between planes (3D grids; 0 on 2D ones)
+  T idz2 = T(0);      // 1/dz^2 (3D grids)
 
   static Spacing make(double dx, double dy, int64_t pitch) {
     return {T(1 / dx), T(1 / dy), T(1 / (dx * dx)), T(1 / (dy * dy)), T(0.5 / dx), T(0.5 / dy), pitch};
+  }
+  // A 3D grid's, planes `plane` values apart.
+  static Spacing make(double dx, double dy, int64_t pitch, double dz, int64_t plane) {
+    Spacing h = make(dx, dy, pitch);
+    h.plane = plane;
+    h.idz2 = T(1 / (dz * dz));
+    return h;
   }
 };
 
@@ -47,6 +56,12 @@ PDEX_HD inline T lap(const Star<T>& p, const Spacing<T>& h) {
 template <class T>
 PDEX_HD inline T lap(const T* p, int64_t o, const Spacing<T>& h) {
   return lap(star_at(p, o, h.pitch), h);
+}
+
+// The z part of the seven-point Laplacian of a 3D grid: lap(p) + lap_z(p) is the whole.
+template <class T>
+PDEX_HD inline T lap_z(const T* p, int64_t o, const Spacing<T>& h) {
+  return (p[o - h.plane] + p[o + h.plane] - T(2) * p[o]) * h.idz2;
 }
 
 // (a . grad) p with centred differences, seed 000 eq. (8).

@@ -15,14 +15,21 @@
 
 namespace pdex::io {
 
-// A uniform cell-centred 2D grid: cell (i, j) has its centre at (x0 + (i + 1/2) dx, y0 + (j + 1/2) dy).
+// A uniform cell-centred grid: cell (i, j) has its centre at (x0 + (i + 1/2) dx, y0 + (j + 1/2) dy); in
+// 3D (nz > 1), nz planes of such cells, plane k at z0 + (k + 1/2) dz.
 struct ImageGrid {
   int nx = 0, ny = 0;
   double x0 = 0, y0 = 0, dx = 1, dy = 1;
+  int nz = 1;
+  double z0 = 0, dz = 1;
+
+  // The rows of every plane, one after another.
+  std::size_t rows() const { return static_cast<std::size_t>(ny) * static_cast<std::size_t>(nz); }
 };
 
-// One field's interior values, row-major [y][x]: value (x, y) at y * row_stride + x, row_stride >= nx (0:
-// nx), as doubles or as floats (a stepper's own rows, padded, copied from an f32 run).
+// One field's interior values, row-major [y][x] ([z][y][x] in 3D): value (x, r) of row r at r * row_stride
+// + x, row_stride >= nx (0: nx), as doubles or as floats (a stepper's own rows, padded, copied from an f32
+// run).
 struct NamedValues {
   std::string name;
   std::variant<std::span<const double>, std::span<const float>> values;
@@ -36,16 +43,17 @@ enum class StoreAs { f32, f64 };  // values of an f32 run are stored as float32 
 // Throws Error naming `file` unless the grid has cells and each field a name without '/' (an HDF5 path
 // separator) and rows of at least nx values for every row of the grid.
 inline void check_fields(const std::filesystem::path& file, const ImageGrid& grid, std::span<const NamedValues> fields) {
-  if (grid.nx <= 0 || grid.ny <= 0) throw Error(file.string() + ": the grid has no cells");
-  const auto cells = static_cast<std::size_t>(grid.nx) * static_cast<std::size_t>(grid.ny);
+  if (grid.nx <= 0 || grid.ny <= 0 || grid.nz <= 0) throw Error(file.string() + ": the grid has no cells");
+  const auto cells = static_cast<std::size_t>(grid.nx) * grid.rows();
   for (const NamedValues& f : fields) {
     if (f.name.empty() || f.name.find('/') != std::string::npos)
       throw Error(file.string() + ": bad field name '" + f.name + "'");
     const std::size_t size = std::visit([](auto v) { return v.size(); }, f.values);
-    const std::size_t stride = f.stride(grid), needed = (static_cast<std::size_t>(grid.ny) - 1) * stride + static_cast<std::size_t>(grid.nx);
+    const std::size_t stride = f.stride(grid), needed = (grid.rows() - 1) * stride + static_cast<std::size_t>(grid.nx);
     if (stride < static_cast<std::size_t>(grid.nx) || size < needed || (f.row_stride == 0 && size != cells))
       throw Error(file.string() + ": field " + f.name + " has " + std::to_string(size) + " values in rows of " +
-                  std::to_string(stride) + ", the grid " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " cells");
+                  std::to_string(stride) + ", the grid " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) +
+                  (grid.nz > 1 ? " x " + std::to_string(grid.nz) : "") + " cells");
   }
 }
 
@@ -54,7 +62,7 @@ inline void check_fields(const std::filesystem::path& file, const ImageGrid& gri
 // in cache when the writer copies them out). Returns false as soon as a write returns false.
 template <class T, class Write>
 bool for_each_block(const NamedValues& f, const ImageGrid& g, Write&& write) {
-  const auto nx = static_cast<std::size_t>(g.nx), ny = static_cast<std::size_t>(g.ny), stride = f.stride(g);
+  const auto nx = static_cast<std::size_t>(g.nx), ny = g.rows(), stride = f.stride(g);
   if (const auto* same = std::get_if<std::span<const T>>(&f.values); same && stride == nx)
     return write(same->data(), std::size_t{0}, ny);
   const std::size_t rows = std::clamp<std::size_t>((std::size_t{1} << 20) / sizeof(T) / nx, 1, ny);

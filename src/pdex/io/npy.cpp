@@ -215,7 +215,9 @@ void write_npy_impl(const std::filesystem::path& file, const T* data, const std:
 
 template <class T>
 void write_field_npy(const std::filesystem::path& file, const NamedValues& field, const ImageGrid& grid, const char* descr) {
-  write_npy_file(file, {std::size_t(grid.ny), std::size_t(grid.nx)}, descr, [&](std::FILE* out) {
+  std::vector<std::size_t> shape{std::size_t(grid.ny), std::size_t(grid.nx)};
+  if (grid.nz > 1) shape.insert(shape.begin(), std::size_t(grid.nz));
+  write_npy_file(file, shape, descr, [&](std::FILE* out) {
     return for_each_block<T>(field, grid, [&](const T* values, std::size_t, std::size_t rows) {
       const std::size_t n = rows * std::size_t(grid.nx);
       return std::fwrite(values, sizeof(T), n, out) == n;

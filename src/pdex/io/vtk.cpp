@@ -19,15 +19,17 @@ static_assert(std::endian::native == std::endian::little, "VTK output assumes a 
 namespace {
 
 std::uint64_t array_bytes(const ImageGrid& g, StoreAs store) {
-  return std::uint64_t(g.nx) * std::uint64_t(g.ny) * (store == StoreAs::f32 ? sizeof(float) : sizeof(double));
+  return std::uint64_t(g.nx) * g.rows() * (store == StoreAs::f32 ? sizeof(float) : sizeof(double));
 }
 
 std::string vti_header(const ImageGrid& g, std::span<const NamedValues> fields, StoreAs store) {
-  const std::string extent = "0 " + std::to_string(g.nx - 1) + " 0 " + std::to_string(g.ny - 1) + " 0 0";
+  const std::string extent = "0 " + std::to_string(g.nx - 1) + " 0 " + std::to_string(g.ny - 1) + " 0 " + std::to_string(g.nz - 1);
+  const bool flat = g.nz == 1;
   std::string h = "<?xml version=\"1.0\"?>\n"
                   "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n";
   h += "  <ImageData WholeExtent=\"" + extent + "\" Origin=\"" + xml_number(g.x0 + 0.5 * g.dx) + " " +
-       xml_number(g.y0 + 0.5 * g.dy) + " 0\" Spacing=\"" + xml_number(g.dx) + " " + xml_number(g.dy) + " 1\">\n";
+       xml_number(g.y0 + 0.5 * g.dy) + " " + (flat ? "0" : xml_number(g.z0 + 0.5 * g.dz)) + "\" Spacing=\"" + xml_number(g.dx) +
+       " " + xml_number(g.dy) + " " + (flat ? "1" : xml_number(g.dz)) + "\">\n";
   h += "    <Piece Extent=\"" + extent + "\">\n      <PointData>\n";
   const char* type = store == StoreAs::f32 ? "Float32" : "Float64";
   std::uint64_t offset = 0;
@@ -43,7 +45,7 @@ std::string vti_header(const ImageGrid& g, std::span<const NamedValues> fields, 
 // One appended array: its byte count, then its values.
 template <class T>
 bool write_array(std::FILE* out, const NamedValues& f, const ImageGrid& g) {
-  const std::uint64_t bytes = std::uint64_t(g.nx) * std::uint64_t(g.ny) * sizeof(T);
+  const std::uint64_t bytes = std::uint64_t(g.nx) * g.rows() * sizeof(T);
   if (std::fwrite(&bytes, sizeof bytes, 1, out) != 1) return false;
   return for_each_block<T>(f, g, [&](const T* values, std::size_t, std::size_t rows) {
     const std::size_t n = rows * std::size_t(g.nx);

@@ -126,6 +126,7 @@ struct ModelFamily {
   // Reads [model], [time], [solver], [initial] and grid.boundary for one of `models`; throws InputError
   // naming the file and key.
   std::function<std::unique_ptr<ModelSetup>(ModelContext&)> read;
+  bool three_d = false;  // takes 3D grids (grid.nz > 1)
 };
 
 // Adds a family (the built-in ones are registered on first use). Throws Error when one of its model

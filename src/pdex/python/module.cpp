@@ -28,6 +28,7 @@
 #include "pdex/core/error.hpp"
 #include "pdex/io/colormap.hpp"
 #include "pdex/io/png_writer.hpp"
+#include "pdex/io/section.hpp"
 #include "pdex/linalg/matrix_solve.hpp"
 
 namespace py = pybind11;
@@ -148,7 +149,8 @@ class Simulation {
   py::array_t<double> get(const std::string& name) {
     const int f = index(name);
     const Grid2& g = session_.config().grid();
-    py::array_t<double> a({g.ny, g.nx});
+    const std::vector<std::size_t> shape = g.extents().shape();
+    py::array_t<double> a(std::vector<py::ssize_t>(shape.begin(), shape.end()));
     const std::vector<double> v = session_.stepper().values(f);
     std::copy(v.begin(), v.end(), a.mutable_data());
     return a;
@@ -157,8 +159,10 @@ class Simulation {
   void set(const std::string& name, const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
     const int f = index(name);
     const Grid2& g = session_.config().grid();
-    if (a.ndim() != 2 || a.shape(0) != g.ny || a.shape(1) != g.nx)
-      throw InputError("field '" + name + "': expected an array of shape (ny, nx) = (" + std::to_string(g.ny) + ", " +
+    const std::vector<std::size_t> shape = g.extents().shape();
+    if (std::vector<std::size_t>(a.shape(), a.shape() + a.ndim()) != shape)
+      throw InputError("field '" + name + "': expected an array of shape " + (g.is_3d() ? "(nz, ny, nx)" : "(ny, nx)") +
+                       " = (" + (g.is_3d() ? std::to_string(g.nz) + ", " : "") + std::to_string(g.ny) + ", " +
                        std::to_string(g.nx) + ")");
     if (!session_.stepper().settable(f)) throw InputError("field '" + name + "' is computed from the others; set a stepped field");
     session_.stepper().set_values(f, std::vector<double>(a.data(), a.data() + a.size()));
@@ -169,8 +173,11 @@ class Simulation {
     const Grid2& g = session_.config().grid();
     const OutputConfig& o = session_.config().output;
     const std::filesystem::path file = std::filesystem::temp_directory_path() / ("pdex_repr_" + std::to_string(::getpid()) + ".png");
-    io::write_png(file, session_.stepper().values(index(name)), g.nx, g.ny, io::parse_colormap(o.colormap),
-                  io::ColorRange{o.auto_range, o.range_min, o.range_max}, std::max(1, 256 / std::max(g.nx, g.ny)));
+    // A 3D field is drawn by its first section (the middle plane across z unless output.slice says).
+    const std::vector<double> v = session_.stepper().values(index(name));
+    const io::SectionPicture p = g.is_3d() ? io::section_of(v, g.nx, g.ny, g.nz, o.sections.front()) : io::SectionPicture{v, g.nx, g.ny};
+    io::write_png(file, p.values, p.width, p.height, io::parse_colormap(o.colormap),
+                  io::ColorRange{o.auto_range, o.range_min, o.range_max}, std::max(1, 256 / std::max(p.width, p.height)));
     std::ifstream in(file, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::filesystem::remove(file);

@@ -36,7 +36,12 @@ std::string step_tag(int64_t step) {
 
 }  // namespace
 
-LiveRun::LiveRun(std::string file, CliOverrides cli) : session_(std::move(file), std::move(cli)) { checkpoint(); }
+LiveRun::LiveRun(std::string file, CliOverrides cli) : session_(std::move(file), std::move(cli)) {
+  if (config().grid().is_3d())
+    throw InputError(config().file + ": key 'grid.nz': the live view shows 2D grids for now; run a 3D grid with pdex run "
+                                     "(its pictures are sections, output.slice)");
+  checkpoint();
+}
 
 void LiveRun::rebuild(const std::map<std::string, std::string>& changes) {
   session_.set_changes(changes);

@@ -21,7 +21,7 @@ FieldStats field_stats(const Exec& ex, FieldView<const T> v, int c) {
   return {double(field_min(ex, v, c)), double(field_max(ex, v, c)), field_sum(ex, v, c) / double(v.extents().cells())};
 }
 
-// Interior values of component c, row-major [y][x], copied to the host as double.
+// Interior values of component c, row-major [y][x] ([z][y][x]), copied to the host as double.
 template <class T>
 std::vector<double> interior_values(const Field<T>& f, int c) {
   const std::vector<T> v = to_space(f, MemorySpace::host).interior(c);
@@ -41,15 +41,15 @@ QuantizedField quantize(const Exec& ex, const Field<T>& f, int c, Buffer<uint16_
   uint16_t* q = scratch.data();
   const double lo = s.min, scale = quantize_scale(s.min, s.max);
   const int nx = f.grid().nx;
-  for_each_cell(ex, v.interior(), [=] PDEX_HD(int i, int j) {
-    q[std::size_t(j) * std::size_t(nx) + std::size_t(i)] = uint16_t((double(v(c, i, j)) - lo) * scale + 0.5);
+  for_each_cell(ex, v.interior_rows(), [=] PDEX_HD(int i, int r) {
+    q[std::size_t(r) * std::size_t(nx) + std::size_t(i)] = uint16_t((double(row_value(v, c, i, r)) - lo) * scale + 0.5);
   });
   Buffer<uint16_t> host(cells, MemorySpace::host);
   copy(host, scratch);
   return {s.min, s.max, s.mean, std::vector<uint16_t>(host.data(), host.data() + cells)};
 }
 
-// Sets the interior of component c from row-major [y][x] values, in whatever space the field lives, and
+// Sets the interior of component c from row-major [y][x] ([z][y][x]) values, in whatever space the field lives, and
 // refreshes the ghosts of the field under bc (of each member's, for a stacked ensemble).
 template <class T>
 void set_interior_values(Field<T>& f, int c, const std::vector<double>& v, const FieldBoundary& bc,
@@ -81,9 +81,11 @@ void set_buffer_array(Field<T>& f, const std::vector<NamedArray>& arrays, const 
   copy(f, host);
 }
 
-// Where component c's interior lives (Stepper::memory).
+// Where component c's interior lives (Stepper::memory): rows of one plane, so none for a 3D field (its
+// readers take values()).
 template <class T>
 FieldMemory field_memory(Field<T>& f, int c) {
+  if (f.grid().is_3d()) return {};
   FieldView<T> v = f.view();
   return {v.comp(c) + v.offset(0, 0), v.pitch, v.nx, v.ny, int(sizeof(T)), f.space() == MemorySpace::device};
 }

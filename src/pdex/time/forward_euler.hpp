@@ -47,6 +47,53 @@ void euler_step(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView
       [=] PDEX_HD(int i, int j) { cell.template apply<true>(i, j); });
 }
 
+// One step of a 3D field, in one pass over its planes' rows, stacked as the rows of one 2D field (the
+// ghost rows between two planes skipped): the right-hand side reads row J = k (ny + 2 ghost) + j as cell
+// (i, j) of plane k, since planes lie that many rows apart. Each cell pushes its x and y images within its
+// plane, and, in the first and last `ghost` planes, its z images into the ghost planes. On the host a
+// row's inner cells skip the edge test (and vectorize) unless the row lies at an edge of its plane or in a
+// plane at a z side.
+template <class T, class Rhs>
+struct EulerCell3D {
+  EulerCell<T, Rhs> cell;
+  Members planes;  // one member a plane
+
+  // Cell i of stacked row J, which is not a ghost row between two planes.
+  template <bool MayBeEdge>
+  PDEX_HD void apply(int i, int J) const {
+    const int k = planes.member(J), row = J - planes.row(k, 0);
+    const FieldView<T>& out = cell.out;
+    cell.template update<MayBeEdge>(cell.rhs, i, J, out.in_plane(k), row);
+    if (!MayBeEdge || !near_z_side(out, k)) return;
+    const int64_t o = out.offset(i, row, k);
+    for (int c = 0; c < Rhs::ncomp; ++c) push_z_ghosts(out, cell.bc, c, i, row, k, out.comp(c)[o]);
+  }
+};
+
+template <class Exec, class T, class Rhs>
+void euler_step_3d(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
+                   T dt) {
+  const EulerCell3D<T, Rhs> cell{{rhs, in, out, bc, dt}, Members{in.nz, in.ny, in.ghost}};
+  const Members planes = cell.planes;
+  const int nx = in.nx, ny = in.ny, g = in.ghost;
+  const auto inner = [=] PDEX_HD(int i, int J) { cell.template apply<false>(i, J); };
+  const auto edge = [=] PDEX_HD(int i, int J) { cell.template apply<true>(i, J); };
+  if constexpr (Exec::space == MemorySpace::host) {
+    for_each_row(ex, 0, planes.rows(), [&](int J) {
+      const int k = planes.member(J), row = J - planes.row(k, 0);
+      if (row >= ny) return;
+      if (near_z_side(out, k) || row < g || row >= ny - g) return for_row_cells(0, nx, J, edge);
+      for_row_cells(0, g, J, edge);
+      for_row_cells(g, nx - g, J, inner);
+      for_row_cells(nx - g, nx, J, edge);
+    });
+  } else {
+    for_each_cell(ex, Range2{0, nx, 0, planes.rows()}, [=] PDEX_HD(int i, int J) {
+      if (J - planes.row(planes.member(J), 0) < ny) edge(i, J);
+    });
+  }
+}
+
 // One step of every member of a stacked ensemble, in one pass: the rows between members are ghosts and
 // skipped, and each member's edge cells push their images within the member's rows. Member m's cells use
 // the right-hand side member_rhs(m). On the host a row of a member is split as a single run's is (its

@@ -106,7 +106,8 @@ class ArdBase : public Interface {
     Field<T> host(g, Rhs::ncomp, ghost_width, MemorySpace::host);
     for (int c = 0; c < Rhs::ncomp; ++c) host.set_interior(c, std::vector<T>(spec.initial[c].begin(), spec.initial[c].end()));
     fill_ghosts(Serial{}, host, bc_, members_);
-    rhs_.h = Spacing<T>::make(g.dx, g.dy, host.view().pitch);
+    const FieldView<T> v = host.view();
+    rhs_.h = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, v.pitch, g.dz, v.plane) : Spacing<T>::make(g.dx, g.dy, v.pitch);
     state_[0] = to_space(host, Exec::space);
     state_[1] = host.like(Exec::space);
     saved_ = host.like(Exec::space);

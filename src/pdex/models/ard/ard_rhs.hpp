@@ -30,6 +30,7 @@ struct ClampBelow {
 // runtime the scheme is `advection`'s, a branch uniform across the grid.
 template <class T, class Reaction, Advection Adv = Advection::none, bool Tensor = false, class P = Param<T>>
 struct ArdRhs {
+  using value_type = T;
   using reaction_type = Reaction;
   using param_type = P;
   static constexpr int ncomp = Reaction::ncomp;
@@ -116,6 +117,23 @@ struct ArdRhs {
   }
 
   PDEX_HD T limit(int c, T x) const { return clamp.limit(c, x); }
+};
+
+// The right-hand side on a 3D grid: the 2D right-hand side of the cell's plane plus diffusion across the
+// planes, D_c (u_below + u_above - 2 u_c) / dz^2 (lap_z). Isotropic diffusion without advection: the 3D
+// runs the family takes (read_ard refuses the rest).
+template <class Rhs>
+struct ArdRhs3D {
+  using T = typename Rhs::value_type;
+  static constexpr int ncomp = Rhs::ncomp;
+  Rhs rhs;
+
+  PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
+    rhs(s, i, j, r);
+    const int64_t o = s.offset(i, j);
+    for (int c = 0; c < ncomp; ++c) r[c] += rhs.D[c].at(o) * lap_z(s.comp(c), o, rhs.h);
+  }
+  PDEX_HD T limit(int c, T x) const { return rhs.limit(c, x); }
 };
 
 }  // namespace pdex

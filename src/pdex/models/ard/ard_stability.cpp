@@ -23,7 +23,8 @@ std::pair<double, double> diffusivity_range(const ArdSpec& s) {
 // Largest eigenvalue bound (Gershgorin) of the discrete diffusion operator per unit diffusivity.
 double diffusion_eigen_bound(const ArdSpec& s) {
   const double ix2 = 1 / (s.grid.dx * s.grid.dx), iy2 = 1 / (s.grid.dy * s.grid.dy);
-  if (!s.anisotropic) return 4 * (ix2 + iy2);
+  const double iz2 = s.grid.is_3d() ? 1 / (s.grid.dz * s.grid.dz) : 0.0;
+  if (!s.anisotropic) return 4 * (ix2 + iy2 + iz2);
   return 4 * (s.mxx.max_abs() * ix2 + s.myy.max_abs() * iy2) + 4 * s.mxy.max_abs() / (s.grid.dx * s.grid.dy);
 }
 }  // namespace

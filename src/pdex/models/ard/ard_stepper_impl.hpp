@@ -47,8 +47,8 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec)
       : Base(ex, spec), ensemble_(spec.members.count > 1), uniform_(spec.uniform_members),
-        plan_(euler_plan<T>(spec, schedules())),
-        strips_(!ensemble_ && spec.grid.cells() >= strips_min_cells) {}
+        plan_(euler_plan<T>(spec, schedules())), planes_(spec.grid.is_3d()),
+        strips_(!ensemble_ && !planes_ && spec.grid.cells() >= strips_min_cells) {}
 
   void advance(int64_t steps) override {
     loop_.run(ex_, steps, cur_, [this](int64_t n) {
@@ -85,6 +85,8 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   }
   void step(FieldView<const T> in, FieldView<T> out) {
     if (ensemble_) return ensemble_step(in, out);
+    if constexpr (!Rhs::tensor)
+      if (planes_) return euler_step_3d(ex_, ArdRhs3D<Rhs>{rhs_}, in, out, bc_, dt_);
     if constexpr (TimeSchedules<Exec>::euler_strips && schedules_take<Rhs>)
       if (strips_) return euler_strips(ex_, rhs_, in, out, bc_, dt_);
     euler_step(ex_, rhs_, in, out, bc_, dt_);
@@ -101,6 +103,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   bool ensemble_ = false;  // members stacked in one field (grid/members.hpp)
   bool uniform_ = false;   // the members' parameters each one number (ArdSpec::uniform_members)
   EulerPlan plan_;       // several steps a pass where it pays (time/euler_blocked.hpp, cuda/euler_stream.cuh, euler_tiles.cuh)
+  bool planes_ = false;  // a 3D grid: one pass a step over its planes (euler_step_3d)
   bool strips_ = false;  // one-pass device step by strips (time/cuda/euler_strips.cuh)
   StepLoop<Exec> loop_;
 };
@@ -109,6 +112,7 @@ template <class Exec, class T, class Rhs>
 std::unique_ptr<Stepper> make_scheme(const Exec& ex, const ArdSpec& spec) {
   if (spec.members.count > 1 && (!spec.mol_scheme.empty() || spec.theta > 0))
     throw InputError("an ensemble runs with time.scheme = \"euler\"; theta, rk4 and merson advance one run at a time");
+  if (spec.grid.is_3d() && !ard_takes_3d(spec)) throw InputError(ard_3d_limits);
   if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
   if (spec.theta > 0) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
   return std::make_unique<ArdEuler<Exec, T, Rhs>>(ex, spec);
