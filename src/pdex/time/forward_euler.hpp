@@ -1,6 +1,8 @@
 #pragma once
 // Forward Euler, seed 000 eqs. (9)-(10): one fused pass per step reads the state, evaluates the
 // right-hand side, applies the model's limiter (clamping), writes the new state and its ghost images.
+#include <algorithm>
+
 #include "pdex/core/parallel.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
@@ -62,9 +64,21 @@ struct EulerCell3D {
   template <bool MayBeEdge>
   PDEX_HD void apply(int i, int J) const {
     const int k = planes.member(J), row = J - planes.row(k, 0);
+    cell.template update<MayBeEdge>(cell.rhs, i, J, cell.out.in_plane(k), row);
+    if (MayBeEdge) push_z(i, row, k);
+  }
+  // The images of cell i of stacked row J, its new value written: within its plane, and across z.
+  PDEX_HD void push(int i, int J) const {
+    const int k = planes.member(J), row = J - planes.row(k, 0);
     const FieldView<T>& out = cell.out;
-    cell.template update<MayBeEdge>(cell.rhs, i, J, out.in_plane(k), row);
-    if (!MayBeEdge || !near_z_side(out, k)) return;
+    const FieldView<T> own = out.in_plane(k);
+    const int64_t o = out.offset(i, row, k);
+    for (int c = 0; c < Rhs::ncomp; ++c) push_ghosts(own, cell.bc, c, i, row, out.comp(c)[o]);
+    push_z(i, row, k);
+  }
+  PDEX_HD void push_z(int i, int row, int k) const {
+    const FieldView<T>& out = cell.out;
+    if (!near_z_side(out, k)) return;
     const int64_t o = out.offset(i, row, k);
     for (int c = 0; c < Rhs::ncomp; ++c) push_z_ghosts(out, cell.bc, c, i, row, k, out.comp(c)[o]);
   }
@@ -76,16 +90,19 @@ void euler_step_3d(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldV
   const EulerCell3D<T, Rhs> cell{{rhs, in, out, bc, dt}, Members{in.nz, in.ny, in.ghost}};
   const Members planes = cell.planes;
   const int nx = in.nx, ny = in.ny, g = in.ghost;
-  const auto inner = [=] PDEX_HD(int i, int J) { cell.template apply<false>(i, J); };
   const auto edge = [=] PDEX_HD(int i, int J) { cell.template apply<true>(i, J); };
   if constexpr (Exec::space == MemorySpace::host) {
+    // A row's cells in one loop without edge tests (it vectorizes), then the images of the cells that
+    // have them: short rows, a 3D grid's, would otherwise pay an edge test and a loop each side.
+    const auto inner = [=](int i, int J) { cell.template apply<false>(i, J); };
+    const auto push = [=](int i, int J) { cell.push(i, J); };
     for_each_row(ex, 0, planes.rows(), [&](int J) {
       const int k = planes.member(J), row = J - planes.row(k, 0);
       if (row >= ny) return;
-      if (near_z_side(out, k) || row < g || row >= ny - g) return for_row_cells(0, nx, J, edge);
-      for_row_cells(0, g, J, edge);
-      for_row_cells(g, nx - g, J, inner);
-      for_row_cells(nx - g, nx, J, edge);
+      for_row_cells(0, nx, J, inner);
+      if (near_z_side(out, k) || row < g || row >= ny - g) return for_row_cells(0, nx, J, push);
+      for (int i = 0; i < std::min(g, nx); ++i) push(i, J);
+      for (int i = std::max(g, nx - g); i < nx; ++i) push(i, J);
     });
   } else {
     for_each_cell(ex, Range2{0, nx, 0, planes.rows()}, [=] PDEX_HD(int i, int J) {
