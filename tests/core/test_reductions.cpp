@@ -229,6 +229,22 @@ class ThreadCount {
   int saved_;
 };
 
+// A range taller than one launch's rows of blocks (300,000 rows: a 3D grid's stacked planes) is covered
+// whole, every cell once.
+template <class Exec>
+void check_tall_range(const Exec& ex) {
+  const Range2 r{0, 3, 0, 300000};
+  Buffer<int> hits(std::size_t(r.size()), Exec::space);
+  int* h = hits.data();
+  for_each_cell(ex, r, [=] PDEX_HD(int i, int j) { h[int64_t(j) * 3 + i] += 1 + (i == 2 && j == 299999 ? 1 : 0); });
+  finish(ex);
+  Buffer<int> back(hits.size(), MemorySpace::host);
+  copy(back, hits);
+  for (int64_t k = 0; k < r.size(); ++k) ASSERT_EQ(back.data()[k], k == r.size() - 1 ? 2 : 1) << "cell " << k;
+}
+
+TYPED_TEST(ReductionTest, ForEachCellCoversRangesTallerThanOneLaunch) { check_tall_range(make_executor<TypeParam>()); }
+
 TEST(HostReduction, SerialAndOpenMPSumsOfRandomDoublesAgreeBitForBit) {
   const Range2 r{0, 1000, 0, 777};
   const std::vector<double> data = random_doubles(std::size_t(r.size()), 2024);

@@ -273,12 +273,18 @@ inline dim3 grid_for(Range2 r) {
 
 }  // namespace cuda_detail
 
+// Ranges taller than a launch's rows of blocks can cover (gridDim.y <= 65535: a 3D grid's stacked planes,
+// 512^3 and beyond) run as one launch per part.
 template <class F>
 void for_each_cell(const Cuda& ex, Range2 r, F f) {
   if (r.empty()) return;
   constexpr auto kernel = cuda_detail::for_each_kernel_for<F>();
   const dim3 block(cuda_detail::block_x, cuda_detail::block_y);
-  launch(*ex.context, "for_each_cell", kernel, cuda_detail::grid_for(r), block, 0, r, f);
+  constexpr int max_rows = 65535 * cuda_detail::block_y * cuda_detail::rows;
+  for (int j0 = r.j0; j0 < r.j1; j0 += max_rows) {
+    const Range2 part{r.i0, r.i1, j0, r.j1 - j0 > max_rows ? j0 + max_rows : r.j1};
+    launch(*ex.context, "for_each_cell", kernel, cuda_detail::grid_for(part), block, 0, part, f);
+  }
 }
 
 // One launch for the whole range: on the GPU the edge test is nearly free, and launches are not.
