@@ -71,13 +71,19 @@ bool slow_relaxation(SolverMethod m) {
 struct PoissonOptions {
   double tol = 1e-8;
   int max_iter = 20000, relax_max_iter = 2000, repeats = 3;
+  int dims = 2;  // n x n grids, or n x n x n
 };
 
-// The manufactured problem on the unit square, u = 0 on the faces: u = sin(pi x) sin(pi y) e^(x + y).
-// Not sin sin alone: that is an eigenvector of the discrete operator, and CG would finish in one step.
+// The manufactured problem on the unit square (cube), u = 0 on the faces: u = sin(pi x) sin(pi y) e^(x + y)
+// (times sin(pi z) e^z). Not a product of sines alone: that is an eigenvector of the discrete operator, and
+// CG would finish in one step.
 EllipticSpec poisson_spec(int n, const MethodChoice& m, const PoissonOptions& o) {
   EllipticSpec spec;
   spec.grid = Grid2{n, n, 1.0 / n, 1.0 / n};
+  if (o.dims == 3) {
+    spec.grid.nz = n;
+    spec.grid.dz = 1.0 / n;
+  }
   spec.bc = FieldBoundary::all(BcKind::dirichlet, 0.0);
   spec.solver.method = m.method;
   spec.solver.preconditioner = m.pre;
@@ -87,16 +93,18 @@ EllipticSpec poisson_spec(int n, const MethodChoice& m, const PoissonOptions& o)
   return spec;
 }
 
+// -lap u: u is a product of s(x) = sin(pi x) e^x per axis, and s'' = e^x ((1 - pi^2) sin(pi x) + 2 pi cos(pi x)).
 std::vector<double> poisson_rhs(const Grid2& g) {
   const double pi = 3.14159265358979323846;
+  const auto s = [&](double x) { return std::sin(pi * x) * std::exp(x); };
+  const auto s2 = [&](double x) { return std::exp(x) * ((1 - pi * pi) * std::sin(pi * x) + 2 * pi * std::cos(pi * x)); };
   std::vector<double> f(std::size_t(g.cells()));
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) {
-      const double x = g.x(i), y = g.y(j), sx = std::sin(pi * x), sy = std::sin(pi * y);
-      const double cx = std::cos(pi * x), cy = std::cos(pi * y);
-      // -lap u, term by term from (sin(pi x) e^x)'' = e^x ((1 - pi^2) sin(pi x) + 2 pi cos(pi x)).
-      f[std::size_t(j) * g.nx + i] = std::exp(x + y) * (2 * (pi * pi - 1) * sx * sy - 2 * pi * (cx * sy + sx * cy));
-    }
+  for_each_cell(g.extents(), [&](int i, int j, int k) {
+    const double x = g.x(i), y = g.y(j);
+    double term = -(s2(x) * s(y) + s(x) * s2(y));
+    if (g.is_3d()) term = term * s(g.z(k)) - s(x) * s(y) * s2(g.z(k));
+    f[std::size_t(g.extents().index(i, j, k))] = term;
+  });
   return f;
 }
 
@@ -148,8 +156,8 @@ void print_poisson_row(const std::string& bn, const std::string& pn, int n, cons
 void poisson_suite(const std::vector<std::string>& backends, const std::vector<std::string>& precisions,
                    const std::vector<int>& sizes, const std::vector<std::string>& methods, const PoissonOptions& o,
                    nlohmann::json& out) {
-  std::printf("Poisson -lap u = f (u = sin sin exp, Dirichlet) to relative residual %.0e, median of %d solves\n", o.tol,
-              o.repeats);
+  std::printf("Poisson -lap u = f (u = sin sin exp, Dirichlet, %s grids) to relative residual %.0e, median of %d solves\n",
+              o.dims == 3 ? "n^3" : "n^2", o.tol, o.repeats);
   std::printf("%-8s %-5s %6s %-19s %8s %11s %11s %10s %9s\n", "backend", "prec", "n", "method", "iters", "residual",
               "ms", "ms/iter", "vs pcg-j");
   for (const auto& bn : backends)
@@ -163,7 +171,7 @@ void poisson_suite(const std::vector<std::string>& backends, const std::vector<s
         for (const auto& label : methods) {
           const PoissonRow r = label == pcg_row.method ? pcg_row : time_poisson(find_method(label), n, b, p, o);
           print_poisson_row(bn, pn, n, r, pcg);
-          out["poisson"].push_back({{"backend", bn}, {"device", device_name(b)}, {"precision", pn}, {"n", n},
+          out["poisson"].push_back({{"backend", bn}, {"device", device_name(b)}, {"precision", pn}, {"n", n}, {"dims", o.dims},
                                     {"method", r.method}, {"iterations", r.stats.iterations},
                                     {"residual", r.stats.residual}, {"converged", r.stats.converged}, {"stalled", r.stats.stalled}, {"error", r.error},
                                     {"seconds", r.seconds}, {"ms_per_iteration", 1e3 * r.seconds / std::max(1, r.stats.iterations)},
@@ -360,7 +368,10 @@ int cmd_bench_implicit(const std::vector<std::string>& args) {
   PoissonOptions po;
   PairOptions pair;
   pair.solver.tol = 1e-6;
-  app.add_option("--sizes", sizes, "Poisson grid widths (0: skip)")->delimiter(',');
+  app.add_option("--sizes", sizes, "Poisson grid widths (cube edges with --dims 3; default there 64,128,256) (0: skip)")
+      ->delimiter(',');
+  app.add_option("--dims", po.dims, "2: n x n grids; 3: n x n x n grids, Poisson only (no Table 1 pair, no sweeps)")
+      ->check(CLI::IsMember({2, 3}));
   app.add_option("--backends", backends, "backends (default: all available)")->delimiter(',');
   app.add_option("--precisions", precisions, "f32,f64 (Poisson)")->delimiter(',');
   app.add_option("--methods", methods, "Poisson solvers (default: all)")->delimiter(',');
@@ -378,6 +389,11 @@ int cmd_bench_implicit(const std::vector<std::string>& args) {
   app.add_option("--sweep-sizes", sweep_sizes, "relaxation sweeps: grid widths (0: skip)")->delimiter(',');
   app.add_option("--json", json_file, "output JSON file");
   if (const auto status = parse_suite_args(app, args)) return *status;
+  if (po.dims == 3) {
+    if (app.count("--sizes") == 0) sizes = {64, 128, 256};
+    table1_backends = {"none"};
+    sweep_sizes = {0};
+  }
   if (backends.empty()) backends = available_backend_names();
   if (table1_backends.empty()) table1_backends = backends;
   pair.solver.method = parse_solver_method(cn_method);

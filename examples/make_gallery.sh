@@ -36,6 +36,7 @@ turing_spots_cn v --half
 heat_seed004_exp1 u
 heat_seed004_exp2 u
 poisson_torsion u --half
+poisson_cube u
 heat_disc u
 keller_segel_aggregation n
 wave_drops u --half

@@ -159,4 +159,14 @@ PDEX_HD inline void push_z_ghosts(const FieldView<T>& f, const FieldBoundary& bc
   for (int a = 0; a < m; ++a) f(c, i, j, zs[a].target) = zs[a].a * val + zs[a].b;
 }
 
+// The images of value `val` of component c at cell (i, j, k) of a 3D field: within its plane, and across
+// z where the plane lies by a z side.
+template <class T>
+PDEX_HD inline void push_cell_images(const FieldView<T>& f, const FieldBoundary& bc, int c, int i, int j, int k,
+                                     T val) {
+  const FieldView<T> p = f.in_plane(k);
+  if (near_boundary(p, i, j)) push_ghosts(p, bc, c, i, j, val);
+  if (near_z_side(f, k)) push_z_ghosts(f, bc, c, i, j, k, val);
+}
+
 }  // namespace pdex

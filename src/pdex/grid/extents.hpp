@@ -44,8 +44,10 @@ struct Extents2 {
   PDEX_HD Range2 range(int ring = 0) const { return Range2{-ring, nx + ring, -ring, ny + ring}; }
   // These extents with `ring` more cells on every side (a field given with its ghost ring).
   PDEX_HD Extents2 grown(int ring) const { return {nx + 2 * ring, ny + 2 * ring, nz}; }
-  // The axes x and y say halved, rounding up (a coarser multigrid level of a 2D grid).
-  PDEX_HD Extents2 halved(bool x, bool y) const { return {x ? (nx + 1) / 2 : nx, y ? (ny + 1) / 2 : ny, nz}; }
+  // The axes x, y and z say halved, rounding up (a coarser multigrid level).
+  PDEX_HD Extents2 halved(bool x, bool y, bool z = false) const {
+    return {x ? (nx + 1) / 2 : nx, y ? (ny + 1) / 2 : ny, z ? (nz + 1) / 2 : nz};
+  }
   PDEX_HD Extents2 doubled() const { return {2 * nx, 2 * ny, nz}; }
   PDEX_HD bool even() const { return nx % 2 == 0 && ny % 2 == 0; }
   PDEX_HD bool operator==(const Extents2& o) const { return nx == o.nx && ny == o.ny && nz == o.nz; }

@@ -21,14 +21,31 @@ void fill_z_ghosts(const Exec& ex, FieldView<T> f, const FieldBoundary& bc) {
   });
 }
 
-// Every ghost cell of a 2D field; of a 3D field, every plane's x and y ghosts and the ghost planes'
-// cells beside the interior (the corners of ghost planes are never read).
+// A 3D field's ghosts: the z images of its first and last planes, then the x and y images of every
+// plane's cells, the ghost planes' included, so that a ghost outside along two or three axes is the image
+// of an image, as a 2D corner is (multigrid's trilinear prolongation reads them). A launch per strip, its
+// rows those of every plane.
+template <class Exec, class T>
+void fill_ghosts_3d(const Exec& ex, FieldView<T> f, const FieldBoundary& bc) {
+  fill_z_ghosts(ex, f, bc);
+  Range2 inner, strips[4];
+  split_ranges(f.interior(), f.ghost, inner, strips);
+  const int planes = f.nz + 2 * f.ghost, g = f.ghost;
+  for (const Range2& s : strips) {
+    const int rows = s.j1 - s.j0;
+    if (rows <= 0 || s.i1 <= s.i0) continue;
+    for_each_cell(ex, Range2{s.i0, s.i1, 0, rows * planes}, [=] PDEX_HD(int i, int q) {
+      const int j = s.j0 + q % rows;
+      const FieldView<T> p = f.in_plane(q / rows - g);
+      for (int c = 0; c < p.ncomp; ++c) push_ghosts(p, bc, c, i, j, p(c, i, j));
+    });
+  }
+}
+
+// Every ghost cell of a field (of a 3D one: fill_ghosts_3d).
 template <class Exec, class T>
 void fill_ghosts(const Exec& ex, FieldView<T> f, const FieldBoundary& bc) {
-  if (f.nz > 1) {
-    for (int k = 0; k < f.nz; ++k) fill_ghosts(ex, f.in_plane(k), bc);
-    return fill_z_ghosts(ex, f, bc);
-  }
+  if (f.nz > 1) return fill_ghosts_3d(ex, f, bc);
   Range2 inner, strips[4];
   split_ranges(f.interior(), f.ghost, inner, strips);
   for (const Range2& r : strips)

@@ -25,10 +25,10 @@ struct Grid2 {
   PDEX_HD double width() const { return nx * dx; }
   PDEX_HD double height() const { return ny * dy; }
   PDEX_HD double depth() const { return nz * dz; }
-  // The same domain with the axes x and y say halved (rounding up), the spacing widened to match.
-  PDEX_HD Grid2 halved(bool x, bool y) const {
-    const Extents2 e = extents().halved(x, y);
-    return {e.nx, e.ny, width() / e.nx, height() / e.ny, x0, y0, nz, dz, z0};
+  // The same domain with the axes x, y and z say halved (rounding up), the spacing widened to match.
+  PDEX_HD Grid2 halved(bool x, bool y, bool z = false) const {
+    const Extents2 e = extents().halved(x, y, z);
+    return {e.nx, e.ny, width() / e.nx, height() / e.ny, x0, y0, e.nz, depth() / e.nz, z0};
   }
 };
 

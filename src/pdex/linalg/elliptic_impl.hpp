@@ -4,19 +4,20 @@
 #include <vector>
 
 #include "pdex/linalg/elliptic.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 
 namespace pdex {
 
 namespace elliptic_detail {
 
-template <class Exec, class T>
+// Op: Helmholtz<T> on a 2D grid, Helmholtz3<T> on a 3D one.
+template <class Exec, class T, class Op>
 class Elliptic final : public EllipticSolver {
  public:
   Elliptic(const Exec& ex, const EllipticSpec& spec)
       : ex_(ex), bc_(spec.bc), u_(spec.grid, 1, 1, Exec::space), f_(u_.like(Exec::space)),
-        op_(make_helmholtz<T>(spec.grid, u_.view().pitch, spec.alpha,
-                              &spec.beta, 1, spec.bc)),
+        op_(make_grid_operator<Op>(spec.grid, u_.view(), spec.alpha, &spec.beta, 1, spec.bc)),
         solver_(ex, u_, op_, bc_, spec.solver), r_(u_.like(Exec::space)) {}
 
   void set(const std::vector<double>& u, const std::vector<double>& f) override {
@@ -47,8 +48,8 @@ class Elliptic final : public EllipticSolver {
   Exec ex_;
   FieldBoundary bc_;
   Field<T> u_, f_;
-  Helmholtz<T> op_;
-  LinearSolver<Exec, T> solver_;
+  Op op_;
+  LinearSolver<Exec, T, Op> solver_;
   Field<T> r_;
 };
 
@@ -56,8 +57,13 @@ class Elliptic final : public EllipticSolver {
 
 template <class Exec>
 std::unique_ptr<EllipticSolver> make_elliptic_solver_on(const Exec& ex, const EllipticSpec& spec, Precision precision) {
-  if (precision == Precision::f32) return std::make_unique<elliptic_detail::Elliptic<Exec, float>>(ex, spec);
-  return std::make_unique<elliptic_detail::Elliptic<Exec, double>>(ex, spec);
+  auto make = [&]<class T>() -> std::unique_ptr<EllipticSolver> {
+    return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<EllipticSolver> {
+      return std::make_unique<elliptic_detail::Elliptic<Exec, T, Op>>(ex, spec);
+    });
+  };
+  if (precision == Precision::f32) return make.template operator()<float>();
+  return make.template operator()<double>();
 }
 
 }  // namespace pdex

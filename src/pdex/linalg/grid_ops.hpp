@@ -1,6 +1,8 @@
 #pragma once
 // Vector operations on the interiors of grid fields, every component in lock step (a block-diagonal
 // system is solved as one), on any executor. Sums accumulate in double, in a fixed order (deterministic).
+// They walk interior_rows(): a 2D field's rows, or every plane's of a 3D one, row r at row_offset(i, r);
+// an operator's apply and diag take (i, r) alike (helmholtz3.hpp turns r into a row and a plane).
 #include <cstdint>
 
 #include "pdex/core/parallel.hpp"
@@ -18,10 +20,13 @@ struct PairSum {
   PDEX_HD Pair operator()(Pair x, Pair y) const { return Pair{x.a + y.a, x.b + y.b}; }
 };
 
-// The interior and the ghost layers: where a field is set as a whole.
+// The interior and the ghost layers: where a field is set as a whole. A 3D field's planes, ghost planes
+// included, are rows of one 2D field, `plane` values apart.
 template <class T>
 Range2 with_ghosts(const FieldView<T>& f) {
-  return f.extents().range(f.ghost);
+  if (f.nz == 1) return f.extents().range(f.ghost);
+  const int period = f.ny + 2 * f.ghost;
+  return Range2{-f.ghost, f.nx + f.ghost, -f.ghost - f.ghost * period, (f.nz + f.ghost) * period - f.ghost};
 }
 
 template <class Exec, class T>
@@ -33,8 +38,8 @@ void fill_all(const Exec& ex, FieldView<T> x, T value) {
 
 template <class Exec, class T>
 void copy_interior(const Exec& ex, FieldView<const T> x, FieldView<T> y) {
-  for_each_cell(ex, x.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = x.offset(i, j);
+  for_each_cell(ex, x.interior_rows(), [=] PDEX_HD(int i, int j) {
+    const int64_t o = x.row_offset(i, j);
     for (int c = 0; c < x.ncomp; ++c) y.comp(c)[o] = x.comp(c)[o];
   });
 }
@@ -42,8 +47,8 @@ void copy_interior(const Exec& ex, FieldView<const T> x, FieldView<T> y) {
 // y = a x + b y
 template <class Exec, class T>
 void axpby(const Exec& ex, T a, FieldView<const T> x, T b, FieldView<T> y) {
-  for_each_cell(ex, x.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = x.offset(i, j);
+  for_each_cell(ex, x.interior_rows(), [=] PDEX_HD(int i, int j) {
+    const int64_t o = x.row_offset(i, j);
     for (int c = 0; c < x.ncomp; ++c) y.comp(c)[o] = a * x.comp(c)[o] + b * y.comp(c)[o];
   });
 }
@@ -51,9 +56,9 @@ void axpby(const Exec& ex, T a, FieldView<const T> x, T b, FieldView<T> y) {
 template <class Exec, class T>
 double dot(const Exec& ex, FieldView<const T> x, FieldView<const T> y) {
   return reduce<double>(
-      ex, x.interior(),
+      ex, x.interior_rows(),
       [=] PDEX_HD(int i, int j) {
-        const int64_t o = x.offset(i, j);
+        const int64_t o = x.row_offset(i, j);
         double s = 0;
         for (int c = 0; c < x.ncomp; ++c) s += double(x.comp(c)[o]) * double(y.comp(c)[o]);
         return s;
@@ -65,9 +70,9 @@ double dot(const Exec& ex, FieldView<const T> x, FieldView<const T> y) {
 template <class Exec, class T, class Op>
 double residual(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b, FieldView<T> r) {
   return reduce<double>(
-      ex, x.interior(),
+      ex, x.interior_rows(),
       [=] PDEX_HD(int i, int j) {
-        const int64_t o = x.offset(i, j);
+        const int64_t o = x.row_offset(i, j);
         double s = 0;
         for (int c = 0; c < x.ncomp; ++c) {
           const T v = b.comp(c)[o] - op.apply(x, i, j, c);
@@ -83,9 +88,10 @@ double residual(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<co
 // tests on CUDA, which must sum the same terms).
 template <class T, class Op>
 PDEX_HD double cell_residual2(const Op& op, FieldView<const T> x, FieldView<const T> b, int i, int j) {
+  const int64_t o = x.row_offset(i, j);
   double s = 0;
   for (int c = 0; c < x.ncomp; ++c) {
-    const double v = double(b(c, i, j) - op.apply(x, i, j, c));
+    const double v = double(b.comp(c)[o] - op.apply(x, i, j, c));
     s += v * v;
   }
   return s;
@@ -95,16 +101,16 @@ PDEX_HD double cell_residual2(const Op& op, FieldView<const T> x, FieldView<cons
 template <class Exec, class T, class Op>
 double residual_norm2(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b) {
   return reduce<double>(
-      ex, x.interior(), [=] PDEX_HD(int i, int j) { return cell_residual2(op, x, b, i, j); }, Sum<double>{});
+      ex, x.interior_rows(), [=] PDEX_HD(int i, int j) { return cell_residual2(op, x, b, i, j); }, Sum<double>{});
 }
 
 // |D x|^2, D the operator's diagonal: the size of the terms that b - A x sums (rounding_floor).
 template <class Exec, class T, class Op>
 double diagonal_norm2(const Exec& ex, const Op& op, FieldView<const T> x) {
   return reduce<double>(
-      ex, x.interior(),
+      ex, x.interior_rows(),
       [=] PDEX_HD(int i, int j) {
-        const int64_t o = x.offset(i, j);
+        const int64_t o = x.row_offset(i, j);
         double s = 0;
         for (int c = 0; c < x.ncomp; ++c) {
           const double v = double(op.diag(i, j, c, o)) * double(x.comp(c)[o]);
@@ -119,7 +125,7 @@ double diagonal_norm2(const Exec& ex, const Op& op, FieldView<const T> x) {
 template <class Exec, class T>
 double mean(const Exec& ex, FieldView<const T> x, int c) {
   const double s = reduce<double>(
-      ex, x.interior(), [=] PDEX_HD(int i, int j) { return double(x(c, i, j)); }, Sum<double>{});
+      ex, x.interior_rows(), [=] PDEX_HD(int i, int j) { return double(x.comp(c)[x.row_offset(i, j)]); }, Sum<double>{});
   return s / double(x.extents().cells());
 }
 

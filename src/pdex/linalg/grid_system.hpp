@@ -7,6 +7,7 @@
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/krylov_kernels.hpp"
 #include "pdex/linalg/multigrid.hpp"
+#include "pdex/linalg/multigrid3.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 
 namespace pdex {
@@ -17,7 +18,7 @@ struct GridSystem {
   Op op;
   FieldBoundary hbc;  // homogeneous conditions
   Preconditioner pre = Preconditioner::none;
-  Multigrid<Exec, T, Op>* mg = nullptr;  // when pre is multigrid
+  MultigridOf<Exec, T, Op>* mg = nullptr;  // when pre is multigrid
 
   // x's ghosts must hold its boundary images.
   double residual(FieldView<const T> x, FieldView<const T> b, FieldView<T> r) { return pdex::residual(ex, op, x, b, r); }

@@ -49,6 +49,8 @@ struct Helmholtz {
   int64_t m_stride = 0;
 
   PDEX_HD static constexpr bool tensor() { return Tensor; }
+  // A 2D grid's operator (Helmholtz3 is a 3D grid's).
+  PDEX_HD static constexpr bool volume() { return false; }
 
   PDEX_HD T coef(int c, int64_t o) const { return d[c] ? beta[c] * d[c][o] : beta[c]; }
 

@@ -12,9 +12,9 @@ namespace pdex {
 template <class Exec, class T, class Op>
 double apply_dot(const Exec& ex, const Op& op, FieldView<const T> p, FieldView<T> q) {
   return reduce<double>(
-      ex, p.interior(),
+      ex, p.interior_rows(),
       [=] PDEX_HD(int i, int j) {
-        const int64_t o = p.offset(i, j);
+        const int64_t o = p.row_offset(i, j);
         double s = 0;
         for (int c = 0; c < p.ncomp; ++c) {
           const T v = op.apply(p, i, j, c);
@@ -30,9 +30,9 @@ double apply_dot(const Exec& ex, const Op& op, FieldView<const T> p, FieldView<T
 template <class Exec, class T>
 double cg_update(const Exec& ex, T a, FieldView<const T> p, FieldView<const T> q, FieldView<T> x, FieldView<T> r) {
   return reduce<double>(
-      ex, p.interior(),
+      ex, p.interior_rows(),
       [=] PDEX_HD(int i, int j) {
-        const int64_t o = p.offset(i, j);
+        const int64_t o = p.row_offset(i, j);
         double s = 0;
         for (int c = 0; c < p.ncomp; ++c) {
           x.comp(c)[o] += a * p.comp(c)[o];
@@ -49,9 +49,9 @@ double cg_update(const Exec& ex, T a, FieldView<const T> p, FieldView<const T> q
 template <class Exec, class T, class Op>
 double jacobi_precondition(const Exec& ex, const Op& op, FieldView<const T> r, FieldView<T> z) {
   return reduce<double>(
-      ex, r.interior(),
+      ex, r.interior_rows(),
       [=] PDEX_HD(int i, int j) {
-        const int64_t o = r.offset(i, j);
+        const int64_t o = r.row_offset(i, j);
         double s = 0;
         for (int c = 0; c < r.ncomp; ++c) {
           const T v = r.comp(c)[o] / op.diag(i, j, c, o);
@@ -67,9 +67,9 @@ double jacobi_precondition(const Exec& ex, const Op& op, FieldView<const T> r, F
 template <class Exec, class T>
 double combine(const Exec& ex, T a, FieldView<const T> x, T b, FieldView<const T> y, FieldView<T> out) {
   return reduce<double>(
-      ex, x.interior(),
+      ex, x.interior_rows(),
       [=] PDEX_HD(int i, int j) {
-        const int64_t o = x.offset(i, j);
+        const int64_t o = x.row_offset(i, j);
         double s = 0;
         for (int c = 0; c < x.ncomp; ++c) {
           const T v = a * x.comp(c)[o] + b * y.comp(c)[o];
@@ -84,8 +84,8 @@ double combine(const Exec& ex, T a, FieldView<const T> x, T b, FieldView<const T
 // BiCGStab's new direction p = r + beta (p - omega v).
 template <class Exec, class T>
 void bicgstab_direction(const Exec& ex, FieldView<const T> r, T beta, T omega, FieldView<const T> v, FieldView<T> p) {
-  for_each_cell(ex, r.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = r.offset(i, j);
+  for_each_cell(ex, r.interior_rows(), [=] PDEX_HD(int i, int j) {
+    const int64_t o = r.row_offset(i, j);
     for (int c = 0; c < r.ncomp; ++c) p.comp(c)[o] = r.comp(c)[o] + beta * (p.comp(c)[o] - omega * v.comp(c)[o]);
   });
 }
@@ -93,8 +93,8 @@ void bicgstab_direction(const Exec& ex, FieldView<const T> r, T beta, T omega, F
 // x += a p + b s
 template <class Exec, class T>
 void add_two(const Exec& ex, T a, FieldView<const T> p, T b, FieldView<const T> s, FieldView<T> x) {
-  for_each_cell(ex, p.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = p.offset(i, j);
+  for_each_cell(ex, p.interior_rows(), [=] PDEX_HD(int i, int j) {
+    const int64_t o = p.row_offset(i, j);
     for (int c = 0; c < p.ncomp; ++c) x.comp(c)[o] += a * p.comp(c)[o] + b * s.comp(c)[o];
   });
 }
@@ -103,9 +103,9 @@ void add_two(const Exec& ex, T a, FieldView<const T> p, T b, FieldView<const T> 
 template <class Exec, class T>
 Pair dot_pair(const Exec& ex, FieldView<const T> t, FieldView<const T> s) {
   return reduce<Pair>(
-      ex, t.interior(),
+      ex, t.interior_rows(),
       [=] PDEX_HD(int i, int j) {
-        const int64_t o = t.offset(i, j);
+        const int64_t o = t.row_offset(i, j);
         Pair p;
         for (int c = 0; c < t.ncomp; ++c) {
           p.a += double(t.comp(c)[o]) * double(s.comp(c)[o]);

@@ -20,6 +20,8 @@
 #include "pdex/linalg/grid_system.hpp"
 #include "pdex/linalg/krylov.hpp"
 #include "pdex/linalg/multigrid.hpp"
+#include "pdex/linalg/multigrid3.hpp"
+#include "pdex/linalg/relaxation3.hpp"
 #include "pdex/linalg/device_relaxation.hpp"
 #include "pdex/linalg/relaxation.hpp"
 #include "pdex/linalg/schedules.hpp"
@@ -27,7 +29,8 @@
 
 namespace pdex {
 
-// Op: Helmholtz<T>, or Helmholtz<T, true> for a diffusion tensor.
+// Op: Helmholtz<T>, or Helmholtz<T, true> for a diffusion tensor, or Helmholtz3<T> on a 3D grid (whose
+// sweeps and multigrid are relaxation3.hpp's and Multigrid3: the device's tiled schedules are 2D).
 template <class Exec, class T, class Op = Helmholtz<T>>
 class LinearSolver {
  public:
@@ -42,10 +45,9 @@ class LinearSolver {
     r_ = field();
     if (is_relaxation(s.method)) {
       // The queued and out-of-place sweeps of a device take five points: a tensor's sweeps are the generic ones.
-      queued_ = Schedules::queued_sweeps && !Op::tensor() &&
-                (jacobi() || colours_close(layout.grid().extents(), ncomp_, bc));
-      into_ = !jacobi() && !Op::tensor() && (queued_ || sweeps_into<Exec>(layout));
-      run_ = Schedules::one_launch_relaxation && !queued_ && !jacobi();
+      queued_ = Schedules::queued_sweeps && planar() && (jacobi() || colours_close(layout.grid().extents(), ncomp_, bc));
+      into_ = !jacobi() && planar() && (queued_ || sweeps_into<Exec>(layout));
+      run_ = Schedules::one_launch_relaxation && !Op::volume() && !queued_ && !jacobi();
       if (jacobi() || into_) tmp_ = field();
       device_ = DeviceRelaxation<Exec, T>(queued_ || run_);
       omega_ = s.omega > 0 ? s.omega
@@ -65,7 +67,7 @@ class LinearSolver {
     }
     if (s.method == SolverMethod::multigrid || preconditioner() == Preconditioner::multigrid) {
       const FieldBoundary& mg_bc = s.method == SolverMethod::multigrid ? bc_ : hbc_;
-      mg_ = std::make_unique<Multigrid<Exec, T, Op>>(ex, layout.grid(), layout, op, mg_bc, ncomp_,
+      mg_ = std::make_unique<MultigridOf<Exec, T, Op>>(ex, layout.grid(), layout, op, mg_bc, ncomp_,
                                                  MultigridSettings{s.cycle_gamma, s.pre, s.post, s.method == SolverMethod::pcg});
     }
   }
@@ -114,6 +116,9 @@ class LinearSolver {
   using Schedules = LinalgSchedules<Exec>;
   friend class DeviceRelaxation<Exec, T>;  // relax() in the device's schedules, in its own file
 
+  // A 2D grid's five-point operator: the one the device's tiled and queued sweeps take.
+  static constexpr bool planar() { return !Op::tensor() && !Op::volume(); }
+
   Preconditioner preconditioner() const {
     if (s_.method == SolverMethod::cg) return Preconditioner::none;
     return s_.preconditioner;
@@ -148,9 +153,9 @@ class LinearSolver {
   }
 
   SolveStats relax(FieldView<T> x) {
-    if constexpr (Schedules::queued_sweeps && !Op::tensor())
+    if constexpr (Schedules::queued_sweeps && planar())
       if (queued_) return device_.queued(*this, x);
-    if constexpr (Schedules::one_launch_relaxation)
+    if constexpr (Schedules::one_launch_relaxation && !Op::volume())
       if (run_) {
         if (std::optional<SolveStats> st = device_.one_launch(*this, x)) return *st;
         run_ = false;  // the device takes no cooperative launch
@@ -267,7 +272,7 @@ class LinearSolver {
   double omega_ = 1, bnorm_ = 1;
   FieldView<const T> b_{};  // the right-hand side of the current solve
   Field<T> b_copy_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;
-  std::unique_ptr<Multigrid<Exec, T, Op>> mg_;
+  std::unique_ptr<MultigridOf<Exec, T, Op>> mg_;
 };
 
 }  // namespace pdex

@@ -17,10 +17,12 @@ namespace {
 
 const std::vector<std::string> fields{"u"};
 
-// The heat equation's explicit share of diffusion: (1 - 2 theta) D lap, stable for dt <= 1 / (2 D (1/dx^2 + 1/dy^2)).
+// The heat equation's explicit share of diffusion: (1 - 2 theta) D lap, stable for dt <= 1 / (2 D (1/dx^2 +
+// 1/dy^2 (+ 1/dz^2 in 3D))).
 StableStep scalar_stable_step(const ScalarModelSpec& m) {
   const double share = std::max(0.0, 1 - 2 * m.theta);
-  const double rate = 2 * m.D * share * (1 / (m.grid.dx * m.grid.dx) + 1 / (m.grid.dy * m.grid.dy));
+  const Grid2& g = m.grid;
+  const double rate = 2 * m.D * share * (1 / (g.dx * g.dx) + 1 / (g.dy * g.dy) + (g.is_3d() ? 1 / (g.dz * g.dz) : 0.0));
   if (m.steady || rate == 0) return {std::numeric_limits<double>::infinity(), "none (implicit or steady)"};
   return {1 / rate, "diffusion number (D = " + format_number(m.D) + ")"};
 }
@@ -41,7 +43,7 @@ class ScalarSetup : public SpecSetup<ScalarModelSpec> {
     nlohmann::json j = clock_json(clock);
     j["time"]["theta"] = m.theta;
     j.update({{"model", model},
-              {"grid", {{"boundary", boundary_json(m.bc, fields)}}},
+              {"grid", {{"boundary", boundary_json(m.bc, fields, {}, m.grid.is_3d())}}},
               {"solver", m.steady || m.theta > 0 ? solver_json(m.solver) : nlohmann::json()},
               {"initial", {{"u", cells_json(m.u0)}}}});
     return j;
@@ -110,7 +112,7 @@ const std::vector<ParamDesc> heat_params{
 
 ModelFamily scalar_family() {
   const std::string boundary = "grid.boundary sets u's conditions; initial.u is the initial state (heat) or the first guess";
-  return ModelFamily{
+  ModelFamily f{
       "scalar",
       "one field u with diffusion: heat, and the steady Poisson and Laplace problems (seed 004)",
       {{"heat", "heat equation", "u_t = D lap u + f", fields, heat_params, {"euler", "theta"}, {boundary}, {"heat_disc.toml"}},
@@ -120,6 +122,8 @@ ModelFamily scalar_family() {
         {boundary, "one linear solve a step ([solver] applies); time.steps solves (default 1)"},
         {"heat_seed004_exp1.toml", "heat_seed004_exp2.toml"}}},
       read_scalar_model};
+  f.three_d = true;
+  return f;
 }
 
 }  // namespace pdex

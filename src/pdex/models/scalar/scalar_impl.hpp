@@ -9,6 +9,7 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/scalar/scalar_stepper.hpp"
 #include "pdex/time/field_stats.hpp"
@@ -17,15 +18,23 @@
 namespace pdex {
 namespace scalar_detail {
 
+// The Laplacian of a 2D grid's field (five points) or a 3D grid's (seven), at offset o.
+template <class T>
+PDEX_HD inline T lap_any(const T* p, int64_t o, const Spacing<T>& h, bool volume) {
+  return volume ? lap(p, o, h) + lap_z(p, o, h) : lap(p, o, h);
+}
+
 // out = in + dt (D lap in + f), with boundary images: the explicit heat step.
 template <class Exec, class T>
 void heat_euler_step(const Exec& ex, FieldView<const T> in, FieldView<const T> f, FieldView<T> out,
                      const FieldBoundary& bc, Spacing<T> h, T dt, T D) {
-  for_each_cell(ex, in.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = in.offset(i, j);
-    const T v = in.comp(0)[o] + dt * (D * lap(in.comp(0), o, h) + f.comp(0)[o]);
+  const bool volume = in.nz > 1;
+  for_each_cell(ex, in.interior_rows(), [=] PDEX_HD(int i, int r) {
+    const int64_t o = in.row_offset(i, r);
+    const T v = in.comp(0)[o] + dt * (D * lap_any(in.comp(0), o, h, volume) + f.comp(0)[o]);
     out.comp(0)[o] = v;
-    if (near_boundary(out, i, j)) push_ghosts(out, bc, 0, i, j, v);
+    if (volume) push_cell_images(out, bc, 0, i, r % in.ny, r / in.ny, v);
+    else if (near_boundary(out, i, r)) push_ghosts(out, bc, 0, i, r, v);
   });
 }
 
@@ -33,13 +42,15 @@ void heat_euler_step(const Exec& ex, FieldView<const T> in, FieldView<const T> f
 template <class Exec, class T>
 void heat_theta_rhs(const Exec& ex, FieldView<const T> u, FieldView<const T> f, FieldView<T> b, Spacing<T> h, T dt,
                     T explicit_D) {
-  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = u.offset(i, j);
-    b.comp(0)[o] = u.comp(0)[o] + dt * (explicit_D * lap(u.comp(0), o, h) + f.comp(0)[o]);
+  const bool volume = u.nz > 1;
+  for_each_cell(ex, u.interior_rows(), [=] PDEX_HD(int i, int r) {
+    const int64_t o = u.row_offset(i, r);
+    b.comp(0)[o] = u.comp(0)[o] + dt * (explicit_D * lap_any(u.comp(0), o, h, volume) + f.comp(0)[o]);
   });
 }
 
-template <class Exec, class T>
+// Op: Helmholtz<T> on a 2D grid, Helmholtz3<T> on a 3D one.
+template <class Exec, class T, class Op>
 class ScalarStepper final : public Stepper {
  public:
   ScalarStepper(const Exec& ex, const ScalarModelSpec& spec)
@@ -47,7 +58,7 @@ class ScalarStepper final : public Stepper {
     Field<T> host(spec.grid, 1, 1, MemorySpace::host);
     host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
     fill_ghosts(Serial{}, host, spec.bc);
-    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch);
+    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch, spec.grid.dz, host.view().plane);
     u_[0] = to_space(host, Exec::space);
     u_[1] = host.like(Exec::space);
     saved_ = host.like(Exec::space);
@@ -58,8 +69,8 @@ class ScalarStepper final : public Stepper {
       b_ = host.like(Exec::space);
       // Steady: -D lap u = f. Theta: (I - theta dt D lap) u = b.
       const double alpha = spec.steady ? 0.0 : 1.0, beta = spec.steady ? spec.D : spec.theta * spec.dt * spec.D;
-      const Helmholtz<T> op = make_helmholtz<T>(spec.grid, host.view().pitch, alpha, &beta, 1, spec.bc);
-      solver_ = std::make_unique<LinearSolver<Exec, T>>(ex, host, op, spec.bc, spec.solver);
+      const Op op = make_grid_operator<Op>(spec.grid, host.view(), alpha, &beta, 1, spec.bc);
+      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver);
     }
   }
 
@@ -102,7 +113,7 @@ class ScalarStepper final : public Stepper {
   Field<T> u_[2], saved_, f_, b_;
   Buffer<uint16_t> frame_scratch_;
   int cur_ = 0;
-  std::unique_ptr<LinearSolver<Exec, T>> solver_;
+  std::unique_ptr<LinearSolver<Exec, T, Op>> solver_;
   SolverTotals totals_;
   std::vector<std::string> names_{"u"};
 };
@@ -111,8 +122,13 @@ class ScalarStepper final : public Stepper {
 
 template <class Exec>
 std::unique_ptr<Stepper> make_scalar_stepper_on(const Exec& ex, const ScalarModelSpec& spec, Precision precision) {
-  if (precision == Precision::f32) return std::make_unique<scalar_detail::ScalarStepper<Exec, float>>(ex, spec);
-  return std::make_unique<scalar_detail::ScalarStepper<Exec, double>>(ex, spec);
+  auto make = [&]<class T>() -> std::unique_ptr<Stepper> {
+    return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<Stepper> {
+      return std::make_unique<scalar_detail::ScalarStepper<Exec, T, Op>>(ex, spec);
+    });
+  };
+  if (precision == Precision::f32) return make.template operator()<float>();
+  return make.template operator()<double>();
 }
 
 }  // namespace pdex

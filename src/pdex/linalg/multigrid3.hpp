@@ -1,0 +1,209 @@
+#pragma once
+// Geometric multigrid on 3D grids (helmholtz3.hpp's operator), any sizes: multigrid.hpp's cycle with
+// red-black SOR smoothing in place (relaxation3.hpp), trilinear hat-weighted restriction and trilinear
+// prolongation (transfer3.hpp), the operator rediscretized on every level (per-cell diffusivities restricted
+// like residuals). An axis is halved while it has more than two cells and is not already much coarser
+// than the finest axis left to coarsen, so the hierarchy goes down to a few cells, solved by lexicographic
+// Gauss-Seidel in one launch; where the operator's identity part dominates a level (a theta step's at
+// coarse spacings), the hierarchy stops there and a few sweeps solve it.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "pdex/core/graph_cache.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/grid/field_reductions.hpp"
+#include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/grid_ops.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
+#include "pdex/linalg/multigrid.hpp"
+#include "pdex/linalg/relaxation3.hpp"
+#include "pdex/linalg/transfer3.hpp"
+
+namespace pdex {
+
+// The coarsest level's solve, in one launch by one thread (multigrid.hpp's coarse_solve on a 3D grid).
+template <class Exec, class T>
+void coarse_solve3(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, FieldView<const T> b,
+                   const FieldBoundary& bc, int sweeps, unsigned singular_mask) {
+  for_each_cell(ex, Range2{0, 1, 0, 1}, [=] PDEX_HD(int, int) {
+    const int64_t cells = x.extents().cells();
+    for (int c = 0; c < x.ncomp; ++c) {
+      T shift = T(0);
+      if (singular_mask & (1u << c)) {
+        double s = 0;
+        for (int r = 0; r < x.ny * x.nz; ++r)
+          for (int i = 0; i < x.nx; ++i) s += double(b.comp(c)[b.row_offset(i, r)]);
+        shift = T(s / double(cells));
+      }
+      for (int s = 0; s < sweeps; ++s)
+        for (int k = 0; k < x.nz; ++k)
+          for (int j = 0; j < x.ny; ++j)
+            for (int i = 0; i < x.nx; ++i) {
+              const int64_t o = x.offset(i, j, k);
+              const T d = op.diag_at(i, j, k, c, o);
+              if (d == T(0)) continue;
+              const T v = x.comp(c)[o] + (b.comp(c)[o] - shift - op.apply_at(x.comp(c), o, c)) / d;
+              x.comp(c)[o] = v;
+              push_cell_images(x, bc, c, i, j, k, v);
+            }
+    }
+  });
+}
+
+template <class Exec, class T>
+class Multigrid3 {
+ public:
+  using Op = Helmholtz3<T>;
+
+  Multigrid3(const Exec& ex, const Grid2& grid, const Field<T>& fine_layout, const Op& op, const FieldBoundary& bc,
+             int ncomp, MultigridSettings s)
+      : ex_(ex), settings_(s), fine_op_(op), fine_bc_(bc) {
+    fine_r_ = fine_layout.like(Exec::space);
+    for (int c = 0; c < ncomp; ++c)
+      if (has_constant_null_space(double(op.alpha), bc, c)) singular_mask_ |= 1u << c;
+    const FieldBoundary hbc = homogeneous(bc);
+    const double dmax = largest_multiplier(ex, op, fine_layout, ncomp);
+    Grid2 g = grid;
+    FieldView<const T> prev = fine_layout.cview();
+    truncated_ = sweeps_solve(op, g, dmax, ncomp);
+    while (!truncated_ && coarsen(g)) {
+      auto lv = std::make_unique<Level>();
+      lv->x = Field<T>(g, ncomp, 1, Exec::space);
+      lv->b = lv->x.like(Exec::space);
+      lv->r = lv->x.like(Exec::space);
+      const Op& finer = levels_.empty() ? op : levels_.back()->op;
+      const Grid2 finer_grid = levels_.empty() ? grid : levels_.back()->x.grid();
+      const FieldBoundary& finer_bc = levels_.empty() ? hbc : levels_.back()->bc;
+      lv->bc = finer_bc.respaced(g.dx / finer_grid.dx, g.dy / finer_grid.dy, g.dz / finer_grid.dz);
+      lv->op = finer;
+      lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch, g.dz, lv->x.view().plane);
+      lv->op.extents = g.extents();
+      set_sides(lv->op, lv->bc, ncomp);
+      coarsen_multipliers(*lv, prev, finer, ncomp);
+      prev = lv->x.cview();
+      levels_.push_back(std::move(lv));
+      truncated_ = sweeps_solve(op, g, dmax, ncomp);
+    }
+  }
+
+  int levels() const { return int(levels_.size()) + 1; }
+
+  // One cycle for A x = b; x's ghosts hold its boundary images on entry and on exit.
+  void cycle(FieldView<T> x, FieldView<const T> b) {
+    graph_.run(ex_, x.data, b.data, [&] { cycle_at(0, x, b); });
+  }
+
+ private:
+  struct Level {
+    Field<T> x, b, r;
+    Field<T> d[max_solver_components];
+    Op op;
+    FieldBoundary bc;
+  };
+
+  // Red-black SOR's smoothing weight on 3D grids (Yavneh's for the seven-point Laplacian).
+  static constexpr double smooth_omega = 1.15;
+  static constexpr int truncated_sweeps = 4;
+
+  static double largest_multiplier(const Exec& ex, const Op& op, const Field<T>& layout, int ncomp) {
+    double m = 1;
+    for (int c = 0; c < ncomp; ++c) {
+      if (!op.d[c]) continue;
+      FieldView<const T> f = layout.cview();
+      f.data = op.d[c];
+      f.ncomp = 1;
+      m = std::max({m, double(field_max(ex, f, 0)), -double(field_min(ex, f, 0))});
+    }
+    return m;
+  }
+
+  // multigrid.hpp's sweeps_solve with the z axis.
+  static bool sweeps_solve(const Op& op, const Grid2& g, double dmax, int ncomp) {
+    if (!(double(op.alpha) > 0)) return false;
+    const double per_d = 2 / (g.dx * g.dx) + 2 / (g.dy * g.dy) + 2 / (g.dz * g.dz);
+    for (int c = 0; c < ncomp; ++c) {
+      const double off = double(op.beta[c]) * dmax * per_d;
+      if (8 * off > double(op.alpha) + off) return false;
+    }
+    return true;
+  }
+
+  static bool coarsen(Grid2& g) {
+    const int n[3] = {g.nx, g.ny, g.nz};
+    const double h[3] = {g.dx, g.dy, g.dz};
+    double finest = 0;
+    for (int a = 0; a < 3; ++a)
+      if (n[a] > 2 && (finest == 0 || h[a] < finest)) finest = h[a];
+    if (finest == 0) return false;
+    bool halve[3];
+    for (int a = 0; a < 3; ++a) halve[a] = n[a] > 2 && h[a] <= 1.5 * finest;
+    g = g.halved(halve[0], halve[1], halve[2]);
+    return true;
+  }
+
+  void coarsen_multipliers(Level& lv, FieldView<const T> fine, const Op& finer, int ncomp) {
+    for (int c = 0; c < ncomp; ++c) {
+      if (!finer.d[c]) continue;
+      FieldView<const T> from = fine;
+      from.data = finer.d[c];
+      from.ncomp = 1;
+      lv.d[c] = Field<T>(lv.x.grid(), 1, 1, Exec::space);
+      restrict3(ex_, from, lv.d[c].view());
+      fill_ghosts(ex_, lv.d[c].view(), coefficient_boundary(lv.bc, 1));
+      lv.op.d[c] = lv.d[c].cview().data;
+    }
+  }
+
+  void smooth(const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n, bool post) {
+    const T omega = settings_.symmetric ? T(1) : T(smooth_omega);
+    rb_sweeps(ex_, op, x, b, bc, omega, post && settings_.symmetric, n, false);
+  }
+
+  void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
+    const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
+    const FieldBoundary& bc = l == 0 ? fine_bc_ : levels_[l - 1]->bc;
+    if (l == levels_.size()) {
+      const int cells = int(x.extents().cells());
+      if (truncated_) smooth(op, x, b, bc, truncated_sweeps, false);
+      else coarse_solve3(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
+      return;
+    }
+    smooth(op, x, b, bc, settings_.pre, false);
+    FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
+    residual_field(ex_, op, as_const(x), b, r);
+    Level& next = *levels_[l];
+    restrict3(ex_, as_const(r), next.b.view());
+    fill_all(ex_, next.x.view(), T(0));
+    for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
+    fill_ghosts(ex_, next.x.view(), next.bc);
+    prolong_add3(ex_, next.x.cview(), x, bc);
+    smooth(op, x, b, bc, settings_.post, true);
+  }
+
+  Exec ex_;
+  MultigridSettings settings_;
+  Op fine_op_;
+  FieldBoundary fine_bc_;
+  Field<T> fine_r_;
+  unsigned singular_mask_ = 0;
+  std::vector<std::unique_ptr<Level>> levels_;
+  bool truncated_ = false;
+  GraphCache<Exec> graph_;
+};
+
+// The multigrid that serves an operator: Multigrid for a 2D grid's, Multigrid3 for a 3D grid's.
+template <class Exec, class T, class Op>
+struct MultigridFor {
+  using type = Multigrid<Exec, T, Op>;
+};
+template <class Exec, class T>
+struct MultigridFor<Exec, T, Helmholtz3<T>> {
+  using type = Multigrid3<Exec, T>;
+};
+template <class Exec, class T, class Op>
+using MultigridOf = typename MultigridFor<Exec, T, Op>::type;
+
+}  // namespace pdex

@@ -1,0 +1,96 @@
+#pragma once
+// Point relaxation of a 3D grid's operator (helmholtz3.hpp): weighted Jacobi and red-black Gauss-Seidel /
+// SOR, the colour of cell (i, j, k) being (i + j + k) % 2. The same update as relaxation.hpp's, with each
+// changed value's images pushed within its plane and across z; overloads that the solvers (LinearSolver,
+// Multigrid3) pick by the operator's type. The same caveat on periodic axes of odd length as color_sweep's.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "pdex/core/parallel.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field_view.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
+#include "pdex/linalg/point_relax.hpp"
+#include "pdex/linalg/relaxation.hpp"
+
+namespace pdex {
+
+// sor_omega's weight with the z axis's lowest mode.
+template <class T>
+double sor_omega(const Helmholtz3<T>& op, int ncomp) {
+  const double pi = 3.14159265358979323846;
+  const double a[3] = {double(op.h.idx2), double(op.h.idy2), double(op.h.idz2)};
+  const int n[3] = {op.extents.nx, op.extents.ny, op.extents.nz};
+  double rho = 0;
+  for (int c = 0; c < ncomp; ++c) {
+    double off = 0, all = 0;
+    for (int k = 0; k < 3; ++k) {
+      off += 2 * a[k] * std::cos(pi / n[k]);
+      all += 2 * a[k];
+    }
+    const double b = double(op.beta[c]);
+    rho = std::max(rho, b * off / (double(op.alpha) + b * all));
+  }
+  return 2.0 / (1.0 + std::sqrt(std::max(0.0, 1.0 - rho * rho)));
+}
+
+namespace detail {
+// x += omega D^-1 (b - A in) at cell (i, j, k), into out, every component, with the images; the largest
+// |change|.
+template <class T>
+PDEX_HD inline T relax_point3(const Helmholtz3<T>& op, const FieldView<const T>& in, const FieldView<const T>& b,
+                              const FieldView<T>& out, const FieldBoundary& bc, T omega, int i, int j, int k) {
+  const int64_t o = in.offset(i, j, k);
+  T change = T(0);
+  for (int c = 0; c < in.ncomp; ++c) {
+    const T dx = omega * (b.comp(c)[o] - op.apply_at(in.comp(c), o, c)) / op.diag_at(i, j, k, c, o);
+    const T v = in.comp(c)[o] + dx;
+    out.comp(c)[o] = v;
+    push_cell_images(out, bc, c, i, j, k, v);
+    change = larger_change(change, abs_of(dx));
+  }
+  return change;
+}
+}  // namespace detail
+
+template <class Exec, class T>
+T jacobi_sweep(const Exec& ex, const Helmholtz3<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+               const FieldBoundary& bc, T omega, bool measure) {
+  const int ny = in.ny;
+  auto cell = [=] PDEX_HD(int i, int r) {
+    return detail::relax_point3(op, in, b, out, bc, omega, i, r % ny, r / ny);
+  };
+  return detail::sweep_cells<T>(ex, in.interior_rows(), cell, measure);
+}
+
+// The cells of one colour, in place: a thread per cell of the colour.
+template <class Exec, class T>
+T color_sweep(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
+              T omega, int color, bool measure) {
+  const int ny = x.ny, nx = x.nx;
+  auto cell = [=] PDEX_HD(int p, int r) {
+    const int j = r % ny, k = r / ny, i = 2 * p + ((j + k + color) & 1);
+    if (i >= nx) return T(0);
+    return detail::relax_point3(op, as_const(x), b, x, bc, omega, i, j, k);
+  };
+  return detail::sweep_cells<T>(ex, Range2{0, (nx + 1) / 2, 0, ny * x.nz}, cell, measure);
+}
+
+// `sweeps` red-black sweeps in place (black first when `reverse`); the last one's largest change if
+// `measure`, else 0.
+template <class Exec, class T>
+T rb_sweeps(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
+            T omega, bool reverse, int sweeps, bool measure) {
+  T largest = T(0);
+  const int first = reverse ? 1 : 0;
+  for (int s = 0; s < sweeps; ++s) {
+    const bool m = measure && s == sweeps - 1;
+    const T m0 = color_sweep(ex, op, x, b, bc, omega, first, m);
+    const T m1 = color_sweep(ex, op, x, b, bc, omega, 1 - first, m);
+    largest = std::max(m0, m1);
+  }
+  return largest;
+}
+
+}  // namespace pdex

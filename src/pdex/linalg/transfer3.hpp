@@ -1,0 +1,79 @@
+#pragma once
+// Grid transfers of transfer.hpp on 3D grids, any sizes, an axis coarsened or not: the trilinear hat
+// weight of a coarse cell, the product of transfer.hpp's weight per axis (an axis not coarsened weighs its
+// one cell under the hat). Restriction is the hat-weighted mean of the interior fine cells under a coarse
+// cell's hat (renormalized near a side); prolongation interpolates trilinearly from the eight nearest
+// coarse centres, whose ghosts (those outside along two or three axes included: fill_ghosts_3d) hold
+// the homogeneous boundary images.
+#include <cstdint>
+
+#include "pdex/core/parallel.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field_view.hpp"
+#include "pdex/linalg/transfer.hpp"
+
+namespace pdex {
+
+namespace detail {
+struct AxisMaps3 {
+  AxisMap x, y, z;
+  template <class T, class U>
+  static AxisMaps3 between(const FieldView<T>& fine, const FieldView<U>& coarse) {
+    return {{double(coarse.nx) / fine.nx, fine.nx}, {double(coarse.ny) / fine.ny, fine.ny},
+            {double(coarse.nz) / fine.nz, fine.nz}};
+  }
+};
+}  // namespace detail
+
+// coarse_b = R fine (every component); coarse_b's ghosts are left as they were.
+template <class Exec, class T>
+void restrict3(const Exec& ex, FieldView<const T> fine, FieldView<T> coarse_b) {
+  const detail::AxisMaps3 m = detail::AxisMaps3::between(fine, coarse_b);
+  const int nyc = coarse_b.ny;
+  for_each_cell(ex, coarse_b.interior_rows(), [=] PDEX_HD(int I, int R) {
+    const int J = R % nyc, K = R / nyc;
+    double wx[detail::max_under], wy[detail::max_under], wz[detail::max_under];
+    const int i0 = m.x.weights(I, wx), j0 = m.y.weights(J, wy), k0 = m.z.weights(K, wz);
+    const int ni = m.x.count(I), nj = m.y.count(J), nk = m.z.count(K);
+    double sx = 0, sy = 0, sz = 0;
+    for (int a = 0; a < ni; ++a) sx += wx[a];
+    for (int b = 0; b < nj; ++b) sy += wy[b];
+    for (int e = 0; e < nk; ++e) sz += wz[e];
+    for (int c = 0; c < fine.ncomp; ++c) {
+      double sum = 0;
+      for (int e = 0; e < nk; ++e)
+        for (int b = 0; b < nj; ++b) {
+          const T* row = fine.comp(c) + fine.offset(i0, j0 + b, k0 + e);
+          double part = 0;
+          for (int a = 0; a < ni; ++a) part += wx[a] * double(row[a]);
+          sum += wz[e] * wy[b] * part;
+        }
+      coarse_b(c, I, J, K) = T(sum / (sx * sy * sz));
+    }
+  });
+}
+
+// fine += P coarse, with fine's boundary images; coarse's ghosts must hold its images (fill_ghosts).
+template <class Exec, class T>
+void prolong_add3(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, const FieldBoundary& fine_bc) {
+  const detail::AxisMaps3 m = detail::AxisMaps3::between(fine, coarse);
+  const int ny = fine.ny;
+  for_each_cell(ex, fine.interior_rows(), [=] PDEX_HD(int i, int r) {
+    const int j = r % ny, k = r / ny;
+    double tx, ty, tz;
+    const int I = detail::lower_of(m.x.coarse_coord(i), tx), J = detail::lower_of(m.y.coarse_coord(j), ty),
+              K = detail::lower_of(m.z.coarse_coord(k), tz);
+    const int64_t o = fine.offset(i, j, k), p = coarse.pitch, q = coarse.plane;
+    for (int c = 0; c < fine.ncomp; ++c) {
+      const T* a = coarse.comp(c) + coarse.offset(I, J, K);
+      auto bilinear = [&](const T* s) {
+        return (1 - ty) * ((1 - tx) * double(s[0]) + tx * double(s[1])) + ty * ((1 - tx) * double(s[p]) + tx * double(s[p + 1]));
+      };
+      const T v = fine.comp(c)[o] + T((1 - tz) * bilinear(a) + tz * bilinear(a + q));
+      fine.comp(c)[o] = v;
+      push_cell_images(fine, fine_bc, c, i, j, k, v);
+    }
+  });
+}
+
+}  // namespace pdex
