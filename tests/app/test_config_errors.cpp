@@ -307,8 +307,7 @@ TEST(ConfigErrors, WhatThreeDimensionsDoNotTakeIsRefusedByKey) {
   const std::vector<Case> cases{
       {{"grid.nz=0"}, "grid.nz", "expected a positive plane count"},
       {{"grid.dz=0.5"}, "grid.dz", "a 2D grid has no z spacing"},
-      {{"grid.nz=4", "time.scheme=\"theta\""}, "time.scheme", "3D grids (grid.nz > 1) run time.scheme = \"euler\""},
-      {{"grid.nz=4", "output.formats=[\"hdf5\"]"}, "output.formats", "HDF5 series hold 2D grids for now"},
+      {{"grid.nz=4", "model.advection={ ax = 0.1 }"}, "model.advection", "3D grids (grid.nz > 1) run isotropic diffusion without advection"},
       {{"grid.nz=4", "output.slice={ axis = \"z\", index = 4 }"}, "output.slice.index", "expected a plane index from 0 to 3"},
       {{"output.projection=\"max\""}, "output.projection", "sections are pictures of 3D grids"},
       {{"grid.nz=4", "grid.boundary={ left = \"periodic\", right = \"periodic\", bottom = \"neumann\", top = \"neumann\" }"},

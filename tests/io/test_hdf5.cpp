@@ -123,6 +123,45 @@ TEST(Hdf5Series, WritesTheGridStepsAndFieldsBitwiseInFloat64) {
   }
 }
 
+// A 3D grid's fields are [nz, ny, nx] datasets with the z attributes, and the XDMF grid has nz layers.
+// The f32 run's rows go through conversion blocks (262,144 values) that end inside a plane, so they are
+// written a plane's part at a time; the f64 one in one block of whole planes.
+TEST(Hdf5Series, WritesAThreeDimensionalGridsVolumes) {
+  ScratchDir dir;
+  ImageGrid grid{70, 50, 0.0, 1.0, 0.5, 0.25};
+  grid.nz = 90, grid.z0 = -2.0, grid.dz = 0.125;
+  const std::size_t cells = 70 * 50 * 90;
+  for (StoreAs store : {StoreAs::f64, StoreAs::f32}) {
+    const bool f32 = store == StoreAs::f32;
+    const TwoFields values = values_for(cells, 3, f32);
+    const path file = dir / (f32 ? "f32.h5" : "f64.h5");
+    {
+      Hdf5Series series(file, grid, store);
+      series.write(3, 0.5, values.fields());
+    }
+    const H5Id h5 = open_h5(file);
+    ASSERT_GE(h5, 0);
+    EXPECT_EQ(read_attribute<std::int64_t>(h5, "nz", H5T_NATIVE_INT64, H5T_INTEGER), 90);
+    EXPECT_EQ(read_attribute<double>(h5, "dz", H5T_NATIVE_DOUBLE, H5T_FLOAT), 0.125);
+    EXPECT_EQ(read_attribute<double>(h5, "z0", H5T_NATIVE_DOUBLE, H5T_FLOAT), -2.0);
+    const Dataset u = read_dataset(h5, "/steps/0000000003/u");
+    EXPECT_EQ(u.dims, (std::vector<hsize_t>{90, 50, 70}));
+    EXPECT_TRUE(u.bytes == (f32 ? bytes_of(as_floats(values.u)) : bytes_of(values.u))) << "u differs";
+    const std::string xmf = read_file_bytes(file.parent_path() / (file.stem().string() + ".xmf"));
+    EXPECT_NE(xmf.find("Dimensions=\"90 50 70\"/>"), std::string::npos) << xmf;
+    EXPECT_NE(xmf.find(">-1.9375 1.125 0.25</DataItem>"), std::string::npos) << xmf;  // z0 + dz/2, y0 + dy/2, x0 + dx/2
+    EXPECT_NE(xmf.find(">0.125 0.25 0.5</DataItem>"), std::string::npos) << xmf;
+  }
+  // A 2D grid's file has no z attributes.
+  {
+    Hdf5Series series(dir / "flat.h5", grid5x3, StoreAs::f64);
+    series.write(0, 0.0, values_for(15, 0, false).fields());
+  }
+  const H5Id flat = open_h5(dir / "flat.h5");
+  EXPECT_EQ(H5Aexists(flat, "nz"), 0);
+  EXPECT_EQ(H5Aexists(flat, "dz"), 0);
+}
+
 // More values than one conversion block (262,144), and a last block of fewer rows.
 TEST(Hdf5Series, StoresFloat32RunsAsTheFloatsTheyWere) {
   ScratchDir dir;

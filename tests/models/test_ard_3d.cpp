@@ -1,11 +1,14 @@
-// Advection-reaction-diffusion on 3D grids (grid.nz > 1): forward Euler with the seven-point Laplacian.
-// Diffusion modes decay as the analytic solution at second order under every kind of side; a state that
+// Advection-reaction-diffusion on 3D grids (grid.nz > 1): forward Euler and the theta scheme with the
+// seven-point Laplacian, and rk4 and Merson. Diffusion modes decay as the analytic solution at second
+// order under every kind of side (Crank-Nicolson: Neumann and Dirichlet; rk4, Merson: Neumann, periodic); a state that
 // is the same in every plane, between zero-flux or periodic z sides, evolves plane by plane exactly as the
 // 2D run; the backends agree (bitwise on the host, within rounding on the GPU).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "models/ard_test_support.hpp"
@@ -53,8 +56,45 @@ double mode_error(const BackendCase& c, int n, BcKind kind, const Mode3& m) {
   return max_abs_diff(st->values(0), sample3(g, [&](double x, double y, double z) { return decay * m(x, y, z); }));
 }
 
+// The same by the theta scheme (multigrid solves to 1e-10), at t = 1 in 2n steps: Crank-Nicolson's
+// O(dt^2) and backward Euler's O(dt) errors at this diffusion number lie below the O(h^2) error of the
+// space discretization at these sizes.
+double theta_mode_error(const BackendCase& c, int n, BcKind kind, const Mode3& m, double theta) {
+  const Grid2 g = cube(n);
+  ArdSpec s = inert_diffusion_spec(g, 0.01, 0.005, FieldBoundary::all(kind));
+  s.initial[0] = sample3(g, m);
+  s.initial[1] = sample3(g, m);
+  s.theta = theta;
+  s.solver.method = SolverMethod::multigrid;
+  s.solver.tol = c.precision == Precision::f32 ? 1e-5 : 1e-10;
+  const int64_t steps = 2 * n;
+  s.dt = 1.0 / double(steps);
+  auto st = make_ard_stepper(s, c.backend, c.precision);
+  st->advance(steps);
+  const double decay = std::exp(-0.01 * 3 * m.k * m.k);
+  return max_abs_diff(st->values(0), sample3(g, [&](double x, double y, double z) { return decay * m(x, y, z); }));
+}
+
+// The same by the method of lines to t = 1: rk4 in Euler's steps, Merson adaptive (tolerance 1e-9: its
+// time error far below the space error).
+double mol_mode_error(const BackendCase& c, int n, BcKind kind, const Mode3& m, const std::string& scheme) {
+  const Grid2 g = cube(n);
+  ArdSpec s = inert_diffusion_spec(g, 0.01, 0.005, FieldBoundary::all(kind));
+  s.initial[0] = sample3(g, m);
+  s.initial[1] = sample3(g, m);
+  s.mol_scheme = scheme;
+  s.tol = 1e-9;
+  s.dt = 1.0 / (32.0 * (n / 16) * (n / 16));
+  auto st = make_ard_stepper(s, c.backend, c.precision);
+  dynamic_cast<MolStepper&>(*st).advance_to(1.0);
+  const double decay = std::exp(-0.01 * 3 * m.k * m.k);
+  return max_abs_diff(st->values(0), sample3(g, [&](double x, double y, double z) { return decay * m(x, y, z); }));
+}
+
 class Ard3dTest : public ArdBackendTest {
  protected:
+  template <class Advance>
+  void expect_agreement(const ArdSpec& s, Advance advance, double cuda_tol, const std::string& what) const;
   // Observed orders over n = 16, 32, 64 within [1.8, 2.2]; the f32 rounding floor lies orders of
   // magnitude below the finest error (about 1e-4).
   void expect_second_order(BcKind kind, const Mode3& m) {
@@ -71,6 +111,31 @@ class Ard3dTest : public ArdBackendTest {
 TEST_P(Ard3dTest, PeriodicModeDecaysAtSecondOrder) { expect_second_order(BcKind::periodic, {2 * pi, false}); }
 TEST_P(Ard3dTest, NeumannModeDecaysAtSecondOrder) { expect_second_order(BcKind::neumann, {pi, false}); }
 TEST_P(Ard3dTest, DirichletModeDecaysAtSecondOrder) { expect_second_order(BcKind::dirichlet, {pi, true}); }
+
+// Crank-Nicolson over n = 8, 16, 32: observed orders within [1.8, 2.2] (f32: the coarser pair; its
+// rounding floor near 1e-6 lies close to the finest error).
+TEST_P(Ard3dTest, CrankNicolsonModesDecayAtSecondOrder) {
+  for (const auto& [kind, m] : {std::pair{BcKind::neumann, Mode3{pi, false}}, std::pair{BcKind::dirichlet, Mode3{pi, true}}}) {
+    const double e[3] = {theta_mode_error(GetParam(), 8, kind, m, 0.5), theta_mode_error(GetParam(), 16, kind, m, 0.5),
+                         theta_mode_error(GetParam(), 32, kind, m, 0.5)};
+    for (int k = 0; k < (f32() ? 1 : 2); ++k) {
+      const double order = std::log2(e[k] / e[k + 1]);
+      EXPECT_GE(order, 1.8) << int(kind) << ": errors " << e[k] << ", " << e[k + 1];
+      EXPECT_LE(order, 2.2) << int(kind) << ": errors " << e[k] << ", " << e[k + 1];
+    }
+  }
+}
+
+// rk4 and Merson over n = 16, 32 (Neumann and periodic modes): orders within [1.8, 2.2].
+TEST_P(Ard3dTest, RungeKuttaModesDecayAtSecondOrder) {
+  for (const std::string scheme : {"rk4", "merson"})
+    for (const auto& [kind, m] : {std::pair{BcKind::neumann, Mode3{pi, false}}, std::pair{BcKind::periodic, Mode3{2 * pi, false}}}) {
+      const double e16 = mol_mode_error(GetParam(), 16, kind, m, scheme), e32 = mol_mode_error(GetParam(), 32, kind, m, scheme);
+      const double order = std::log2(e16 / e32);
+      EXPECT_GE(order, 1.8) << scheme << " " << int(kind) << ": errors " << e16 << ", " << e32;
+      EXPECT_LE(order, 2.2) << scheme << " " << int(kind) << ": errors " << e16 << ", " << e32;
+    }
+}
 
 // Gray-Scott from noise on 40 x 36 cells with a different rule on each x and y side.
 ArdSpec gray_scott_2d() {
@@ -117,33 +182,70 @@ TEST_P(Ard3dTest, AStateUniformInZEvolvesAsThe2DRunInEveryPlane) {
   }
 }
 
-// Noise on 24 x 20 x 10 cells, Dirichlet z sides (different values), Neumann x and periodic y: the
-// OpenMP run equals the serial one bitwise, the CUDA run within rounding (1e-12 in f64; 1e-4 in f32,
-// where 300 steps of a reaction amplify differences of one ulp).
-TEST_P(Ard3dTest, BackendsAgreeWithTheSerialRun) {
-  Grid2 g{24, 20};
-  g.nz = 10;
+// Gray-Scott noise (seeds `seed`, `seed` + 1) on a box with Neumann x sides, periodic y sides and
+// Dirichlet z sides (1 at the front, 0 at the back).
+ArdSpec gray_scott_box(int nx, int ny, int nz, unsigned seed) {
+  Grid2 g{nx, ny};
+  g.nz = nz;
   ArdSpec s = catalog_spec("gray_scott", g);
-  s.initial[0] = uniform_noise(std::size_t(g.cells()), 0.8, 0.2, 7);
-  s.initial[1] = uniform_noise(std::size_t(g.cells()), 0.1, 0.1, 8);
+  s.initial[0] = uniform_noise(std::size_t(g.cells()), 0.8, 0.2, seed);
+  s.initial[1] = uniform_noise(std::size_t(g.cells()), 0.1, 0.1, seed + 1);
   s.bc = FieldBoundary::all(BcKind::neumann);
   for (int c = 0; c < 2; ++c) {
     s.bc.side[bottom][c] = s.bc.side[top][c] = SideBc{BcKind::periodic};
     s.bc.side[front][c] = SideBc{BcKind::dirichlet, 1.0};
     s.bc.side[back][c] = SideBc{BcKind::dirichlet, 0.0};
   }
-  s.dt = 0.5 * ard_stable_step(s).dt_max;  // the bound counts diffusion only; the reaction at v = 1 needs margin
+  return s;
+}
+
+// `advance` applied to a serial run and to this backend's of spec s: OpenMP's equals serial's bitwise,
+// CUDA's within cuda_tol; the state is not flat (the comparison sees something).
+template <class Advance>
+void Ard3dTest::expect_agreement(const ArdSpec& s, Advance advance, double cuda_tol, const std::string& what) const {
   auto serial = make_ard_stepper(s, Backend::serial, GetParam().precision);
   auto other = make(s);
-  serial->advance(300);
-  other->advance(300);
+  advance(*serial);
+  advance(*other);
   for (int c = 0; c < 2; ++c) {
     if (GetParam().backend == Backend::cuda)
-      EXPECT_LT(max_abs_diff(other->values(c), serial->values(c)), tol(1e-12, 1e-4)) << "species " << c;
+      EXPECT_LT(max_abs_diff(other->values(c), serial->values(c)), cuda_tol) << what << " species " << c;
     else
-      EXPECT_EQ(other->values(c), serial->values(c)) << "species " << c;
+      EXPECT_EQ(other->values(c), serial->values(c)) << what << " species " << c;
   }
-  EXPECT_GT(variance(serial->values(0)), 1e-4);  // the state is not flat: the comparison sees something
+  EXPECT_GT(variance(serial->values(0)), 1e-5) << what;
+}
+
+// Forward Euler on 24 x 20 x 10 cells: CUDA within 1e-12 in f64; 1e-4 in f32, where 300 steps of a
+// reaction amplify differences of one ulp.
+TEST_P(Ard3dTest, BackendsAgreeWithTheSerialRun) {
+  ArdSpec s = gray_scott_box(24, 20, 10, 7);
+  s.dt = 0.5 * ard_stable_step(s).dt_max;  // the bound counts diffusion only; the reaction at v = 1 needs margin
+  expect_agreement(s, [](Stepper& st) { st.advance(300); }, tol(1e-12, 1e-4), "euler");
+}
+
+// The theta scheme (Crank-Nicolson, 20 steps of dt 2) by multigrid and by red-black SOR: CUDA within the
+// solves' reach.
+TEST_P(Ard3dTest, ThetaBackendsAgreeWithTheSerialRun) {
+  ArdSpec s = gray_scott_box(20, 16, 8, 9);
+  s.theta = 0.5;
+  s.dt = 2.0;
+  for (SolverMethod method : {SolverMethod::multigrid, SolverMethod::sor}) {
+    s.solver.method = method;
+    s.solver.tol = f32() ? 1e-5 : 1e-10;
+    expect_agreement(s, [](Stepper& st) { st.advance(20); }, tol(1e-8, 1e-3), "theta");
+  }
+}
+
+// rk4 and Merson to t = 40: CUDA within rounding.
+TEST_P(Ard3dTest, RungeKuttaBackendsAgreeWithTheSerialRun) {
+  ArdSpec s = gray_scott_box(20, 16, 8, 11);
+  s.dt = 0.5 * ard_stable_step(s).dt_max;  // rk4's step, Merson's first
+  for (const std::string scheme : {"rk4", "merson"}) {
+    s.mol_scheme = scheme;
+    s.tol = f32() ? 1e-3 : 1e-6;
+    expect_agreement(s, [](Stepper& st) { dynamic_cast<MolStepper&>(st).advance_to(40.0); }, tol(1e-10, 1e-3), scheme);
+  }
 }
 
 // A linear profile between Dirichlet z sides (0 at z = 0, 1 at z = 1) is the discrete steady state: the

@@ -94,8 +94,6 @@ void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   for (const auto& f : o.formats)
     if (std::find(formats.begin(), formats.end(), f) == formats.end())
       cfg.fail("output.formats", "unknown format '" + f + "'; expected any of " + quoted_list(formats));
-  if (rc.grid().is_3d() && std::find(o.formats.begin(), o.formats.end(), "hdf5") != o.formats.end())
-    cfg.fail("output.formats", "HDF5 series hold 2D grids for now; a 3D run writes its volume as npy or vtk");
   o.sections = read_sections(cfg, rc.grid());
   o.fields = cfg.get_strings("output.fields", rc.fields());
   for (const auto& f : o.fields)

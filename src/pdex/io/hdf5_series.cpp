@@ -73,23 +73,44 @@ void write_attribute(hid_t object, const std::string& name, hid_t type, const vo
 }
 
 void write_grid_attributes(hid_t h5, const ImageGrid& g, const path& file) {
-  for (const auto& [name, n] : {std::pair{"nx", g.nx}, std::pair{"ny", g.ny}}) {
+  const bool volume = g.nz > 1;
+  for (const auto& [name, n] : {std::pair{"nx", g.nx}, std::pair{"ny", g.ny}, std::pair{"nz", g.nz}}) {
     const std::int64_t value = n;
-    write_attribute(h5, name, H5T_NATIVE_INT64, &value, file);
+    if (volume || name[1] != 'z') write_attribute(h5, name, H5T_NATIVE_INT64, &value, file);
   }
-  for (const auto& [name, value] : {std::pair{"dx", g.dx}, std::pair{"dy", g.dy}, std::pair{"x0", g.x0}, std::pair{"y0", g.y0}})
-    write_attribute(h5, name, H5T_NATIVE_DOUBLE, &value, file);
+  for (const auto& [name, value] : {std::pair{"dx", g.dx}, std::pair{"dy", g.dy}, std::pair{"dz", g.dz}, std::pair{"x0", g.x0},
+                                    std::pair{"y0", g.y0}, std::pair{"z0", g.z0}})
+    if (volume || name[0] != 'z' && name[1] != 'z') write_attribute(h5, name, H5T_NATIVE_DOUBLE, &value, file);
 }
 
-// The field's rows, each block written to its hyperslab of the dataset.
+// A dataset's shape: [ny, nx], or [nz, ny, nx] in 3D (the .npy files' order).
+int shape_of(const ImageGrid& g, hsize_t* dims) {
+  const hsize_t n[3] = {static_cast<hsize_t>(g.nz), static_cast<hsize_t>(g.ny), static_cast<hsize_t>(g.nx)};
+  const int rank = g.nz > 1 ? 3 : 2;
+  std::copy(n + 3 - rank, n + 3, dims);
+  return rank;
+}
+
+// The field's rows, each block written to its hyperslabs of the dataset, a plane's rows at a time.
 template <class T>
 void write_rows(hid_t dataset, hid_t memory_type, const ImageGrid& g, const NamedValues& f, const path& file) {
   const Id file_space = opened(H5Dget_space(dataset), H5Sclose, file, "getting the dataspace of " + f.name);
+  hsize_t shape[3];
+  const int rank = shape_of(g, shape);
+  const std::size_t ny = static_cast<std::size_t>(g.ny), nx = static_cast<std::size_t>(g.nx);
   for_each_block<T>(f, g, [&](const T* values, std::size_t y, std::size_t rows) {
-    const hsize_t start[2] = {y, 0}, count[2] = {rows, static_cast<hsize_t>(g.nx)};
-    const Id memory = opened(H5Screate_simple(2, count, nullptr), H5Sclose, file, "creating a dataspace");
-    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), file, "selecting rows of " + f.name);
-    check(H5Dwrite(dataset, memory_type, memory, file_space, H5P_DEFAULT, values), file, "writing " + f.name);
+    for (std::size_t done = 0; done < rows;) {
+      // Whole planes at once where the block has them, else the rows left in the plane.
+      const std::size_t r = y + done, k = r / ny, j = r % ny, planes = j == 0 ? (rows - done) / ny : 0;
+      const std::size_t n = planes > 0 ? planes * ny : std::min(rows - done, ny - j);
+      const hsize_t start3[3] = {k, j, 0}, count3[3] = {planes > 0 ? planes : 1, planes > 0 ? ny : n, nx};
+      const hsize_t* start = start3 + 3 - rank;
+      const hsize_t* count = count3 + 3 - rank;
+      const Id memory = opened(H5Screate_simple(rank, count, nullptr), H5Sclose, file, "creating a dataspace");
+      check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), file, "selecting rows of " + f.name);
+      check(H5Dwrite(dataset, memory_type, memory, file_space, H5P_DEFAULT, values + done * nx), file, "writing " + f.name);
+      done += n;
+    }
     return true;
   });
 }
@@ -161,8 +182,9 @@ void Hdf5Series::write(std::int64_t step, double time, std::span<const NamedValu
 }
 
 void Hdf5Series::write_field(std::int64_t group, const NamedValues& field) {
-  const hsize_t dims[2] = {static_cast<hsize_t>(grid_.ny), static_cast<hsize_t>(grid_.nx)};
-  const Id space = opened(H5Screate_simple(2, dims, nullptr), H5Sclose, file_, "creating a dataspace");
+  hsize_t dims[3];
+  const int rank = shape_of(grid_, dims);
+  const Id space = opened(H5Screate_simple(rank, dims, nullptr), H5Sclose, file_, "creating a dataspace");
   const Id properties = opened(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, file_, "creating dataset properties");
   // Every value is written: filling the dataset first would write it twice.
   check(H5Pset_fill_time(properties, H5D_FILL_TIME_NEVER), file_, "setting the fill time");
@@ -217,23 +239,26 @@ void Hdf5Series::close() {
   write_text_file(xdmf_file(file_), xdmf_text());
 }
 
-// A temporal collection of one-layer 3DCoRectMesh grids: a 2DCoRectMesh lands in ParaView's y-z plane
-// (vtkXdmf3DataSet::CopyShape), one layer of a 3D mesh in the x-y plane. XDMF lists dimensions and
-// coordinates slowest first: z, y, x. The points are the cell centres, as in the .vti files.
+// A temporal collection of 3DCoRectMesh grids, of one layer on a 2D grid: a 2DCoRectMesh lands in
+// ParaView's y-z plane (vtkXdmf3DataSet::CopyShape), one layer of a 3D mesh in the x-y plane. XDMF lists
+// dimensions and coordinates slowest first: z, y, x. The points are the cell centres, as in the .vti files.
 std::string Hdf5Series::xdmf_text() const {
-  const std::string dims = std::to_string(grid_.ny) + " " + std::to_string(grid_.nx);
+  const bool volume = grid_.nz > 1;
+  const std::string dims = std::to_string(grid_.nz) + " " + std::to_string(grid_.ny) + " " + std::to_string(grid_.nx);
   const std::string geometry =
       "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
-      "          <DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">0 " +
-      xml_number(grid_.y0 + 0.5 * grid_.dy) + " " + xml_number(grid_.x0 + 0.5 * grid_.dx) +
+      "          <DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">" +
+      (volume ? xml_number(grid_.z0 + 0.5 * grid_.dz) : std::string("0")) + " " + xml_number(grid_.y0 + 0.5 * grid_.dy) +
+      " " + xml_number(grid_.x0 + 0.5 * grid_.dx) +
       "</DataItem>\n"
-      "          <DataItem Name=\"Spacing\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">1 " +
-      xml_number(grid_.dy) + " " + xml_number(grid_.dx) + "</DataItem>\n        </Geometry>\n";
+      "          <DataItem Name=\"Spacing\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">" +
+      (volume ? xml_number(grid_.dz) : std::string("1")) + " " + xml_number(grid_.dy) + " " + xml_number(grid_.dx) +
+      "</DataItem>\n        </Geometry>\n";
   std::string t = "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n  <Domain>\n"
                   "    <Grid Name=\"fields\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   for (const Step& s : steps_) {
     t += "      <Grid Name=\"step " + s.tag + "\" GridType=\"Uniform\">\n        <Time Value=\"" + xml_number(s.time) +
-         "\"/>\n        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"1 " + dims + "\"/>\n" + geometry;
+         "\"/>\n        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" + dims + "\"/>\n" + geometry;
     for (const std::string& f : s.fields) t += xdmf_attribute(f, "/steps/" + s.tag + "/" + f);
     for (const std::string& p : params_) t += xdmf_attribute(p, "/params/" + p);
     t += "      </Grid>\n";
@@ -242,7 +267,8 @@ std::string Hdf5Series::xdmf_text() const {
 }
 
 std::string Hdf5Series::xdmf_attribute(const std::string& name, const std::string& dataset) const {
-  const std::string dims = std::to_string(grid_.ny) + " " + std::to_string(grid_.nx);
+  const std::string dims = (grid_.nz > 1 ? std::to_string(grid_.nz) + " " : std::string()) + std::to_string(grid_.ny) + " " +
+                           std::to_string(grid_.nx);
   const std::string precision = store_ == StoreAs::f32 ? "4" : "8";
   return "        <Attribute Name=\"" + xml_escaped(name) + "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
          "          <DataItem Dimensions=\"" + dims + "\" NumberType=\"Float\" Precision=\"" + precision +

@@ -1,10 +1,11 @@
 #pragma once
 // A run's fields as one HDF5 file, with an XDMF file beside it that ParaView and VisIt open as a time
 // series. Layout (docs/outputs.md):
-//   /                       attributes nx, ny (int64), dx, dy, x0, y0 (double), and set_attribute's texts
+//   /                       attributes nx, ny (int64), dx, dy, x0, y0 (double) (and nz, dz, z0 on a 3D
+//                           grid), and set_attribute's texts
 //   /steps/0000001000/      attributes step (int64), time (double)
-//   /steps/0000001000/<f>   one dataset per field, shape [ny, nx] ([y][x], as the .npy files), contiguous,
-//                           float32 or float64
+//   /steps/0000001000/<f>   one dataset per field, shape [ny, nx] ([y][x], as the .npy files), or
+//                           [nz, ny, nx] on a 3D grid, contiguous, float32 or float64
 //   /params/<p>             the spatially varying parameters (write_params), as the fields
 // The run writes "<file>.<pid>.partial", flushed after each step so that it can be read as the run goes;
 // close() renames it to `file` and writes "<stem>.xmf". HDF5 failures throw Error naming the file.

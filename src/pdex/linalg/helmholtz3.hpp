@@ -85,7 +85,7 @@ Op make_grid_operator(const Grid2& g, const FieldView<U>& layout, double alpha, 
                       const FieldBoundary& bc) {
   using T = std::remove_const_t<U>;
   if constexpr (Op::volume()) return make_helmholtz3<T>(g, layout, alpha, beta, ncomp, bc);
-  else return make_helmholtz<T>(g, layout.pitch, alpha, beta, ncomp, bc);
+  else return make_helmholtz<T, Op::tensor()>(g, layout.pitch, alpha, beta, ncomp, bc);
 }
 
 // f(Helmholtz<T>{}) on a 2D grid, f(Helmholtz3<T>{}) on a 3D one: code templated on the operator picks

@@ -77,6 +77,8 @@ ArdSpec stack_members(const std::vector<const ArdSpec*>& members) {
     if (std::string d = difference(first, *members[m]); !d.empty())
       throw InputError("the members of an ensemble may differ in model.params only; members 0 and " + std::to_string(m) +
                        " differ in " + d);
+  if (first.grid.is_3d())
+    throw InputError("an ensemble stacks its members' 2D grids; a 3D grid (grid.nz > 1) runs one member at a time");
   if (!first.mol_scheme.empty() || first.theta > 0)
     throw InputError("an ensemble runs with time.scheme = \"euler\"; theta, rk4 and merson advance one run at a time");
   ArdSpec s = first;

@@ -109,15 +109,12 @@ RunClock read_clock(ConfigReader& cfg, ArdSpec& s) {
   return c;
 }
 
-// Refuses, naming the key, what the family does not run in 3D yet (ard_takes_3d): the transport keys
-// before they are read, the scheme once it is.
+// Refuses, naming the key, what the family does not run in 3D yet (ard_takes_3d): the transport keys,
+// before they are read.
 void check_3d_transport(ConfigReader& cfg) {
   if (cfg.has("model.advection")) cfg.fail("model.advection", ard_3d_limits);
   if (cfg.has("model.diffusion") && cfg.get_string("model.diffusion.kind", "isotropic") != "isotropic")
     cfg.fail("model.diffusion.kind", ard_3d_limits);
-}
-void check_3d_scheme(ConfigReader& cfg, const ArdSpec& s) {
-  if (!ard_takes_3d(s)) cfg.fail("time.scheme", ard_3d_limits);
 }
 
 std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
@@ -140,7 +137,6 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   for (std::size_t c = 0; c < s.species.size(); ++c)
     s.initial.push_back(read_cells(ctx, "initial." + s.species[c], info.initial[c]));
   setup->clock = read_clock(cfg, s);  // after the model: Merson's first step comes from its stable step
-  if (s.grid.is_3d()) check_3d_scheme(cfg, s);
   setup->fields = s.species;
   setup->grid = s.grid;
   return setup;

@@ -11,12 +11,18 @@
 
 namespace pdex::ard_detail {
 
+// On a 3D grid (isotropic diffusion only) row j is a stacked row and the z diffusion is added (ArdRhs3D).
 template <class T, class Rhs>
 struct ArdCell {
   static constexpr int ncomp = Rhs::ncomp;
+  static constexpr bool takes_volumes = !Rhs::tensor;
   Rhs rhs;
   FieldView<const T> u;
-  PDEX_HD void operator()(int i, int j, T* k) const { rhs(u, i, j, k); }
+  PDEX_HD void operator()(int i, int j, T* k) const {
+    if constexpr (!Rhs::tensor)
+      if (u.nz > 1) return ArdRhs3D<Rhs>{rhs}(u, i, j, k);
+    rhs(u, i, j, k);
+  }
 };
 
 template <class T, class Rhs>

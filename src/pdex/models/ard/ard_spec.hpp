@@ -50,10 +50,10 @@ inline std::vector<std::string> diffusivity_names(const ArdSpec& s) {
 // What the family runs on a 3D grid: forward Euler with isotropic diffusion (the seven-point Laplacian),
 // no advection, one run at a time.
 inline bool ard_takes_3d(const ArdSpec& s) {
-  return s.theta == 0 && s.mol_scheme.empty() && s.advection == Advection::none && !s.anisotropic && s.members.count <= 1;
+  return s.advection == Advection::none && !s.anisotropic && s.members.count <= 1;
 }
 inline constexpr const char* ard_3d_limits =
-    "3D grids (grid.nz > 1) run time.scheme = \"euler\" with isotropic diffusion and no advection, one run at a time; "
-    "the theta scheme, rk4, merson, advection, diffusion tensors and ensembles are 2D only for now";
+    "3D grids (grid.nz > 1) run isotropic diffusion without advection, one run at a time; advection, diffusion tensors "
+    "and ensembles are 2D only for now";
 
 }  // namespace pdex

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/ard/ard_base.hpp"
 #include "pdex/models/ard/ard_schedules.hpp"
@@ -31,15 +32,24 @@ PDEX_HD inline void theta_b(const Rhs& rhs, const FieldView<const T>& u, int64_t
     b[c] = u.comp(c)[o] + dt * (r[c] - theta * rhs.diffusion(u.comp(c), o, rhs.D[c], rhs.h, o));
 }
 
+// b's explicit share of diffusion across the planes of a 3D grid, (1 - theta) dt D lap_z u, added.
+template <class T, class Rhs>
+PDEX_HD inline void add_theta_b_z(const Rhs& rhs, const FieldView<const T>& u, int64_t o, T dt, T theta, T b[Rhs::ncomp]) {
+  if constexpr (!Rhs::tensor)
+    for (int c = 0; c < Rhs::ncomp; ++c) b[c] += dt * ((T(1) - theta) * rhs.D[c].at(o) * lap_z(u.comp(c), o, rhs.h));
+}
+
 // b at every cell and, in the same pass, the solve's initial guess x = 2 u - x (x holding the previous
 // state u^{n-1}): the linear extrapolation of the last two states, closer to u^{n+1} than u^n is by a
-// factor of order dt.
+// factor of order dt. On a 3D grid b gains the explicit share of diffusion across the planes.
 template <class Exec, class T, class Rhs>
 void theta_rhs(const Exec& ex, const Rhs& rhs, FieldView<const T> u, FieldView<T> b, FieldView<T> x, T dt, T theta) {
-  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = u.offset(i, j);
+  const bool volume = u.nz > 1;
+  for_each_cell(ex, u.interior_rows(), [=] PDEX_HD(int i, int r) {
+    const int64_t o = u.row_offset(i, r);
     T bo[Rhs::ncomp];
     theta_b(rhs, u, o, dt, theta, bo);
+    if (volume) add_theta_b_z(rhs, u, o, dt, theta, bo);
     for (int c = 0; c < Rhs::ncomp; ++c) {
       b.comp(c)[o] = bo[c];
       x.comp(c)[o] = T(2) * u.comp(c)[o] - x.comp(c)[o];
@@ -60,10 +70,25 @@ PDEX_HD inline void limit_cell(const ClampBelow<T, N>& clamp, const FieldView<co
   }
 }
 
+// The same at cell (i, j, k) of a 3D field.
+template <class T, int N>
+PDEX_HD inline void limit_cell(const ClampBelow<T, N>& clamp, const FieldView<const T>& from, const FieldView<T>& to,
+                               const FieldBoundary& bc, int i, int j, int k) {
+  const int64_t o = to.offset(i, j, k);
+  for (int c = 0; c < N; ++c) {
+    const T v = clamp.limit(c, from.comp(c)[o]);
+    to.comp(c)[o] = v;
+    push_cell_images(to, bc, c, i, j, k, v);
+  }
+}
+
 template <class Exec, class T, int N>
 void limit_state(const Exec& ex, const ClampBelow<T, N>& clamp, FieldView<const T> from, FieldView<T> to,
                  const FieldBoundary& bc) {
-  for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) { limit_cell(clamp, from, to, bc, i, j); });
+  if (to.nz == 1)
+    return for_each_cell(ex, to.interior(), [=] PDEX_HD(int i, int j) { limit_cell(clamp, from, to, bc, i, j); });
+  const int ny = to.ny;
+  for_each_cell(ex, to.interior_rows(), [=] PDEX_HD(int i, int r) { limit_cell(clamp, from, to, bc, i, r % ny, r / ny); });
 }
 
 // The clamp of a queued step (ThetaQueue): from whichever of buf[0] and buf[1] its last launch wrote;
@@ -85,7 +110,7 @@ bool theta_tiles_apply(const ArdSpec& s) {
   const SolverSettings& v = s.solver;
   for (const std::string& d : diffusivity_names(s))
     if (s.params.at(d).varies()) return false;
-  return s.temporal_blocking && all_periodic(s.bc, int(s.species.size())) && s.grid.extents().even() && !s.anisotropic &&
+  return s.temporal_blocking && !s.grid.is_3d() && all_periodic(s.bc, int(s.species.size())) && s.grid.extents().even() && !s.anisotropic &&
          (v.method == SolverMethod::rbgs || v.method == SolverMethod::sor) && v.change_tol == 0 && v.tol > 0 &&
          v.check_every >= 1 && v.check_every <= ThetaTiles<T>::sweeps;
 }
@@ -106,8 +131,14 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       // a host field of the group's components (the same rows).
       const Field<T> group_layout =
           count == Rhs::ncomp ? Field<T>() : Field<T>(spec.grid, count, ghost_width, MemorySpace::host);
-      solvers_.push_back(std::make_unique<Solver>(ex, count == Rhs::ncomp ? state_[0] : group_layout,
-                                                  implicit_operator(spec, first, count, bc), bc, spec.solver));
+      const Field<T>& layout = count == Rhs::ncomp ? state_[0] : group_layout;
+      if constexpr (!Rhs::tensor)
+        if (spec.grid.is_3d()) {
+          solvers3_.push_back(std::make_unique<Solver3>(ex, layout, implicit_operator<Op3>(spec, first, count, bc), bc,
+                                                        spec.solver));
+          continue;
+        }
+      solvers_.push_back(std::make_unique<Solver>(ex, layout, implicit_operator<Op>(spec, first, count, bc), bc, spec.solver));
     }
     if (tiled_) queue_ = Buffer<ThetaQueue>(1, Exec::space);
   }
@@ -150,6 +181,8 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
  private:
   using Op = Helmholtz<T, Rhs::tensor>;
   using Solver = LinearSolver<Exec, T, Op>;
+  using Op3 = Helmholtz3<T>;  // a 3D grid's (no tensor there)
+  using Solver3 = LinearSolver<Exec, T, Op3>;
   // Species solved in lock step, at most max_solver_components at a time (seed 000 relaxes its two in
   // lock step); the implicit parts of different species are independent, so more go in groups.
   static constexpr int group = std::min(Rhs::ncomp, max_solver_components);
@@ -157,15 +190,20 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
 
   // Solves for x, the next state (holding the initial guess), from b_, group by group.
   void solve(FieldView<T> x, bool measure) {
-    for (std::size_t g = 0; g < solvers_.size(); ++g) {
-      const int first = int(g) * group, count = std::min(group, Rhs::ncomp - first);
-      record(solvers_[g]->solve(x.components(first, count), b_.cview().components(first, count), measure));
-    }
+    const auto each = [&](auto& solvers) {
+      for (std::size_t g = 0; g < solvers.size(); ++g) {
+        const int first = int(g) * group, count = std::min(group, Rhs::ncomp - first);
+        record(solvers[g]->solve(x.components(first, count), b_.cview().components(first, count), measure));
+      }
+    };
+    if (solvers3_.empty()) each(solvers_);
+    else each(solvers3_);
   }
 
   // For species first .. first + count - 1 (conditions bc): I - theta dt D lap, or I - theta dt div(D M grad) with the
   // tensor M; D per species: a constant, or a per-cell field (then beta = theta dt, d = D).
-  Op implicit_operator(const ArdSpec& spec, int first, int count, const FieldBoundary& bc) {
+  template <class O>
+  O implicit_operator(const ArdSpec& spec, int first, int count, const FieldBoundary& bc) {
     const Grid2& g = spec.grid;
     const std::vector<std::string> names = diffusivity_names(spec);
     double beta[max_solver_components];
@@ -173,12 +211,12 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       const ScalarSpec& D = spec.params.at(names[first + c]);
       beta[c] = spec.theta * spec.dt * (D.varies() ? 1.0 : D.value);
     }
-    Op op = make_helmholtz<T, Rhs::tensor>(g, state_[0].view().pitch, 1.0, beta, count, bc);
+    O op = make_grid_operator<O>(g, state_[0].view(), 1.0, beta, count, bc);
     for (int c = 0; c < count; ++c) {
       const ScalarSpec& D = spec.params.at(names[first + c]);
       op.d[c] = D.varies() ? params_.upload(D, bc_).cells : nullptr;
     }
-    if constexpr (Rhs::tensor) {
+    if constexpr (O::tensor()) {
       op.m = rhs_.m;
       op.m_stride = rhs_.m_stride;
     }
@@ -289,12 +327,16 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   Solver& solver() { return *solvers_[0]; }
   const Solver& solver() const { return *solvers_[0]; }
 
-  void record(const SolveStats& st) { record_solve(totals_, st, solver().settings().method, "reduce time.dt"); }
+  void record(const SolveStats& st) {
+    const SolverMethod method = solvers3_.empty() ? solver().settings().method : solvers3_[0]->settings().method;
+    record_solve(totals_, st, method, "reduce time.dt");
+  }
 
   T theta_;
   bool has_previous_ = false;
   Field<T> b_;
-  std::vector<std::unique_ptr<Solver>> solvers_;  // one a group of species
+  std::vector<std::unique_ptr<Solver>> solvers_;    // one a group of species (2D grids)
+  std::vector<std::unique_ptr<Solver3>> solvers3_;  // the same on a 3D grid
   bool tiled_ = false;  // the one-launch device step (cuda/theta_tiles.cuh)
   Buffer<ThetaQueue> queue_;  // the device's record of queued steps
   ThetaQueue log_{};          // its copy on the host

@@ -117,7 +117,7 @@ ModelFamily scalar_family() {
       "one field u with diffusion: heat, and the steady Poisson and Laplace problems (seed 004)",
       {{"heat", "heat equation", "u_t = D lap u + f", fields, heat_params, {"euler", "theta"}, {boundary}, {"heat_disc.toml"}},
        {"poisson", "Poisson problem, steady", "-D lap u = f", fields, heat_params, {"solve"},
-        {boundary, "one linear solve a step ([solver] applies); time.steps solves (default 1)"}, {"poisson_torsion.toml"}},
+        {boundary, "one linear solve a step ([solver] applies); time.steps solves (default 1)"}, {"poisson_torsion.toml", "poisson_cube.toml"}},
        {"laplace", "Laplace problem, steady heat (seed 004)", "lap u = 0", fields, {}, {"solve"},
         {boundary, "one linear solve a step ([solver] applies); time.steps solves (default 1)"},
         {"heat_seed004_exp1.toml", "heat_seed004_exp2.toml"}}},

@@ -75,7 +75,30 @@ struct RkStores {
   // components (N, a constant, sizes the registers); the cell's error estimate.
   template <bool MayBeEdge, int N>
   PDEX_HD T combine(int i, int j, int64_t o, const T* kv, int n = N) const {
-    T v[N], e = T(0);
+    T v[N];
+    const T e = values<N>(o, kv, v, n);
+    const bool edge = MayBeEdge && near_boundary(out, i, j);
+    for (int c = 0; c < n; ++c) {
+      const T x = stored(o, c, kv, v);
+      if (edge) push_ghosts(out, bc, c, i, j, x);
+    }
+    return e;
+  }
+
+  // The same at cell (i, j) of plane `plane` of a 3D field, its images pushed within the plane and across z.
+  template <int N>
+  PDEX_HD T combine_volume(int i, int j, int plane, int64_t o, const T* kv) const {
+    T v[N];
+    const T e = values<N>(o, kv, v, N);
+    for (int c = 0; c < N; ++c) push_cell_images(out, bc, c, i, j, plane, stored(o, c, kv, v));
+    return e;
+  }
+
+ private:
+  // The next argument or candidate v of the first n components at offset o, unlimited; the error estimate.
+  template <int N>
+  PDEX_HD T values(int64_t o, const T* kv, T* v, int n) const {
+    T e = T(0);
     // Every load before the first store: the compiler cannot tell the fields apart, so a load after a
     // store would wait for it, and the error's stages would be fetched only after the candidate's.
     for (int c = 0; c < n; ++c) {
@@ -84,15 +107,15 @@ struct RkStores {
       const T ec = err.sum(at) + w_err * kv[c], a = ec < T(0) ? -ec : ec;
       e = a == a ? (a > e ? a : e) : std::numeric_limits<T>::infinity();  // NaN must survive a Max reduction
     }
-    const bool edge = MayBeEdge && near_boundary(out, i, j);
-    for (int c = 0; c < n; ++c) {
-      const int64_t at = o + c * u.comp_stride;
-      if (k.data) k.data[at] = kv[c];
-      const T x = candidate ? lim.limit(c, v[c]) : v[c];
-      out.data[at] = x;
-      if (edge) push_ghosts(out, bc, c, i, j, x);
-    }
     return e;
+  }
+  // Stores k and component c's new value (limited, for the candidate) at offset o; returns the value.
+  PDEX_HD T stored(int64_t o, int c, const T* kv, const T* v) const {
+    const int64_t at = o + c * u.comp_stride;
+    if (k.data) k.data[at] = kv[c];
+    const T x = candidate ? lim.limit(c, v[c]) : v[c];
+    out.data[at] = x;
+    return x;
   }
 };
 
@@ -110,6 +133,12 @@ struct RkStage {
     return st.template combine<MayBeEdge, N>(i, j, st.u.offset(i, j), kv);
   }
   PDEX_HD T operator()(int i, int j) const { return apply<true>(i, j); }
+  // Cell (i, j) of plane k of a 3D field, J its stacked row (offset(i, J) is the cell's offset).
+  PDEX_HD T volume_cell(int i, int j, int k, int J) const {
+    T kv[N];
+    f(i, J, kv);
+    return st.template combine_volume<N>(i, j, k, st.u.offset(i, J), kv);
+  }
   // Cells (i, j) and (i, j + 1); the larger error estimate.
   PDEX_HD T pair(int i, int j) const
     requires PairedCell<Cell, T>
@@ -153,6 +182,7 @@ struct RhsOnly {
 template <class T, int N>
 struct LoadCell {
   static constexpr int ncomp = N;
+  static constexpr bool takes_volumes = true;  // it reads the cell's offset only
   FieldView<const T> k;
   PDEX_HD void operator()(int i, int j, T* out) const {
     for (int c = 0; c < N; ++c) out[c] = k(c, i, j);

@@ -18,6 +18,7 @@
 #include "pdex/core/parallel.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field.hpp"
+#include "pdex/grid/members.hpp"
 #include "pdex/time/rk/rk_kernels.hpp"
 #include "pdex/time/rk/tableau.hpp"
 
@@ -37,6 +38,45 @@ void evaluate_rhs(const Exec& ex, const System& sys, double t, FieldView<const T
   sys.prepare(ex, t, u);
   using Cell = decltype(sys.cell(t, u));
   for_each_cell(ex, u.interior(), RhsOnly<T, Cell>{sys.cell(t, u), k});
+}
+
+// Whether a cell functor takes the cells of a 3D grid (its stacked rows: RkStage::volume_cell).
+template <class Cell>
+constexpr bool takes_volumes() {
+  if constexpr (requires { Cell::takes_volumes; }) return Cell::takes_volumes;
+  else return false;
+}
+
+// f(i, j, k, J) at every cell (i, j) of plane k of a 3D field, J its stacked row: euler_step_3d's walk,
+// every plane's rows as one 2D field's, the ghost rows between two planes skipped. With reduce, the
+// largest of f's values (at least 0).
+template <class V, class Exec, class U, class F>
+V volume_cells(const Exec& ex, const FieldView<U>& v, F f, bool reduce) {
+  const Members planes{v.nz, v.ny, v.ghost};
+  const int ny = v.ny;
+  const auto cell = [=] PDEX_HD(int i, int J) {
+    const int k = planes.member(J), j = J - planes.row(k, 0);
+    return j < ny ? f(i, j, k, J) : V(0);
+  };
+  const Range2 rows{0, v.nx, 0, planes.rows()};
+  if (reduce) return pdex::reduce<V>(ex, rows, cell, Max<V>{});
+  for_each_cell(ex, rows, [=] PDEX_HD(int i, int J) { (void)cell(i, J); });
+  return V(0);
+}
+
+// A stage on a 3D field; with reduce, the largest error estimate.
+template <class Exec, class T, class Cell, class Limit>
+T volume_stage(const Exec& ex, const RkStage<T, Cell, Limit>& st, bool reduce) {
+  return volume_cells<T>(ex, st.st.out, [=] PDEX_HD(int i, int j, int k, int J) { return st.volume_cell(i, j, k, J); }, reduce);
+}
+
+// k = f at every cell of a 3D field (the host schedule's right-hand side).
+template <class Exec, class T, class Cell>
+void volume_rhs(const Exec& ex, FieldView<const T> u, const RhsOnly<T, Cell>& r) {
+  volume_cells<T>(ex, u, [=] PDEX_HD(int i, int, int, int J) {
+    r(i, J);
+    return T(0);
+  }, false);
 }
 
 // Whether stage s's k must be stored: a stage after the next one, the update or the error uses it (the
@@ -113,7 +153,13 @@ class RungeKutta {
       if constexpr (Exec::space == MemorySpace::host) {
         // Host schedule: the right-hand side as a loop of its own, which vectorizes (fused with the
         // combination, whose term count is known only at run time, it does not), then the combination.
-        for_each_cell(ex_, at.interior(), RhsOnly<T, Cell>{sys_.cell(ts, at), rhs_.view()});
+        const RhsOnly<T, Cell> rhs{sys_.cell(ts, at), rhs_.view()};
+        if constexpr (takes_volumes<Cell>())
+          if (at.nz > 1) {
+            volume_rhs(ex_, at, rhs);
+            return combine(s, tau, reduce, LoadCell<T, Cell::ncomp>{rhs_.cview()});
+          }
+        for_each_cell(ex_, at.interior(), rhs);
         return combine(s, tau, reduce, LoadCell<T, Cell::ncomp>{rhs_.cview()});
       } else {
         return combine(s, tau, reduce, sys_.cell(ts, at));
@@ -134,6 +180,8 @@ class RungeKutta {
   template <class Cell>
   double combine(int s, double tau, bool reduce, const Cell& cell) {
     const RkStage<T, Cell, decltype(limiter())> st{cell, stores(s, tau)};
+    if constexpr (takes_volumes<Cell>())
+      if (u_.grid().is_3d()) return double(volume_stage(ex_, st, reduce));
     if (reduce) return double(max_of_cells<T>(ex_, st.st.out.interior(), st));
     rk_stage(ex_, st);
     return 0.0;
