@@ -134,15 +134,17 @@ TEST_P(Solvers3dTest, AProblemUniformInZIsTheTwoDimensionalOneInEveryPlane) {
   }
 }
 
-// The same solves on every backend: the same cycles or iterations, values within the tolerance's reach;
-// OpenMP's equal serial's bitwise (the same operations in the same order).
+// The same solves on every backend: the same cycles or sweeps (BiCGStab: iterations within 10%), values
+// within the tolerance's reach; OpenMP's equal serial's bitwise (the same operations in the same order).
 TEST_P(Solvers3dTest, BackendsAgreeWithTheSerialSolve) {
   for (BcKind kind : {BcKind::dirichlet, BcKind::neumann})
     for (SolverMethod method : {SolverMethod::multigrid, SolverMethod::bicgstab, SolverMethod::sor}) {
       const Manufactured m = manufactured_poisson_3d(kind, 20, settings(method, 1e-9, Preconditioner::jacobi));
       const Solved s = solve(m, Backend::serial), b = solve(m, GetParam());
       SCOPED_TRACE(std::string(kind_name(kind)) + " " + std::to_string(int(method)));
-      EXPECT_NEAR(b.stats.iterations, s.stats.iterations, method == SolverMethod::bicgstab ? 1 : 0);
+      // BiCGStab's path bends with the rounding of its dot products (the GPU sums in another order): 43
+      // iterations on the CPU, 45 on an H200 (Neumann); within 10%.
+      EXPECT_NEAR(b.stats.iterations, s.stats.iterations, method == SolverMethod::bicgstab ? 0.1 * s.stats.iterations : 0);
       if (GetParam() == Backend::openmp) {
         EXPECT_EQ(b.u, s.u);
       }
