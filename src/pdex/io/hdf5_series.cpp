@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <exception>
 #include <system_error>
@@ -72,15 +73,16 @@ void write_attribute(hid_t object, const std::string& name, hid_t type, const vo
   check(H5Awrite(attribute, type, value), file, "writing attribute " + name);
 }
 
+// The grid's attributes; those of z (nz, dz, z0) on a 3D grid only.
 void write_grid_attributes(hid_t h5, const ImageGrid& g, const path& file) {
-  const bool volume = g.nz > 1;
+  const auto wanted = [&](const char* name) { return g.nz > 1 || std::strchr(name, 'z') == nullptr; };
   for (const auto& [name, n] : {std::pair{"nx", g.nx}, std::pair{"ny", g.ny}, std::pair{"nz", g.nz}}) {
     const std::int64_t value = n;
-    if (volume || name[1] != 'z') write_attribute(h5, name, H5T_NATIVE_INT64, &value, file);
+    if (wanted(name)) write_attribute(h5, name, H5T_NATIVE_INT64, &value, file);
   }
   for (const auto& [name, value] : {std::pair{"dx", g.dx}, std::pair{"dy", g.dy}, std::pair{"dz", g.dz}, std::pair{"x0", g.x0},
                                     std::pair{"y0", g.y0}, std::pair{"z0", g.z0}})
-    if (volume || name[0] != 'z' && name[1] != 'z') write_attribute(h5, name, H5T_NATIVE_DOUBLE, &value, file);
+    if (wanted(name)) write_attribute(h5, name, H5T_NATIVE_DOUBLE, &value, file);
 }
 
 // A dataset's shape: [ny, nx], or [nz, ny, nx] in 3D (the .npy files' order).
