@@ -169,4 +169,12 @@ PDEX_HD inline void push_cell_images(const FieldView<T>& f, const FieldBoundary&
   if (near_z_side(f, k)) push_z_ghosts(f, bc, c, i, j, k, val);
 }
 
+// The same at cell i of interior row r (FieldView::interior_rows(): row r % ny of plane r / ny), of a 2D
+// or a 3D field.
+template <class T>
+PDEX_HD inline void push_row_images(const FieldView<T>& f, const FieldBoundary& bc, int c, int i, int r, T val) {
+  if (f.nz > 1) return push_cell_images(f, bc, c, i, r % f.ny, r / f.ny, val);
+  if (near_boundary(f, i, r)) push_ghosts(f, bc, c, i, r, val);
+}
+
 }  // namespace pdex

@@ -7,6 +7,7 @@
 // Boundary values enter through x's ghosts (boundary.hpp), so A is affine for a Dirichlet value b != 0;
 // solvers apply it with the homogeneous conditions to corrections and search directions.
 #include <cstdint>
+#include <type_traits>
 
 #include "pdex/core/macros.hpp"
 #include "pdex/grid/boundary.hpp"
@@ -128,11 +129,14 @@ struct Helmholtz {
   }
 };
 
-// op.self from the conditions `bc`: the factor of a side's ghost on its image (ghost = self x + value).
-template <class T, bool Tensor>
-void set_sides(Helmholtz<T, Tensor>& op, const FieldBoundary& bc, int ncomp) {
+// op.self from the conditions `bc`: the factor of a side's ghost on its image (ghost = self x + value), for
+// each side the operator has (four; six for helmholtz3.hpp's).
+template <class Op>
+void set_sides(Op& op, const FieldBoundary& bc, int ncomp) {
+  using T = std::remove_reference_t<decltype(op.self[0][0])>;
+  constexpr int sides = int(sizeof(op.self) / sizeof(op.self[0]));
   for (int c = 0; c < ncomp; ++c)
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < sides; ++s) {
       const SideBc& b = bc.side[s][c];
       op.self[s][c] = b.kind == BcKind::periodic ? T(0) : detail::affine_image<T>(b, 0).a;
     }

@@ -54,16 +54,6 @@ struct Helmholtz3 {
   }
 };
 
-// op.self from the conditions `bc` (helmholtz.hpp's set_sides, six sides).
-template <class T>
-void set_sides(Helmholtz3<T>& op, const FieldBoundary& bc, int ncomp) {
-  for (int c = 0; c < ncomp; ++c)
-    for (int s = 0; s < side_count; ++s) {
-      const SideBc& b = bc.side[s][c];
-      op.self[s][c] = b.kind == BcKind::periodic ? T(0) : detail::affine_image<T>(b, 0).a;
-    }
-}
-
 // The operator on 3D grid g for fields laid out as `layout`, with conditions `bc` (their kinds and ghost
 // factors).
 template <class T, class U>

@@ -43,28 +43,31 @@ struct MultigridSettings {
 // the last (a dependent chain of memory accesses on the GPU), so the grid is coarsened down to one cell
 // where it can be, which one sweep solves exactly. For a singular problem the right-hand side's mean is
 // removed first (the coarse system is then consistent), and an unknown with a zero diagonal (a lone
-// cell with no Dirichlet side and no identity part: pure null space) stays 0.
+// cell with no Dirichlet side and no identity part: pure null space) stays 0. Any grid: the cells are
+// walked by interior rows (grid_ops.hpp), which both operators take (Multigrid3's coarsest level too).
 template <class Exec, class T, class Op>
 void coarse_solve(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b,
                   const FieldBoundary& bc, int sweeps, unsigned singular_mask) {
   for_each_cell(ex, Range2{0, 1, 0, 1}, [=] PDEX_HD(int, int) {
     const FieldView<const T> xc = as_const(x);
+    const int rows = x.ny * x.nz;
     for (int c = 0; c < x.ncomp; ++c) {
       T shift = T(0);
       if (singular_mask & (1u << c)) {
         double s = 0;
-        for (int j = 0; j < x.ny; ++j)
-          for (int i = 0; i < x.nx; ++i) s += double(b(c, i, j));
+        for (int r = 0; r < rows; ++r)
+          for (int i = 0; i < x.nx; ++i) s += double(b.comp(c)[b.row_offset(i, r)]);
         shift = T(s / double(x.extents().cells()));
       }
       for (int k = 0; k < sweeps; ++k)
-        for (int j = 0; j < x.ny; ++j)
+        for (int r = 0; r < rows; ++r)
           for (int i = 0; i < x.nx; ++i) {
-            const T d = op.diag(i, j, c, x.offset(i, j));
+            const int64_t o = x.row_offset(i, r);
+            const T d = op.diag(i, r, c, o);
             if (d == T(0)) continue;
-            const T v = x(c, i, j) + (b(c, i, j) - shift - op.apply(xc, i, j, c)) / d;
-            x(c, i, j) = v;
-            push_ghosts(x, bc, c, i, j, v);
+            const T v = x.comp(c)[o] + (b.comp(c)[o] - shift - op.apply(xc, i, r, c)) / d;
+            x.comp(c)[o] = v;
+            push_row_images(x, bc, c, i, r, v);
           }
     }
   });

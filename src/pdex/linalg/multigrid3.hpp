@@ -4,8 +4,8 @@
 // prolongation (transfer3.hpp), the operator rediscretized on every level (per-cell diffusivities restricted
 // like residuals). An axis is halved while it has more than two cells and is not already much coarser
 // than the finest axis left to coarsen, so the hierarchy goes down to a few cells, solved by lexicographic
-// Gauss-Seidel in one launch; where the operator's identity part dominates a level (a theta step's at
-// coarse spacings), the hierarchy stops there and a few sweeps solve it.
+// Gauss-Seidel in one launch (multigrid.hpp's coarse_solve); where the operator's identity part dominates
+// a level (a theta step's at coarse spacings), the hierarchy stops there and a few sweeps solve it.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -22,35 +22,6 @@
 #include "pdex/linalg/transfer3.hpp"
 
 namespace pdex {
-
-// The coarsest level's solve, in one launch by one thread (multigrid.hpp's coarse_solve on a 3D grid).
-template <class Exec, class T>
-void coarse_solve3(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, FieldView<const T> b,
-                   const FieldBoundary& bc, int sweeps, unsigned singular_mask) {
-  for_each_cell(ex, Range2{0, 1, 0, 1}, [=] PDEX_HD(int, int) {
-    const int64_t cells = x.extents().cells();
-    for (int c = 0; c < x.ncomp; ++c) {
-      T shift = T(0);
-      if (singular_mask & (1u << c)) {
-        double s = 0;
-        for (int r = 0; r < x.ny * x.nz; ++r)
-          for (int i = 0; i < x.nx; ++i) s += double(b.comp(c)[b.row_offset(i, r)]);
-        shift = T(s / double(cells));
-      }
-      for (int s = 0; s < sweeps; ++s)
-        for (int k = 0; k < x.nz; ++k)
-          for (int j = 0; j < x.ny; ++j)
-            for (int i = 0; i < x.nx; ++i) {
-              const int64_t o = x.offset(i, j, k);
-              const T d = op.diag_at(i, j, k, c, o);
-              if (d == T(0)) continue;
-              const T v = x.comp(c)[o] + (b.comp(c)[o] - shift - op.apply_at(x.comp(c), o, c)) / d;
-              x.comp(c)[o] = v;
-              push_cell_images(x, bc, c, i, j, k, v);
-            }
-    }
-  });
-}
 
 template <class Exec, class T>
 class Multigrid3 {
@@ -167,7 +138,7 @@ class Multigrid3 {
     if (l == levels_.size()) {
       const int cells = int(x.extents().cells());
       if (truncated_) smooth(op, x, b, bc, truncated_sweeps, false);
-      else coarse_solve3(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
+      else coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
       return;
     }
     smooth(op, x, b, bc, settings_.pre, false);

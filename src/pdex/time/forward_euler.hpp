@@ -71,10 +71,8 @@ struct EulerCell3D {
   PDEX_HD void push(int i, int J) const {
     const int k = planes.member(J), row = J - planes.row(k, 0);
     const FieldView<T>& out = cell.out;
-    const FieldView<T> own = out.in_plane(k);
     const int64_t o = out.offset(i, row, k);
-    for (int c = 0; c < Rhs::ncomp; ++c) push_ghosts(own, cell.bc, c, i, row, out.comp(c)[o]);
-    push_z(i, row, k);
+    for (int c = 0; c < Rhs::ncomp; ++c) push_cell_images(out, cell.bc, c, i, row, k, out.comp(c)[o]);
   }
   PDEX_HD void push_z(int i, int row, int k) const {
     const FieldView<T>& out = cell.out;

@@ -33,8 +33,7 @@ void heat_euler_step(const Exec& ex, FieldView<const T> in, FieldView<const T> f
     const int64_t o = in.row_offset(i, r);
     const T v = in.comp(0)[o] + dt * (D * lap_any(in.comp(0), o, h, volume) + f.comp(0)[o]);
     out.comp(0)[o] = v;
-    if (volume) push_cell_images(out, bc, 0, i, r % in.ny, r / in.ny, v);
-    else if (near_boundary(out, i, r)) push_ghosts(out, bc, 0, i, r, v);
+    push_row_images(out, bc, 0, i, r, v);
   });
 }
 
