@@ -34,7 +34,8 @@ run tests/io/test_io
 # Matrix Market files, stored matrices in every format, the Krylov solvers on them, serial and OpenMP.
 run tests/linalg/test_matrices
 # The grid solvers and multigrid, serial and OpenMP, but for the runs that take nine tenths of the time
-# unoptimized and add no code: seed 004's 12,000 sweeps, multigrid's rate per size and its W-cycle.
-run tests/linalg/test_linalg --gtest_filter=-Seed004.*:*.VCycleCutsTheResidualAtTheSameRateAtEverySize/*:*.WCycleNeedsNoMoreCyclesThanVCycle/*
+# unoptimized and add no code: seed 004's 12,000 sweeps, multigrid's rate per size and its W-cycle, and
+# the 3D multigrid's convergence order and cycles per size (64^3 grids).
+run tests/linalg/test_linalg --gtest_filter=-Seed004.*:*.VCycleCutsTheResidualAtTheSameRateAtEverySize/*:*.WCycleNeedsNoMoreCyclesThanVCycle/*:*.MultigridPoissonIsSecondOrderForEveryBoundaryKind/*:*.MultigridCyclesDoNotGrowWithTheSize/*
 # The three readers fuzzed, 1,000 mutated inputs each.
 PDEX_FUZZ_CASES=1000 run tests/fuzz/test_fuzz

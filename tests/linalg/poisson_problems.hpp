@@ -2,6 +2,7 @@
 // Manufactured Poisson problems -lap u = f on the unit square, one per boundary kind, with their exact
 // solutions, for the solver tests.
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,8 @@ inline Manufactured manufactured_poisson_3d(BcKind kind, int n, SolverSettings s
 }
 
 inline double max_error(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size())
+    throw std::invalid_argument("max_error: " + std::to_string(a.size()) + " values against " + std::to_string(b.size()));
   double e = 0;
   for (std::size_t k = 0; k < a.size(); ++k) e = std::max(e, std::abs(a[k] - b[k]));
   return e;

@@ -123,7 +123,11 @@ TEST_P(Solvers3dTest, AProblemUniformInZIsTheTwoDimensionalOneInEveryPlane) {
   m.spec.grid.dz = 0.1;
   for (int c = 0; c < max_components; ++c) m.spec.bc.side[front][c] = m.spec.bc.side[back][c] = SideBc{BcKind::neumann, 0.0};
   m.f.clear();
-  for (int k = 0; k < m.spec.grid.nz; ++k) m.f.insert(m.f.end(), flat.f.begin(), flat.f.end());
+  m.exact.clear();
+  for (int k = 0; k < m.spec.grid.nz; ++k) {
+    m.f.insert(m.f.end(), flat.f.begin(), flat.f.end());
+    m.exact.insert(m.exact.end(), flat.exact.begin(), flat.exact.end());
+  }
   for (SolverMethod method : {SolverMethod::multigrid, SolverMethod::cg}) {
     m.spec.solver = settings(method, 1e-11);
     const std::vector<double> u3 = solve(m, GetParam()).u;
