@@ -330,8 +330,9 @@ TEST(ConfigErrors, WhatThreeDimensionsDoNotTakeIsRefusedByKey) {
 TEST(ConfigErrors, TwoDimensionalFamiliesRefuseThreeDimensionalGrids) {
   ScratchDir dir;
   const std::string text =
-      "[model]\nname = \"wave\"\n[grid]\nnx = 16\nnz = 4\n[time]\ndt = 0.1\nsteps = 2\n[run]\nbackend = \"serial\"\nprogress = false\n";
-  expect_refused(run_config(dir, text), {"cfg.toml", "key 'grid.nz'", "runs on 2D grids only", "advection_reaction_diffusion"});
+      "[model]\nname = \"mean_curvature\"\n[grid]\nnx = 16\nnz = 4\n[time]\ndt = 0.1\nsteps = 2\n[run]\nbackend = \"serial\"\nprogress = false\n";
+  expect_refused(run_config(dir, text), {"cfg.toml", "key 'grid.nz'", "runs on 2D grids only", "advection_reaction_diffusion", "wave",
+                                         "chemotaxis", "equations"});
 }
 
 }  // namespace

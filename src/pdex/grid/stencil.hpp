@@ -15,7 +15,7 @@ struct Spacing {
   T ihdx, ihdy;    // 1/(2 dx), 1/(2 dy)
   int64_t pitch;   // offset between rows
   int64_t plane = 0;  // offset between planes (3D grids; 0 on 2D ones)
-  T idz2 = T(0);      // 1/dz^2 (3D grids)
+  T idz2 = T(0), idz = T(0), ihdz = T(0);  // 1/dz^2, 1/dz, 1/(2 dz) (3D grids)
 
   static Spacing make(double dx, double dy, int64_t pitch) {
     return {T(1 / dx), T(1 / dy), T(1 / (dx * dx)), T(1 / (dy * dy)), T(0.5 / dx), T(0.5 / dy), pitch};
@@ -25,6 +25,8 @@ struct Spacing {
     Spacing h = make(dx, dy, pitch);
     h.plane = plane;
     h.idz2 = T(1 / (dz * dz));
+    h.idz = T(1 / dz);
+    h.ihdz = T(0.5 / dz);
     return h;
   }
 };
@@ -62,6 +64,12 @@ PDEX_HD inline T lap(const T* p, int64_t o, const Spacing<T>& h) {
 template <class T>
 PDEX_HD inline T lap_z(const T* p, int64_t o, const Spacing<T>& h) {
   return (p[o - h.plane] + p[o + h.plane] - T(2) * p[o]) * h.idz2;
+}
+
+// The Laplacian of a 2D grid's field (five points) or a 3D grid's (seven), at offset o.
+template <class T>
+PDEX_HD inline T lap_any(const T* p, int64_t o, const Spacing<T>& h, bool volume) {
+  return volume ? lap(p, o, h) + lap_z(p, o, h) : lap(p, o, h);
 }
 
 // (a . grad) p with centred differences, seed 000 eq. (8).

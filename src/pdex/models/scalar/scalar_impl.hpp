@@ -18,12 +18,6 @@
 namespace pdex {
 namespace scalar_detail {
 
-// The Laplacian of a 2D grid's field (five points) or a 3D grid's (seven), at offset o.
-template <class T>
-PDEX_HD inline T lap_any(const T* p, int64_t o, const Spacing<T>& h, bool volume) {
-  return volume ? lap(p, o, h) + lap_z(p, o, h) : lap(p, o, h);
-}
-
 // out = in + dt (D lap in + f), with boundary images: the explicit heat step.
 template <class Exec, class T>
 void heat_euler_step(const Exec& ex, FieldView<const T> in, FieldView<const T> f, FieldView<T> out,

@@ -21,7 +21,8 @@ class WaveSetup : public SpecSetup<WaveModelSpec> {
   // The explicit scheme's CFL limit (seed 001 eq. 44-5); Crank-Nicolson has none.
   std::optional<StabilityRule> stability() const override {
     if (spec.scheme == WaveScheme::crank_nicolson) return std::nullopt;
-    return StabilityRule{{wave_max_dt(spec), "CFL limit c dt sqrt(1/dx^2 + 1/dy^2) <= 1 (c = " + format_number(spec.c) + ")"},
+    const std::string sum = spec.grid.is_3d() ? "1/dx^2 + 1/dy^2 + 1/dz^2" : "1/dx^2 + 1/dy^2";
+    return StabilityRule{{wave_max_dt(spec), "CFL limit c dt sqrt(" + sum + ") <= 1 (c = " + format_number(spec.c) + ")"},
                          "explicit", {}, {}};
   }
   std::unique_ptr<Stepper> make_stepper(Backend backend, Precision precision) const override {
@@ -79,7 +80,7 @@ std::unique_ptr<ModelSetup> read_wave(ModelContext& ctx_in) {
 }  // namespace
 
 ModelFamily wave_family() {
-  return ModelFamily{
+  ModelFamily f{
       "wave",
       "the wave equation of a membrane or a pool's surface (seed 001)",
       {{"wave", "wave equation (seed 001, eq. 44-3)", "u_tt = c^2 lap u", fields,
@@ -89,6 +90,8 @@ ModelFamily wave_family() {
          "initial.u is the displacement, initial.v the velocity (default 0)"},
         {"wave_drops.toml"}}},
       read_wave};
+  f.three_d = true;
+  return f;
 }
 
 }  // namespace pdex

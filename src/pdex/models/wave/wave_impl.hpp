@@ -11,6 +11,7 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/wave/wave_kernels.hpp"
 #include "pdex/models/wave/wave_stepper.hpp"
@@ -20,13 +21,14 @@
 namespace pdex {
 namespace wave_detail {
 
-template <class Exec, class T>
+// Op: Helmholtz<T> on a 2D grid, Helmholtz3<T> on a 3D one (the Crank-Nicolson solve's operator).
+template <class Exec, class T, class Op>
 class WaveStepper final : public Stepper {
  public:
   WaveStepper(const Exec& ex, const WaveModelSpec& spec)
       : ex_(ex), spec_(spec), s2_(T(spec.c * spec.dt * spec.c * spec.dt)), rng_(spec.drops.seed) {
     Field<T> host(spec.grid, 1, 1, MemorySpace::host);
-    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch);
+    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch, spec.grid.dz, host.view().plane);
     for (auto& f : u_) f = host.like(Exec::space);
     saved_[0] = host.like(Exec::space);
     saved_[1] = host.like(Exec::space);
@@ -41,8 +43,8 @@ class WaveStepper final : public Stepper {
     if (spec.scheme == WaveScheme::crank_nicolson) {
       b_ = host.like(Exec::space);
       const double k = spec.c * spec.dt * spec.c * spec.dt / 4;
-      const Helmholtz<T> op = make_helmholtz<T>(spec.grid, host.view().pitch, 1.0, &k, 1, spec.bc);
-      solver_ = std::make_unique<LinearSolver<Exec, T>>(ex, host, op, spec.bc, spec.solver);
+      const Op op = make_grid_operator<Op>(spec.grid, host.view(), 1.0, &k, 1, spec.bc);
+      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver);
     }
   }
 
@@ -104,12 +106,13 @@ class WaveStepper final : public Stepper {
   const SolverTotals* solver_totals() const override { return solver_ ? &totals_ : nullptr; }
 
  private:
-  // The dent goes into u and u_prev alike: the surface is pushed down at rest, then rings.
+  // The dent goes into u and u_prev alike: the surface is pushed down at rest, then rings. A 3D grid's
+  // drop also draws its plane (after x and y: a 2D grid's drops fall where they always did).
   void drop() {
-    std::uniform_int_distribution<int> x(0, spec_.grid.nx - 1), y(0, spec_.grid.ny - 1);
-    const int ci = x(rng_), cj = y(rng_);
+    std::uniform_int_distribution<int> x(0, spec_.grid.nx - 1), y(0, spec_.grid.ny - 1), z(0, spec_.grid.nz - 1);
+    const int ci = x(rng_), cj = y(rng_), ck = spec_.grid.is_3d() ? z(rng_) : 0;
     for (int s : {cur_, (cur_ + 2) % 3}) {
-      wave_drop(ex_, u_[s].view(), ci, cj, T(spec_.drops.radius), T(spec_.drops.amplitude));
+      wave_drop(ex_, u_[s].view(), ci, cj, ck, T(spec_.drops.radius), T(spec_.drops.amplitude));
       fill_ghosts(ex_, u_[s], spec_.bc);
     }
   }
@@ -131,7 +134,7 @@ class WaveStepper final : public Stepper {
   int cur_ = 0;
   int64_t step_ = 0;
   std::mt19937 rng_;
-  std::unique_ptr<LinearSolver<Exec, T>> solver_;
+  std::unique_ptr<LinearSolver<Exec, T, Op>> solver_;
   SolverTotals totals_;
   std::vector<std::string> names_{"u"};
 };
@@ -140,8 +143,13 @@ class WaveStepper final : public Stepper {
 
 template <class Exec>
 std::unique_ptr<Stepper> make_wave_stepper_on(const Exec& ex, const WaveModelSpec& spec, Precision precision) {
-  if (precision == Precision::f32) return std::make_unique<wave_detail::WaveStepper<Exec, float>>(ex, spec);
-  return std::make_unique<wave_detail::WaveStepper<Exec, double>>(ex, spec);
+  auto make = [&]<class T>() -> std::unique_ptr<Stepper> {
+    return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<Stepper> {
+      return std::make_unique<wave_detail::WaveStepper<Exec, T, Op>>(ex, spec);
+    });
+  };
+  if (precision == Precision::f32) return make.template operator()<float>();
+  return make.template operator()<double>();
 }
 
 }  // namespace pdex

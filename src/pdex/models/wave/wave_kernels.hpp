@@ -10,15 +10,17 @@
 
 namespace pdex {
 
-// Eq. 44-5: u_next = 2 u - u_prev + (c dt)^2 lap u; s2 = (c dt)^2. Writes u_next's boundary images.
+// Eq. 44-5: u_next = 2 u - u_prev + (c dt)^2 lap u; s2 = (c dt)^2. Writes u_next's boundary images. Cells
+// are walked by interior rows (FieldView::interior_rows()), a 3D field's planes one after another.
 template <class Exec, class T>
 void wave_explicit_step(const Exec& ex, FieldView<const T> u, FieldView<const T> prev, FieldView<T> next,
                         const FieldBoundary& bc, Spacing<T> h, T s2) {
-  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = u.offset(i, j);
-    const T v = T(2) * u.comp(0)[o] - prev.comp(0)[o] + s2 * lap(u.comp(0), o, h);
+  const bool volume = u.nz > 1;
+  for_each_cell(ex, u.interior_rows(), [=] PDEX_HD(int i, int r) {
+    const int64_t o = u.row_offset(i, r);
+    const T v = T(2) * u.comp(0)[o] - prev.comp(0)[o] + s2 * lap_any(u.comp(0), o, h, volume);
     next.comp(0)[o] = v;
-    if (near_boundary(next, i, j)) push_ghosts(next, bc, 0, i, j, v);
+    push_row_images(next, bc, 0, i, r, v);
   });
 }
 
@@ -28,10 +30,11 @@ void wave_explicit_step(const Exec& ex, FieldView<const T> u, FieldView<const T>
 template <class Exec, class T>
 void wave_cn_rhs(const Exec& ex, FieldView<const T> u, FieldView<const T> prev, FieldView<T> b, FieldView<T> next,
                  Spacing<T> h, T k) {
-  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = u.offset(i, j);
+  const bool volume = u.nz > 1;
+  for_each_cell(ex, u.interior_rows(), [=] PDEX_HD(int i, int r) {
+    const int64_t o = u.row_offset(i, r);
     const T guess = T(2) * u.comp(0)[o] - prev.comp(0)[o];
-    b.comp(0)[o] = guess + k * (T(2) * lap(u.comp(0), o, h) + lap(prev.comp(0), o, h));
+    b.comp(0)[o] = guess + k * (T(2) * lap_any(u.comp(0), o, h, volume) + lap_any(prev.comp(0), o, h, volume));
     next.comp(0)[o] = guess;
   });
 }
@@ -41,19 +44,22 @@ void wave_cn_rhs(const Exec& ex, FieldView<const T> u, FieldView<const T> prev, 
 template <class Exec, class T>
 void wave_start(const Exec& ex, FieldView<const T> u0, FieldView<const T> w0, FieldView<T> prev, Spacing<T> h, T dt,
                 T s2) {
-  for_each_cell(ex, u0.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = u0.offset(i, j);
-    prev.comp(0)[o] = u0.comp(0)[o] - dt * w0.comp(0)[o] + T(0.5) * s2 * lap(u0.comp(0), o, h);
+  const bool volume = u0.nz > 1;
+  for_each_cell(ex, u0.interior_rows(), [=] PDEX_HD(int i, int r) {
+    const int64_t o = u0.row_offset(i, r);
+    prev.comp(0)[o] = u0.comp(0)[o] - dt * w0.comp(0)[o] + T(0.5) * s2 * lap_any(u0.comp(0), o, h, volume);
   });
 }
 
-// A drop: a Gaussian dent of `depth` and radius r (cells) at cell (ci, cj), added to u.
+// A drop: a Gaussian dent of `depth` and radius r (cells) centred on cell (ci, cj, ck), added to u (ck = 0
+// on a 2D grid).
 template <class Exec, class T>
-void wave_drop(const Exec& ex, FieldView<T> u, int ci, int cj, T r, T depth) {
+void wave_drop(const Exec& ex, FieldView<T> u, int ci, int cj, int ck, T r, T depth) {
   const T inv_r2 = T(1) / (r * r);
-  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
-    const T d2 = T((i - ci) * (i - ci) + (j - cj) * (j - cj));
-    u(0, i, j) -= depth * std::exp(-d2 * inv_r2);
+  for_each_cell(ex, u.interior_rows(), [=] PDEX_HD(int i, int row) {
+    const int j = row % u.ny, k = row / u.ny;
+    const T d2 = T((i - ci) * (i - ci) + (j - cj) * (j - cj) + (k - ck) * (k - ck));
+    u.data[u.row_offset(i, row)] -= depth * std::exp(-d2 * inv_r2);
   });
 }
 

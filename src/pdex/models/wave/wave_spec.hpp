@@ -1,6 +1,6 @@
 #pragma once
-// The 2D wave equation u_tt = c^2 lap u (seed 001 eq. 44-3: a membrane or shallow water surface), with
-// reflecting (Neumann) or fixed (Dirichlet) sides. Host-side plain data.
+// The wave equation u_tt = c^2 lap u (seed 001 eq. 44-3: a membrane or shallow water surface; on a 3D grid,
+// sound in a room), with reflecting (Neumann) or fixed (Dirichlet) sides. Host-side plain data.
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -12,7 +12,8 @@
 
 namespace pdex {
 
-// explicit: central differences in space and time (eqs. 44-5, 44-6), stable for c dt sqrt(1/dx^2 + 1/dy^2) <= 1.
+// explicit: central differences in space and time (eqs. 44-5, 44-6), stable for c dt sqrt(1/dx^2 + 1/dy^2) <= 1
+// (+ 1/dz^2 on a 3D grid).
 // crank_nicolson: the trapezoidal rule on (u_t = w, w_t = c^2 lap u) (eq. 44-7), one SPD solve per step (CG).
 enum class WaveScheme { explicit_central, crank_nicolson };
 
@@ -30,14 +31,15 @@ struct WaveModelSpec {
   double c = 1.0;
   double dt = 0.1;
   WaveScheme scheme = WaveScheme::explicit_central;
-  std::vector<double> u0, v0;  // displacement and velocity at t = 0, row-major; v0 empty: at rest
+  std::vector<double> u0, v0;  // displacement and velocity at t = 0, row-major ([z][y][x]); v0 empty: at rest
   WaveDrops drops;
   SolverSettings solver;       // crank_nicolson
 };
 
 // The explicit scheme's CFL limit on dt.
 inline double wave_max_dt(const WaveModelSpec& m) {
-  return 1.0 / (m.c * std::sqrt(1 / (m.grid.dx * m.grid.dx) + 1 / (m.grid.dy * m.grid.dy)));
+  const double z = m.grid.is_3d() ? 1 / (m.grid.dz * m.grid.dz) : 0.0;
+  return 1.0 / (m.c * std::sqrt(1 / (m.grid.dx * m.grid.dx) + 1 / (m.grid.dy * m.grid.dy) + z));
 }
 
 }  // namespace pdex
