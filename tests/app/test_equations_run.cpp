@@ -527,7 +527,7 @@ TEST(EquationsRun, ABoundaryValuesExpressionIsCheckedAndReportedAsWritten) {
   expect_refused({
       {model + "[model.params]\nD = 1.0\n" + sides("u + 1"), {"grid.boundary.left.value", "cannot use a species"}},
       {model + "[model.params]\nD = \"1 + x\"\n" + sides("D*y"), {"grid.boundary.left.value", "parameter 'D' varies from cell to cell"}},
-      {model + "[model.params]\nD = 1.0\n" + sides("z"), {"grid.boundary.left.value", "unknown name 'z'"}},
+      {model + "[model.params]\nD = 1.0\n" + sides("z"), {"grid.boundary.left.value", "'z' is a 3D grid's"}},
       {"[model]\nname = \"heat\"\n" + sides("y"), {"grid.boundary.left.value", "taken by text models"}},
       {model + "[model.params]\nD = 1.0\n" + sides("1/(y - 0.5)"), {"grid.boundary.left.value", "gives an infinity", "cell y=0"}},
       {model + "[model.params]\nD = 1.0\n" + sides("0") + "[initial]\nu = \"sqrt(x - 2)\"\n", {"initial.u", "gives nan at x=0, y=0"}},
@@ -597,6 +597,135 @@ TEST(EquationsRun, AnUnusedParameterIsAWarning) {
   EXPECT_EQ(o.status, 0) << o.output;
   EXPECT_TRUE(contains(o.output, "warning")) << o.output;
   EXPECT_TRUE(contains(o.output, "model.params.rate is never used")) << o.output;
+}
+
+// ---- Text models on 3D grids ----
+
+// A run of `model` on a 12 x 10 x 8 grid (cells of size 1), `time` its [time] table.
+std::string config_3d(const std::string& model, const std::string& boundary, const std::string& backend, const std::string& time,
+                      const std::string& initial = "u = { value = 1.0, noise = 0.05, seed = 1 }\n"
+                                                   "v = { value = 0.25, noise = 0.1, seed = 2 }\n") {
+  return "[model]\n" + model + "[grid]\nnx = 12\nny = 10\nnz = 8\nboundary = " + boundary + "\n" + time + "[initial]\n" + initial +
+         "[output]\nformats = [\"npy\"]\n[run]\nbackend = \"" + backend + "\"\nprecision = \"f64\"\nprogress = false\n";
+}
+
+const std::string euler_time_3d = "[time]\ndt = 0.5\nsteps = 200\n";
+const std::string mixed_boundary_3d = "{ left = { kind = \"dirichlet\", value = 0.2 }, right = \"neumann\", bottom = \"periodic\", "
+                                      "top = \"periodic\", front = \"neumann\", back = { kind = \"dirichlet\", u = 0.9, v = 0.1 } }";
+
+TEST(EquationsRun, OnA3dGridTheTextIsTheBuiltInModelByEveryScheme) {
+  const std::string theta = "[time]\nscheme = \"theta\"\ntheta = 0.5\ndt = 2.0\nsteps = 50\n[solver]\nmethod = \"multigrid\"\ntol = 1e-13\n";
+  const std::string rk4 = "[time]\nscheme = \"rk4\"\ndt = 1.0\nt_end = 60.0\n";
+  for (const std::string& time : {euler_time_3d, theta, rk4})
+    for (const std::string& boundary : {std::string("\"periodic\""), mixed_boundary_3d})
+      for (const std::string backend : {"serial", "openmp"}) {
+        SCOPED_TRACE(time + boundary + " " + backend);
+        const auto text = last_field(config_3d(gray_scott_text, boundary, backend, time), "v");
+        const auto builtin = last_field(config_3d(gray_scott_builtin, boundary, backend, time), "v");
+        ASSERT_EQ(text.size(), 12u * 10 * 8);
+        EXPECT_LT(largest_difference(text, builtin), 1e-12);
+      }
+}
+
+// Every 3D name and operator of the language, a parameter and an initial value of z, reach 2 (nested
+// operators): the compiled code and the interpreter agree to the bit.
+const char* z_model =
+    "name = \"equations\"\nspecies = [\"u\", \"v\"]\n"
+    "[model.equations]\nu = \"D*lap(u) + 0.1*grad_z(v) - 0.05*grad_zf(u*u) + 0.02*grad_zb(v) + 0.01*sin(z)*L_z*dz - 0.2*u*v\"\n"
+    "v = \"div(K*grad(v)) - 0.001*lap(lap(v)) + 0.05*grad_x(u) - 0.03*grad_y(u) + 0.1*u - 0.1*v\"\n"
+    "[model.params]\nD = 0.3\nK = \"0.2 + 0.1*z/L_z + 0.05*x/L_x\"\n";
+
+TEST(EquationsRun, OnA3dGridTheInterpreterGivesTheCompiledAnswerToTheBit) {
+  const std::string initial = "u = \"exp(-((x - 6)^2 + (y - 5)^2 + (z - 4)^2)/8) + 0.01*rand()\"\nv = \"0.5 + 0.1*sin(z)*cos(x)\"\n";
+  for (const std::string boundary : {"\"periodic\"", "\"neumann\""}) {
+    SCOPED_TRACE(boundary);
+    const std::string cfg = config_3d(z_model, boundary, "openmp", "[time]\ndt = 0.05\nsteps = 100\n", initial);
+    const auto compiled = final_field(cfg, "u", 100);
+    EXPECT_EQ(final_field(cfg, "u", 100, "PDEX_CXX=none "), compiled);
+    EXPECT_EQ(final_field(cfg, "v", 100, "PDEX_CXX=none "), final_field(cfg, "v", 100));
+    EXPECT_EQ(final_field(config_3d(z_model, boundary, "serial", "[time]\ndt = 0.05\nsteps = 100\n", initial), "u", 100), compiled);
+  }
+}
+
+// u = e^t sin x sin y sin z solves u_t = lap(u) + 4 e^t sin x sin y sin z on the periodic cube of side
+// 2 pi; rk4 at a step small enough that the space error leads.
+TEST(EquationsRun, OnA3dGridAManufacturedSolutionConvergesAtSecondOrder) {
+  auto error = [](int n) {
+    const double h = 2 * M_PI / n;
+    const std::string text = "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\n"
+                             "u = \"lap(u) + 4*exp(t)*sin(x)*sin(y)*sin(z)\"\n[grid]\nnx = " + std::to_string(n) + "\nny = " +
+                             std::to_string(n) + "\nnz = " + std::to_string(n) + "\ndx = " + format_number(h) +
+                             "\nboundary = \"periodic\"\n[time]\nscheme = \"rk4\"\ndt = 0.005\nt_end = 0.2\n"
+                             "[initial]\nu = \"sin(x)*sin(y)*sin(z)\"\n"
+                             "[output]\nformats = [\"npy\"]\n[run]\nprogress = false\nbackend = \"openmp\"\nprecision = \"f64\"\n";
+    const std::vector<double> u = last_field(text, "u");
+    double e = 0;
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+          e = std::max(e, std::abs(u[std::size_t((k * n + j) * n + i)] -
+                                   std::exp(0.2) * std::sin((i + 0.5) * h) * std::sin((j + 0.5) * h) * std::sin((k + 0.5) * h)));
+    return e;
+  };
+  EXPECT_NEAR(error(16) / error(32), 4.0, 0.25);
+}
+
+// A model and a start that do not depend on z, between zero-flux z faces: every plane is the 2D run
+// (forward Euler bitwise: the z part of lap is exactly 0; theta to the solver's tolerance).
+TEST(EquationsRun, OnA3dGridAModelUniformInZIsThe2dRunInEveryPlane) {
+  const std::string model = "name = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"0.4*lap(u) + div(K*grad(u)) + u*(1 - u)\"\n"
+                            "[model.params]\nK = \"0.1 + 0.05*x/L_x\"\n";
+  const std::string initial = "u = \"exp(-((x - 6)^2 + (y - 5)^2)/6)\"\n";
+  const std::string theta = "[time]\nscheme = \"theta\"\ntheta = 0.5\ndt = 0.5\nsteps = 20\n[solver]\nmethod = \"multigrid\"\ntol = 1e-13\n";
+  for (const std::string& time : {std::string("[time]\ndt = 0.2\nsteps = 40\n"), theta}) {
+    SCOPED_TRACE(time);
+    std::string flat = config_3d(model, "\"neumann\"", "openmp", time, initial);
+    flat.replace(flat.find("nz = 8\n"), 7, "");
+    const auto u2 = last_field(flat, "u"), u3 = last_field(config_3d(model, "\"neumann\"", "openmp", time, initial), "u");
+    ASSERT_EQ(u3.size(), 8 * u2.size());
+    for (std::size_t k = 0; k < 8; ++k) {
+      const std::vector<double> plane(u3.begin() + std::ptrdiff_t(k * u2.size()), u3.begin() + std::ptrdiff_t((k + 1) * u2.size()));
+      if (time == theta) EXPECT_LT(largest_difference(plane, u2), 1e-10) << "plane " << k;
+      else EXPECT_EQ(plane, u2) << "plane " << k;
+    }
+  }
+}
+
+TEST(EquationsRun, ThreeDNamesNeedA3dGridAndTheTwoDOperatorsAreRefusedOnOne) {
+  const std::string flat = "[grid]\nnx = 8\n[time]\ndt = 0.1\nsteps = 1\n[run]\nprogress = false\nbackend = \"serial\"\n";
+  const std::string deep = "[grid]\nnx = 8\nnz = 4\n[time]\ndt = 0.1\nsteps = 1\n[run]\nprogress = false\nbackend = \"serial\"\n";
+  const std::string one = "[model]\nname = \"equations\"\nspecies = [\"u\"]\n[model.equations]\n";
+  expect_refused({
+      {one + "u = \"grad_z(u)\"\n" + flat, {"model.equations.u", "grad_z is a 3D grid's derivative", "grid.nz > 1"}},
+      {one + "u = \"z*u\"\n" + flat, {"model.equations.u", "'z' is a 3D grid's"}},
+      {one + "u = \"u\"\n[initial]\nu = \"sin(z)\"\n" + flat, {"initial.u", "'z' is a 3D grid's"}},
+      {one + "u = \"advect(u, 1, 0)\"\n" + deep, {"model.equations.u", "advect(u, ax, ay) is 2D", "grad_z"}},
+      {one + "u = \"div(tensor(1, 0, 1)*grad(u))\"\n" + deep, {"model.equations.u", "tensor(...) diffusion is 2D"}},
+      {one + "u = \"lap(u)\"\n[grid]\nnx = 8\nnz = 4\nboundary = { left = { kind = \"dirichlet\", value = \"sin(y)\" }, right = \"neumann\", "
+             "bottom = \"neumann\", top = \"neumann\", front = \"neumann\", back = \"neumann\" }\n"
+             "[time]\ndt = 0.1\nsteps = 1\n",
+       {"grid.boundary", "2D only for now"}},
+  });
+  // A 2D model may still name a species z.
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", "[model]\nname = \"equations\"\nspecies = [\"z\"]\n[model.equations]\nz = \"lap(z) - z\"\n" + flat);
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")}, cache_prefix());
+  EXPECT_EQ(o.status, 0) << o.output;
+}
+
+TEST(EquationsRun, OnTheGpuA3dTextModelGivesTheCpusAnswer) {
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  const std::string initial = "u = \"exp(-((x - 6)^2 + (y - 5)^2 + (z - 4)^2)/8) + 0.01*rand()\"\nv = \"0.5 + 0.1*sin(z)*cos(x)\"\n";
+  for (const std::string boundary : {std::string("\"periodic\""), mixed_boundary_3d}) {
+    SCOPED_TRACE(boundary);
+    const std::string time = "[time]\ndt = 0.05\nsteps = 100\n";
+    EXPECT_LT(largest_difference(final_field(config_3d(z_model, boundary, "cuda", time, initial), "u", 100),
+                                 final_field(config_3d(z_model, boundary, "openmp", time, initial), "u", 100)),
+              1e-12);
+    EXPECT_LT(largest_difference(last_field(config_3d(gray_scott_text, boundary, "cuda", euler_time_3d), "v"),
+                                 last_field(config_3d(gray_scott_builtin, boundary, "cuda", euler_time_3d), "v")),
+              1e-12);
+  }
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ double value_of(const std::string& text, double u = 0.5) {
     for (int i = -s.ghost(); i < 3 + s.ghost(); ++i) s.view()(0, i, j) = u, k.view()(0, i, j) = 2.0;
   double out[8];
   const Interpreter<double> run(p);
-  run(TextCell<double>(reading(s.cview(), k.cview(), g)), 1, 1, out);
+  run(TextCell<double>(reading(s.cview(), k.cview(), g)), 1, 1, 0, out);
   return out[0];
 }
 
@@ -154,7 +154,7 @@ TEST(EquationsLanguage, TheStencilsAreSecondOrderOnASmoothField) {
     const Interpreter<double> run(p);
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i) {
-        run(cell, i, j, out);
+        run(cell, i, j, 0, out);
         e = std::max(e, std::abs(out[0] - exact(g.x(i), g.y(j))));
       }
     return e;

@@ -39,15 +39,15 @@ class Emitter {
   std::string body() {
     // The cell's offset in the fields, formed once: neighbours are reached from it by constants and the
     // row pitch, as the built-in kernels reach them.
-    std::string s = "  const int64_t co = c.u.offset(ci, cj);\n";
-    // Operands of the spatial operators and the defines, as functions of a cell (i, j) at offset o, in
+    std::string s = "  const int64_t co = c.u.offset(ci, cj, ck);\n";
+    // Operands of the spatial operators and the defines, as functions of a cell (i, j, k) at offset o, in
     // node order (a node's operands come before it); then the defines at this cell, then the equations.
     std::size_t next_define = 0;
     for (std::size_t k = 0; k < p_.nodes.size(); ++k) {
       if (operands_.count(int(k)))
-        s += cat({"  auto n", std::to_string(k), " = [&](int i, int j, int64_t o) -> T { return ", expr(int(k), false), "; };\n"});
+        s += cat({"  auto n", std::to_string(k), " = [&](int i, int j, int k, int64_t o) -> T { return ", expr(int(k), false), "; };\n"});
       while (next_define < p_.defines.size() && p_.defines[next_define] == int(k)) {
-        s += cat({"  auto def", std::to_string(next_define), " = [&](int i, int j, int64_t o) -> T { return ", expr(int(k), false),
+        s += cat({"  auto def", std::to_string(next_define), " = [&](int i, int j, int k, int64_t o) -> T { return ", expr(int(k), false),
                   "; };\n"});
         ++next_define;
       }
@@ -73,20 +73,24 @@ class Emitter {
   }
 
   static bool is_operator(Op op) {
-    return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_xf || op == Op::grad_xb ||
-           op == Op::grad_yf || op == Op::grad_yb || op == Op::advect || op == Op::div_grad;
+    return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_z || op == Op::grad_xf ||
+           op == Op::grad_xb || op == Op::grad_yf || op == Op::grad_yb || op == Op::grad_zf || op == Op::grad_zb ||
+           op == Op::advect || op == Op::div_grad;
   }
 
-  // Node k at the cell (ci, cj) at offset co (centre) or (i, j) at o (inside an operand's function).
+  // Node k at the cell (ci, cj, ck) at offset co (centre) or (i, j, k) at o (inside an operand's function).
   std::string expr(int k, bool centre) const {
     const Node& n = p_.nodes[std::size_t(k)];
-    const std::string i = centre ? "ci" : "i", j = centre ? "cj" : "j", o = centre ? "co" : "o";
+    const std::string i = centre ? "ci" : "i", j = centre ? "cj" : "j", kz = centre ? "ck" : "k", o = centre ? "co" : "o";
     auto sub = [&](int a) { return expr(a, centre); };
-    // Operand a at the cell di, dj away ("", " - 1" or " + 1").
-    auto at = [&](int a, const std::string& di, const std::string& dj) {
+    // Operand a at the cell di, dj, dk away ("", " - 1" or " + 1").
+    auto at = [&](int a, const std::string& di, const std::string& dj, const std::string& dk = "") {
       const std::string dy = dj.empty() ? "" : cat({dj.substr(0, 3), "c.h.pitch"});
-      return cat({"n", std::to_string(a), "(", i, di, ", ", j, dj, ", ", o, di, dy, ")"});
+      const std::string dz = dk.empty() ? "" : cat({dk.substr(0, 3), "c.h.plane"});
+      return cat({"n", std::to_string(a), "(", i, di, ", ", j, dj, ", ", kz, dk, ", ", o, di, dy, dz, ")"});
     };
+    // Operand a's values below, at and above the cell along z.
+    auto column = [&](int a) { return cat({at(a, "", "", " - 1"), ", ", at(a, "", ""), ", ", at(a, "", "", " + 1")}); };
     auto star = [&](int a) {
       return cat({"pdex::Star<T>{", at(a, "", ""), ", ", at(a, " - 1", ""), ", ", at(a, " + 1", ""), ", ", at(a, "", " - 1"), ", ",
                   at(a, "", " + 1"), "}"});
@@ -97,14 +101,17 @@ class Emitter {
       case Op::param:
         if (constant(n.slot)) return cat({"c.consts.v[", std::to_string(n.slot), "]"});
         return cat({"c.p(", std::to_string(n.slot), ", ", o, ")"});
-      case Op::define: return centre ? cat({"d", std::to_string(n.slot)}) : cat({"def", std::to_string(n.slot), "(i, j, o)"});
+      case Op::define: return centre ? cat({"d", std::to_string(n.slot)}) : cat({"def", std::to_string(n.slot), "(i, j, k, o)"});
       case Op::x: return cat({"c.x(", i, ")"});
       case Op::y: return cat({"c.y(", j, ")"});
+      case Op::z: return cat({"c.z(", kz, ")"});
       case Op::t: return "c.t";
       case Op::dx: return "c.dx";
       case Op::dy: return "c.dy";
+      case Op::dz: return "c.dz";
       case Op::length_x: return "c.lx";
       case Op::length_y: return "c.ly";
+      case Op::length_z: return "c.lz";
       case Op::negate: return cat({"(-", sub(n.a), ")"});
       case Op::add: return cat({"(", sub(n.a), " + ", sub(n.b), ")"});
       case Op::sub: return cat({"(", sub(n.a), " - ", sub(n.b), ")"});
@@ -121,13 +128,18 @@ class Emitter {
       case Op::choose: return cat({"(", sub(n.a), " != T(0) ? ", sub(n.b), " : ", sub(n.c), ")"});
       case Op::func1: return cat({"pdex::eq::func1(pdex::eq::Fn::", fn_name(n.fn), ", ", sub(n.a), ")"});
       case Op::func2: return cat({"pdex::eq::func2(pdex::eq::Fn::", fn_name(n.fn), ", ", sub(n.a), ", ", sub(n.b), ")"});
-      case Op::lap: return cat({"pdex::lap(", star(n.a), ", c.h)"});
+      case Op::lap:
+        if (p_.volume) return cat({"(pdex::lap(", star(n.a), ", c.h) + pdex::eq::lap_z(", column(n.a), ", c.h))"});
+        return cat({"pdex::lap(", star(n.a), ", c.h)"});
       case Op::grad_x: return cat({"((", at(n.a, " + 1", ""), " - ", at(n.a, " - 1", ""), ") * c.h.ihdx)"});
       case Op::grad_y: return cat({"((", at(n.a, "", " + 1"), " - ", at(n.a, "", " - 1"), ") * c.h.ihdy)"});
       case Op::grad_xf: return cat({"((", at(n.a, " + 1", ""), " - ", at(n.a, "", ""), ") * c.h.idx)"});
       case Op::grad_xb: return cat({"((", at(n.a, "", ""), " - ", at(n.a, " - 1", ""), ") * c.h.idx)"});
       case Op::grad_yf: return cat({"((", at(n.a, "", " + 1"), " - ", at(n.a, "", ""), ") * c.h.idy)"});
       case Op::grad_yb: return cat({"((", at(n.a, "", ""), " - ", at(n.a, "", " - 1"), ") * c.h.idy)"});
+      case Op::grad_z: return cat({"((", at(n.a, "", "", " + 1"), " - ", at(n.a, "", "", " - 1"), ") * c.h.ihdz)"});
+      case Op::grad_zf: return cat({"((", at(n.a, "", "", " + 1"), " - ", at(n.a, "", ""), ") * c.h.idz)"});
+      case Op::grad_zb: return cat({"((", at(n.a, "", ""), " - ", at(n.a, "", "", " - 1"), ") * c.h.idz)"});
       case Op::div_tensor: {
         const Node& tensor = p_.nodes[std::size_t(n.a)];
         const std::string box = cat({"pdex::eq::Box<T>{", at(n.b, "", ""), ", ", at(n.b, " - 1", ""), ", ", at(n.b, " + 1", ""), ", ",
@@ -139,7 +151,11 @@ class Emitter {
       case Op::rand:
       case Op::randn: break;  // refused in equations (program.cpp)
       case Op::advect: return cat({"pdex::advect_upwind(", star(n.a), ", ", sub(n.b), ", ", sub(n.c), ", c.h)"});
-      case Op::div_grad: return cat({"pdex::eq::div_grad(", star(n.a), ", ", star(n.b), ", c.h)"});
+      case Op::div_grad:
+        if (p_.volume)
+          return cat({"(pdex::eq::div_grad(", star(n.a), ", ", star(n.b), ", c.h) + pdex::eq::div_grad_z(", column(n.a), ", ",
+                      column(n.b), ", c.h))"});
+        return cat({"pdex::eq::div_grad(", star(n.a), ", ", star(n.b), ", c.h)"});
     }
     throw std::logic_error("codegen: no source for this node");
   }
@@ -155,7 +171,7 @@ std::string rhs_body(const Program& p, Target target) { return Emitter(p, target
 
 std::string rhs_struct(const Program& p, Target target) {
   return cat({"constexpr int N = ", std::to_string(p.equations.size()), ";  // species\n\n",
-              "struct Rhs {\n  template <class T, class C>\n  PDEX_HD void operator()(const C& c, int ci, int cj, T* f) const {\n",
+              "struct Rhs {\n  template <class T, class C>\n  PDEX_HD void operator()(const C& c, int ci, int cj, int ck, T* f) const {\n",
               rhs_body(p, target), "  }\n};\n"});
 }
 

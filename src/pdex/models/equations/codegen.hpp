@@ -10,11 +10,11 @@
 namespace pdex::eq {
 
 // The statements of
-//   template <class T, class C> PDEX_HD void rhs(const C& c, int ci, int cj, T* f)
-// where c.s(k, i, j) and c.p(k, i, j) read species and parameters, c.x(i), c.y(j), c.t, c.dx, c.dy,
-// c.lx, c.ly the coordinates, time, spacing and size, c.h the stencils' Spacing<T>, c.theta the share of
-// the implicit terms (program.hpp's ImplicitTerm) to take out; f[s] receives species s's right-hand side
-// at cell (ci, cj).
+//   template <class T, class C> PDEX_HD void rhs(const C& c, int ci, int cj, int ck, T* f)
+// where c.s(k, o) and c.p(k, o) read species and parameters at offset o, c.x(i), c.y(j), c.z(k), c.t,
+// c.dx, c.dy, c.dz, c.lx, c.ly, c.lz the coordinates, time, spacing and size, c.h the stencils'
+// Spacing<T>, c.theta the share of the implicit terms (program.hpp's ImplicitTerm) to take out; f[s]
+// receives species s's right-hand side at cell (ci, cj, ck) (ck = 0 on a 2D grid).
 //   host: the theta share is subtracted without a branch (theta is 0 outside the theta scheme), so
 //         that the compiler vectorizes a row's cells;
 //   device: a thread a cell, where the branch on theta is uniform and skips the work.

@@ -159,7 +159,7 @@ eq::Program value_program(ConfigReader& cfg, const EquationsSpec& s, const std::
   equations[0] = text;
   eq::Program p;
   try {
-    p = eq::compile(eq::TextModel{s.text.species, equations, std::move(params), {}, {}, random});
+    p = eq::compile(eq::TextModel{s.text.species, equations, std::move(params), {}, {}, random, s.grid.is_3d()});
   } catch (const eq::TextModelError& e) {
     cfg.fail(key, e.what());
   }
@@ -168,10 +168,10 @@ eq::Program value_program(ConfigReader& cfg, const EquationsSpec& s, const std::
   return p;
 }
 
-// An initial value or a parameter written as an expression of x, y, L_x, L_y, pi, rand() and randn()
-// (VisualPDE's way), and, for an initial value, of the parameters (the first `known` of them): its value
-// at every cell centre, by the interpreter. No operator and no species may appear. The parameters it
-// uses are marked in `used`.
+// An initial value or a parameter written as an expression of x, y (z), L_x, L_y (L_z), pi, rand() and
+// randn() (VisualPDE's way), and, for an initial value, of the parameters (the first `known` of them): its
+// value at every cell centre, by the interpreter. No operator and no species may appear. The parameters
+// it uses are marked in `used`.
 std::vector<double> expression_cells(ConfigReader& cfg, const EquationsSpec& s, const std::string& key, std::size_t known,
                                      std::vector<bool>& used) {
   const bool table = !cfg.find(key)->is_string();
@@ -179,8 +179,9 @@ std::vector<double> expression_cells(ConfigReader& cfg, const EquationsSpec& s, 
   // By default the key's name hashed: two expressions draw different noise unless given the same seed.
   const uint64_t seed = table && cfg.has(key + ".seed") ? uint64_t(cfg.get_int(key + ".seed")) : fnv1a(key);
   const std::vector<std::string> params(s.text.params.begin(), s.text.params.begin() + std::ptrdiff_t(known));
+  const std::string names = s.grid.is_3d() ? "x, y, z, L_x, L_y, L_z" : "x, y, L_x, L_y";
   const eq::Program p = value_program(cfg, s, key, text, params, true,
-                                      "a value's expression is of x, y, L_x, L_y, pi, rand(), randn() (and, for an initial value, the parameters)");
+                                      "a value's expression is of " + names + ", pi, rand(), randn() (and, for an initial value, the parameters)");
   for (std::size_t k = 0; k < known; ++k) used[k] = used[k] || p.params_used[k];
   const Grid2& g = s.grid;
   Field<double> none(g, 1, 1, MemorySpace::host), values(g, std::max<int>(1, int(known)), 1, MemorySpace::host);
@@ -228,6 +229,7 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   s.grid = m.grid;
   const ReactionInfo* preset = read_preset(cfg);
   s.text = read_text(cfg, preset);
+  s.text.volume = s.grid.is_3d();
   try {
     s.program = eq::compile(s.text);
   } catch (const eq::TextModelError& e) {
@@ -243,6 +245,8 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   for (const ScalarSpec& p : s.params) s.program.constant_params.push_back(!p.varies());
   std::vector<BoundaryText> texts;
   s.bc = read_boundary(cfg, s.text.species, BcKind::periodic, &s.grid, &texts);
+  if (!texts.empty() && s.grid.is_3d())
+    cfg.fail(texts.front().key, "a side's value written as an expression is 2D only for now; give a number on a 3D grid");
   for (const BoundaryText& t : texts) {
     s.boundary_values.push_back(boundary_expression(cfg, s, t));
     const int ghost = equations_detail::ghost_of(s);
@@ -276,6 +280,7 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
 
 ModelFamily equations_family() {
   ModelFamily f{"equations", "any model written as equations: u_t = <expression> for each species, 1 to 8", {}, read_equations};
+  f.three_d = true;
   f.models.push_back(ModelDesc{
       "equations",
       "a model typed as text: model.species, model.equations.<species>, model.params, model.define",
@@ -292,6 +297,7 @@ ModelFamily equations_family() {
        "[model.clamp] u = 0: the species kept >= 0 after every step (any floor); model.clamp = true: every species",
        "functions: exp log sqrt abs sin cos tan tanh sinh cosh heaviside sign atan2 min max pow mod if(c, a, b)",
        "operators: lap grad_x grad_y grad_xf grad_xb grad_yf grad_yb advect(u, ax, ay) div(K*grad(u))",
+       "3D grids (grid.nz > 1): z, dz, L_z and grad_z grad_zf grad_zb too; lap and div(K*grad(u)) take z; advect and tensor(...) are 2D",
        "compiled at run time (the host's C++ compiler, NVRTC on the GPU) and cached",
        "time.scheme = \"theta\" takes each species' term D*lap(u) implicitly (D a constant times at most one parameter)"},
       {"equations_gray_scott.toml", "equations_gray_scott_ramp.toml", "equations_brusselator.toml", "equations_three_species.toml",

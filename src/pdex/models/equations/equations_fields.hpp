@@ -15,7 +15,7 @@ namespace pdex::equations_detail {
 // (Neumann) elsewhere, so that an operator of a varying parameter reads sensible values beyond a side.
 inline FieldBoundary parameter_boundary(const FieldBoundary& species) {
   FieldBoundary b = FieldBoundary::all(BcKind::neumann);
-  for (int s = 0; s < 4; ++s)
+  for (int s = 0; s < side_count; ++s)
     if (species.side[s][0].kind == BcKind::periodic) b.side[s][0] = SideBc{BcKind::periodic, 0.0};
   return b;
 }

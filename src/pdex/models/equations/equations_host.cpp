@@ -14,14 +14,16 @@ namespace pdex {
 
 namespace {
 
-// The stage on the executor's threads, row by row; the largest error estimate over the rows.
+// The stage on the executor's threads, row by row (a 3D grid's planes one after another); the largest
+// error estimate over the rows.
 template <class T, class Exec, class Rows>
 double on_rows(const Exec& ex, const eq::StageArgs<T>& a, bool reduce, const Rows& rows) {
+  const int count = a.grid.ny * a.grid.nz;
   if (!reduce) {
-    for_each_row(ex, 0, a.grid.ny, [&](int j) { rows(a, j, j + 1); });
+    for_each_row(ex, 0, count, [&](int r) { rows(a, r, r + 1); });
     return 0.0;
   }
-  return double(max_of_cells<T>(ex, Range2{0, 1, 0, a.grid.ny}, [&](int, int j) { return rows(a, j, j + 1); }));
+  return double(max_of_cells<T>(ex, Range2{0, 1, 0, count}, [&](int, int r) { return rows(a, r, r + 1); }));
 }
 
 template <class T, class Exec>

@@ -13,6 +13,7 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/equations/equations_fields.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
@@ -183,12 +184,12 @@ class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
 // The state clamped to the floors in place, with its boundary images (after a theta step's solve).
 template <class Exec, class T>
 void limit_in_place(const Exec& ex, const eq::FloorLimit<T>& lim, FieldView<T> u, const FieldBoundary& bc) {
-  for_each_cell(ex, u.interior(), [=] PDEX_HD(int i, int j) {
-    const bool edge = near_boundary(u, i, j);
+  for_each_cell(ex, u.interior_rows(), [=] PDEX_HD(int i, int r) {
+    const int64_t o = u.row_offset(i, r);
     for (int c = 0; c < u.ncomp; ++c) {
-      const T v = lim.limit(c, u(c, i, j));
-      u(c, i, j) = v;
-      if (edge) push_ghosts(u, bc, c, i, j, v);
+      const T v = lim.limit(c, u.comp(c)[o]);
+      u.comp(c)[o] = v;
+      push_row_images(u, bc, c, i, r, v);
     }
   });
 }
@@ -196,8 +197,9 @@ void limit_in_place(const Exec& ex, const eq::FloorLimit<T>& lim, FieldView<T> u
 // The theta scheme: per step
 //   (I - theta dt D lap) u^{n+1} = u^n + dt (f(u^n) - theta D lap u^n)
 // for the terms D*lap(u) the program found (program.hpp's ImplicitTerm); a species without one is
-// explicit (its row is the identity). Species are solved in groups of max_solver_components.
-template <class Exec, class T>
+// explicit (its row is the identity). Species are solved in groups of max_solver_components. Op: the
+// solves' operator, Helmholtz<T, false> on a 2D grid, Helmholtz3<T> on a 3D one.
+template <class Exec, class T, class Op>
 class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
   using Base = TextStepper<Exec, T, Stepper>;
 
@@ -245,7 +247,6 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
   double now() const override { return t_; }
 
  private:
-  using Op = Helmholtz<T, false>;
   using Solver = LinearSolver<Exec, T, Op>;
 
   // The sides whose values are expressions, at time t, on the solves' right-hand sides.
@@ -267,7 +268,7 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
       const eq::ImplicitTerm& d = s.program.implicit[std::size_t(first + c)];
       beta[c] = d.term >= 0 ? s.theta * s.dt * d.coefficient : 0.0;
     }
-    Op op = make_helmholtz<T, false>(s.grid, u_.cview().pitch, 1.0, beta, count, s.bc.components(first, count));
+    Op op = make_grid_operator<Op>(s.grid, u_.cview(), 1.0, beta, count, s.bc.components(first, count));
     for (int c = 0; c < count; ++c) {
       const eq::ImplicitTerm& d = s.program.implicit[std::size_t(first + c)];
       op.d[c] = d.term >= 0 && d.param >= 0 ? this->params_.cview().comp(d.param) : nullptr;
@@ -288,7 +289,10 @@ template <class Exec>
 std::unique_ptr<Stepper> make_equations_stepper_on(const Exec& ex, const EquationsSpec& spec, Precision precision) {
   using namespace equations_detail;
   auto make = [&]<class T>(T) -> std::unique_ptr<Stepper> {
-    if (spec.scheme == "theta") return std::make_unique<EquationsTheta<Exec, T>>(ex, spec);
+    if (spec.scheme == "theta")
+      return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<Stepper> {
+        return std::make_unique<EquationsTheta<Exec, T, Op>>(ex, spec);
+      });
     return std::make_unique<EquationsRk<Exec, T>>(ex, spec);
   };
   return precision == Precision::f32 ? make(float{}) : make(double{});

@@ -30,10 +30,10 @@ class Interpreter {
     stage_ = plan(roots);
   }
 
-  // k[s][q] = species s's right-hand side at cell (i0 + q, j), q < m <= chunk (stage_rows' chunks).
+  // k[s][q] = species s's right-hand side at cell (i0 + q, j, kz), q < m <= chunk (stage_rows' chunks).
   template <int N>
-  void operator()(const TextCell<T>& cell, int i0, int j, int m, T (&k)[N][chunk]) const {
-    const T* boxes = evaluate(stage_, cell, i0, j, m);
+  void operator()(const TextCell<T>& cell, int i0, int j, int kz, int m, T (&k)[N][chunk]) const {
+    const T* boxes = evaluate(stage_, cell, i0, j, kz, m);
     for (std::size_t s = 0; s < p_->equations.size(); ++s) {
       const T* f = centre(stage_, boxes, p_->equations[s]);
       for (int q = 0; q < m; ++q) k[s][q] = f[q];
@@ -46,45 +46,56 @@ class Interpreter {
     }
   }
 
-  // f[s] = the right-hand side of species s at cell (i, j) alone.
-  void operator()(const TextCell<T>& cell, int i, int j, T* f) const {
+  // f[s] = the right-hand side of species s at cell (i, j, kz) alone.
+  void operator()(const TextCell<T>& cell, int i, int j, int kz, T* f) const {
     T k[max_components][chunk];
-    (*this)(cell, i, j, 1, k);
+    (*this)(cell, i, j, kz, 1, k);
     for (std::size_t s = 0; s < p_->equations.size(); ++s) f[s] = k[s][0];
   }
 
-  // Node n at the cells (i0 + q, j), q < m, into out.
-  void node(const TextCell<T>& cell, int n, int i0, int j, int m, T* out) const {
+  // Node n at the cells (i0 + q, j, kz), q < m, into out.
+  void node(const TextCell<T>& cell, int n, int i0, int j, int kz, int m, T* out) const {
     const Plan pl = plan({n});
     for (int q0 = 0; q0 < m; q0 += chunk) {
       const int mq = std::min(chunk, m - q0);
-      const T* v = centre(pl, evaluate(pl, cell, i0 + q0, j, mq), n);
+      const T* v = centre(pl, evaluate(pl, cell, i0 + q0, j, kz, mq), n);
       std::copy(v, v + mq, out + q0);
     }
   }
-  T node(const TextCell<T>& cell, int n, int i, int j) const {
+  T node(const TextCell<T>& cell, int n, int i, int j, int kz = 0) const {
     T v;
-    node(cell, n, i, j, 1, &v);
+    node(cell, n, i, j, kz, 1, &v);
     return v;
   }
 
  private:
   // Which nodes a set of roots needs and over how many cells around the chunk (halo: -1 none), and
-  // where each node's box lies in the scratch: rows -halo .. halo, columns -halo .. chunk + halo.
+  // where each node's box lies in the scratch: planes -halo .. halo (3D grids; only plane 0 on 2D ones),
+  // rows -halo .. halo, columns -halo .. chunk + halo.
   struct Plan {
     std::vector<int> halo;
     std::vector<std::size_t> at;
     std::size_t size = 0;
+    bool volume = false;
+    int planes(int k) const { return volume ? halo[std::size_t(k)] : 0; }  // the box's planes each side
+    // Whether node x's box holds row dj of plane dk.
+    bool covers(int x, int dj, int dk) const {
+      if (x < 0) return false;
+      const int h = halo[std::size_t(x)];
+      return h >= std::abs(dj) && planes(x) >= std::abs(dk);
+    }
   };
 
   static bool is_operator(Op op) {
-    return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_xf || op == Op::grad_xb ||
-           op == Op::grad_yf || op == Op::grad_yb || op == Op::advect || op == Op::div_grad || op == Op::div_tensor;
+    return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_z || op == Op::grad_xf ||
+           op == Op::grad_xb || op == Op::grad_yf || op == Op::grad_yb || op == Op::grad_zf || op == Op::grad_zb ||
+           op == Op::advect || op == Op::div_grad || op == Op::div_tensor;
   }
 
   Plan plan(const std::vector<int>& roots) const {
     const std::vector<Node>& nodes = p_->nodes;
     Plan pl;
+    pl.volume = p_->volume;
     pl.halo.assign(nodes.size(), -1);
     for (const int r : roots) pl.halo[std::size_t(r)] = std::max(pl.halo[std::size_t(r)], 0);
     auto need = [&](int a, int h) {
@@ -110,24 +121,26 @@ class Interpreter {
     for (std::size_t k = 0; k < nodes.size(); ++k)
       if (const int h = pl.halo[k]; h >= 0 && nodes[k].op != Op::tensor) {
         pl.at[k] = pl.size;
-        pl.size += std::size_t(2 * h + 1) * std::size_t(chunk + 2 * h);
+        pl.size += std::size_t(2 * pl.planes(int(k)) + 1) * std::size_t(2 * h + 1) * std::size_t(chunk + 2 * h);
       }
     return pl;
   }
 
-  // Node k's values on row j + dj of its box, indexed by the column di from i0 (-halo .. m + halo).
-  static T* row(const Plan& pl, T* boxes, int k, int dj) {
+  // Node k's values on row j + dj of plane kz + dk of its box, indexed by the column di from i0
+  // (-halo .. m + halo).
+  static T* row(const Plan& pl, T* boxes, int k, int dj, int dk = 0) {
     const int h = pl.halo[std::size_t(k)];
-    return boxes + pl.at[std::size_t(k)] + std::size_t(dj + h) * std::size_t(chunk + 2 * h) + std::size_t(h);
+    const std::size_t line = std::size_t(dk + pl.planes(k)) * std::size_t(2 * h + 1) + std::size_t(dj + h);
+    return boxes + pl.at[std::size_t(k)] + line * std::size_t(chunk + 2 * h) + std::size_t(h);
   }
   static const T* centre(const Plan& pl, const T* boxes, int k) { return row(pl, const_cast<T*>(boxes), k, 0); }
 
   // Every node of the plan over its box, in node order; the boxes (a scratch of this thread's).
-  const T* evaluate(const Plan& pl, const TextCell<T>& cell, int i0, int j, int m) const {
+  const T* evaluate(const Plan& pl, const TextCell<T>& cell, int i0, int j, int kz, int m) const {
     thread_local std::vector<T> scratch;
     if (scratch.size() < pl.size) scratch.resize(pl.size);
     for (std::size_t k = 0; k < p_->nodes.size(); ++k)
-      if (pl.halo[k] >= 0 && p_->nodes[k].op != Op::tensor) evaluate(pl, scratch.data(), int(k), cell, i0, j, m);
+      if (pl.halo[k] >= 0 && p_->nodes[k].op != Op::tensor) evaluate(pl, scratch.data(), int(k), cell, i0, j, kz, m);
     return scratch.data();
   }
 
@@ -137,36 +150,51 @@ class Interpreter {
     return {r[1][di], r[1][di - 1], r[1][di + 1], r[0][di], r[2][di], r[0][di - 1], r[0][di + 1], r[2][di - 1], r[2][di + 1]};
   }
 
-  void evaluate(const Plan& pl, T* boxes, int k, const TextCell<T>& c, int i0, int j, int m) const {
+  // Node k over its box: plane by plane, row by row.
+  void evaluate(const Plan& pl, T* boxes, int k, const TextCell<T>& c, int i0, int j, int kz, int m) const {
+    const int h = pl.halo[std::size_t(k)], hz = pl.planes(k);
+    for (int dk = -hz; dk <= hz; ++dk)
+      for (int dj = -h; dj <= h; ++dj) evaluate_row(pl, boxes, k, c, i0, j, kz, m, dj, dk);
+  }
+
+  void evaluate_row(const Plan& pl, T* boxes, int k, const TextCell<T>& c, int i0, int j, int kz, int m, int dj, int dk) const {
     const Node& n = p_->nodes[std::size_t(k)];
     const int h = pl.halo[std::size_t(k)], lo = -h, hi = m + h;
-    for (int dj = -h; dj <= h; ++dj) {
-      T* o = row(pl, boxes, k, dj);
-      // Operand x's rows dj - 1, dj, dj + 1 (those an operator reads; the middle one for the rest).
+    {
+      T* o = row(pl, boxes, k, dj, dk);
+      // Operand x's rows dj - 1, dj, dj + 1 (those an operator reads; the middle one for the rest), and
+      // its row dj in the planes below and above (a 3D grid's operators).
       auto rows = [&](int x, const T* (&r)[3]) {
-        for (int d = 0; d < 3; ++d) r[d] = x >= 0 && pl.halo[std::size_t(x)] >= std::abs(dj + d - 1) ? row(pl, boxes, x, dj + d - 1) : nullptr;
+        for (int d = 0; d < 3; ++d) r[d] = pl.covers(x, dj + d - 1, dk) ? row(pl, boxes, x, dj + d - 1, dk) : nullptr;
       };
-      const T *a[3], *b[3], *cc[3];
-      rows(n.a, a), rows(n.b, b), rows(n.c, cc);
+      auto planes = [&](int x, const T* (&r)[2]) {
+        for (int d = 0; d < 2; ++d) r[d] = pl.covers(x, dj, dk + 2 * d - 1) ? row(pl, boxes, x, dj, dk + 2 * d - 1) : nullptr;
+      };
+      const T *a[3], *b[3], *cc[3], *az[2], *bz[2];
+      rows(n.a, a), rows(n.b, b), rows(n.c, cc), planes(n.a, az), planes(n.b, bz);
+      const int plane = kz + dk;
       auto each = [&](auto f) {
         for (int di = lo; di < hi; ++di) o[di] = f(di);
       };
       switch (n.op) {
         case Op::constant: each([&](int) { return T(n.value); }); break;
-        case Op::species: { const T* u = &c.u(n.slot, i0, j + dj); each([&](int di) { return u[di]; }); break; }
-        case Op::param: { const T* u = &c.params(n.slot, i0, j + dj); each([&](int di) { return u[di]; }); break; }
+        case Op::species: { const T* u = &c.u(n.slot, i0, j + dj, plane); each([&](int di) { return u[di]; }); break; }
+        case Op::param: { const T* u = &c.params(n.slot, i0, j + dj, plane); each([&](int di) { return u[di]; }); break; }
         case Op::define: {
-          const T* d = row(pl, boxes, p_->defines[std::size_t(n.slot)], dj);
+          const T* d = row(pl, boxes, p_->defines[std::size_t(n.slot)], dj, dk);
           each([&](int di) { return d[di]; });
           break;
         }
         case Op::x: each([&](int di) { return c.x(i0 + di); }); break;
         case Op::y: each([&](int) { return c.y(j + dj); }); break;
+        case Op::z: each([&](int) { return c.z(plane); }); break;
         case Op::t: each([&](int) { return c.t; }); break;
         case Op::dx: each([&](int) { return c.dx; }); break;
         case Op::dy: each([&](int) { return c.dy; }); break;
+        case Op::dz: each([&](int) { return c.dz; }); break;
         case Op::length_x: each([&](int) { return c.lx; }); break;
         case Op::length_y: each([&](int) { return c.ly; }); break;
+        case Op::length_z: each([&](int) { return c.lz; }); break;
         case Op::negate: each([&](int di) { return -a[1][di]; }); break;
         case Op::add: each([&](int di) { return a[1][di] + b[1][di]; }); break;
         case Op::sub: each([&](int di) { return a[1][di] - b[1][di]; }); break;
@@ -187,16 +215,29 @@ class Interpreter {
         case Op::choose: each([&](int di) { return a[1][di] != T(0) ? b[1][di] : cc[1][di]; }); break;
         case Op::func1: each([&](int di) { return func1(n.fn, a[1][di]); }); break;
         case Op::func2: each([&](int di) { return func2(n.fn, a[1][di], b[1][di]); }); break;
-        case Op::lap: each([&](int di) { return lap(star(a, di), c.h); }); break;
+        case Op::lap:
+          if (pl.volume) each([&](int di) { return lap(star(a, di), c.h) + lap_z(az[0][di], a[1][di], az[1][di], c.h); });
+          else each([&](int di) { return lap(star(a, di), c.h); });
+          break;
         case Op::grad_x: each([&](int di) { return (a[1][di + 1] - a[1][di - 1]) * c.h.ihdx; }); break;
         case Op::grad_y: each([&](int di) { return (a[2][di] - a[0][di]) * c.h.ihdy; }); break;
         case Op::grad_xf: each([&](int di) { return (a[1][di + 1] - a[1][di]) * c.h.idx; }); break;
         case Op::grad_xb: each([&](int di) { return (a[1][di] - a[1][di - 1]) * c.h.idx; }); break;
         case Op::grad_yf: each([&](int di) { return (a[2][di] - a[1][di]) * c.h.idy; }); break;
         case Op::grad_yb: each([&](int di) { return (a[1][di] - a[0][di]) * c.h.idy; }); break;
-        case Op::rand: case Op::randn: each([&](int di) { return T(draw(n, c.grid, i0 + di, j + dj)); }); break;
+        case Op::grad_z: each([&](int di) { return (az[1][di] - az[0][di]) * c.h.ihdz; }); break;
+        case Op::grad_zf: each([&](int di) { return (az[1][di] - a[1][di]) * c.h.idz; }); break;
+        case Op::grad_zb: each([&](int di) { return (a[1][di] - az[0][di]) * c.h.idz; }); break;
+        case Op::rand: case Op::randn: each([&](int di) { return T(draw(n, c.grid, i0 + di, j + dj, plane)); }); break;
         case Op::advect: each([&](int di) { return advect_upwind(star(a, di), b[1][di], cc[1][di], c.h); }); break;
-        case Op::div_grad: each([&](int di) { return div_grad(star(a, di), star(b, di), c.h); }); break;
+        case Op::div_grad:
+          if (pl.volume)
+            each([&](int di) {
+              return div_grad(star(a, di), star(b, di), c.h) +
+                     div_grad_z(az[0][di], a[1][di], az[1][di], bz[0][di], b[1][di], bz[1][di], c.h);
+            });
+          else each([&](int di) { return div_grad(star(a, di), star(b, di), c.h); });
+          break;
         case Op::div_tensor: {
           const Node& t = p_->nodes[std::size_t(n.a)];
           const T *xx[3], *xy[3], *yy[3];
@@ -209,10 +250,10 @@ class Interpreter {
     }
   }
 
-  // Cell (i, j)'s draw of call site n.slot: a function of the seed, the site and the cell alone, so the
-  // same on every backend and in any order of the cells.
-  double draw(const Node& n, const Grid2& g, int i, int j) const {
-    uint64_t state = seed_ * 0x9E3779B97F4A7C15ull ^ uint64_t(n.slot) << 48 ^ uint64_t(g.extents().index(i, j)) << 1;
+  // Cell (i, j, k)'s draw of call site n.slot: a function of the seed, the site and the cell alone, so
+  // the same on every backend and in any order of the cells.
+  double draw(const Node& n, const Grid2& g, int i, int j, int k) const {
+    uint64_t state = seed_ * 0x9E3779B97F4A7C15ull ^ uint64_t(n.slot) << 48 ^ uint64_t(g.extents().index(i, j, k)) << 1;
     const double u1 = unit_draw(state);
     if (n.op == Op::rand) return u1;
     const double u2 = unit_draw(state);  // Box-Muller
@@ -224,8 +265,8 @@ class Interpreter {
   Plan stage_;
 };
 
-// Node `root` at every cell, row by row ([y][x]): the species u (ghosts filled) and the parameters read
-// at time t, rand() and randn() drawn from `seed`.
+// Node `root` at every cell, row by row ([z][y][x]): the species u (ghosts filled) and the parameters
+// read at time t, rand() and randn() drawn from `seed`.
 template <class T>
 std::vector<double> cells_of(const Program& p, int root, const FieldView<const T>& u, const FieldView<const T>& params,
                              const Grid2& g, double t = 0, uint64_t seed = 0) {
@@ -233,10 +274,11 @@ std::vector<double> cells_of(const Program& p, int root, const FieldView<const T
   const Interpreter<T> run(p, seed);
   std::vector<double> v(std::size_t(g.cells()));
   std::vector<T> row(std::size_t(g.nx));
-  for (int j = 0; j < g.ny; ++j) {
-    run.node(cell, root, 0, j, g.nx, row.data());
-    std::copy(row.begin(), row.end(), v.begin() + std::ptrdiff_t(g.extents().index(0, j)));
-  }
+  for (int k = 0; k < g.nz; ++k)
+    for (int j = 0; j < g.ny; ++j) {
+      run.node(cell, root, 0, j, k, g.nx, row.data());
+      std::copy(row.begin(), row.end(), v.begin() + std::ptrdiff_t(g.extents().index(0, j, k)));
+    }
   return v;
 }
 

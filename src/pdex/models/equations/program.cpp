@@ -31,16 +31,28 @@ struct OperatorDesc {
   int arity;
 };
 constexpr OperatorDesc operator_table[] = {
-    {"lap", Op::lap, 1},         {"grad_x", Op::grad_x, 1},   {"grad_y", Op::grad_y, 1},   {"grad_xf", Op::grad_xf, 1},
-    {"grad_xb", Op::grad_xb, 1}, {"grad_yf", Op::grad_yf, 1}, {"grad_yb", Op::grad_yb, 1}, {"advect", Op::advect, 3},
-    {"div", Op::div_grad, 1},    {"if", Op::choose, 3},       {"rand", Op::rand, 0},       {"randn", Op::randn, 0}};
+    {"lap", Op::lap, 1},         {"grad_x", Op::grad_x, 1},   {"grad_y", Op::grad_y, 1},   {"grad_z", Op::grad_z, 1},
+    {"grad_xf", Op::grad_xf, 1}, {"grad_xb", Op::grad_xb, 1}, {"grad_yf", Op::grad_yf, 1}, {"grad_yb", Op::grad_yb, 1},
+    {"grad_zf", Op::grad_zf, 1}, {"grad_zb", Op::grad_zb, 1}, {"advect", Op::advect, 3},   {"div", Op::div_grad, 1},
+    {"if", Op::choose, 3},       {"rand", Op::rand, 0},       {"randn", Op::randn, 0}};
 
-const std::map<std::string, Op>& reserved() {
-  static const std::map<std::string, Op> r{{"x", Op::x},   {"y", Op::y},   {"t", Op::t},
-                                           {"dx", Op::dx}, {"dy", Op::dy}, {"L_x", Op::length_x},
-                                           {"L_y", Op::length_y}, {"pi", Op::constant}};
-  return r;
+// The operators of a 3D grid alone.
+bool z_operator(Op op) { return op == Op::grad_z || op == Op::grad_zf || op == Op::grad_zb; }
+
+// The predefined names; z, dz and L_z only on a 3D grid (a 2D model may name a species z).
+const std::map<std::string, Op>& reserved(bool volume) {
+  static const std::map<std::string, Op> flat{{"x", Op::x},   {"y", Op::y},   {"t", Op::t},
+                                              {"dx", Op::dx}, {"dy", Op::dy}, {"L_x", Op::length_x},
+                                              {"L_y", Op::length_y}, {"pi", Op::constant}};
+  static const std::map<std::string, Op> deep = [] {
+    std::map<std::string, Op> r = flat;
+    r.insert({{"z", Op::z}, {"dz", Op::dz}, {"L_z", Op::length_z}});
+    return r;
+  }();
+  return volume ? deep : flat;
 }
+
+std::string predefined(bool volume) { return volume ? "x, y, z, t, dx, dy, dz, L_x, L_y, L_z, pi" : "x, y, t, dx, dy, L_x, L_y, pi"; }
 
 std::string join(const std::vector<std::string>& names) {
   std::string s;
@@ -114,7 +126,7 @@ class Builder {
 
   int name(const Expr& e) {
     if (e.name == "pi") return push({Op::constant, Fn::exp, -1, -1, -1, 0, 3.14159265358979323846});
-    if (auto r = reserved().find(e.name); r != reserved().end()) return push({r->second});
+    if (auto r = reserved(m_.volume).find(e.name); r != reserved(m_.volume).end()) return push({r->second});
     if (auto k = index_of(m_.species, e.name); k >= 0) return push({Op::species, Fn::exp, -1, -1, -1, k});
     if (auto k = index_of(m_.params, e.name); k >= 0) {
       used_params[std::size_t(k)] = true;
@@ -126,12 +138,14 @@ class Builder {
     std::vector<std::string> known = m_.species;
     known.insert(known.end(), m_.params.begin(), m_.params.end());
     known.insert(known.end(), defines_->begin(), defines_->end());
-    for (const auto& [r, unused] : reserved()) known.push_back(r);
+    for (const auto& [r, unused] : reserved(m_.volume)) known.push_back(r);
+    if (!m_.volume && (e.name == "z" || e.name == "dz" || e.name == "L_z"))
+      fail(e.column, "'" + e.name + "' is a 3D grid's: set grid.nz > 1, or declare it (a species or parameter)");
     const std::string near = closest(e.name, known, std::max<std::size_t>(1, e.name.size() / 3) + 1);
     fail(e.column, "unknown name '" + e.name + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
                        "\n  species: " + join(m_.species) + "\n  parameters: " + join(m_.params) +
                        (defines_->empty() ? "" : "\n  defined: " + join(*defines_)) +
-                       "\n  predefined: x, y, t, dx, dy, L_x, L_y, pi");
+                       "\n  predefined: " + predefined(m_.volume));
   }
 
   int call(const Expr& e, int& depth) {
@@ -155,6 +169,10 @@ class Builder {
     for (const auto& o : operator_table)
       if (e.name == o.name) {
         arity(e, o.arity);
+        if (z_operator(o.op) && !m_.volume) fail(e.column, e.name + " is a 3D grid's derivative: set grid.nz > 1");
+        if (o.op == Op::advect && m_.volume)
+          fail(e.column, "advect(u, ax, ay) is 2D; on a 3D grid write the transport with grad_x, grad_y, grad_z "
+                         "(centred) or grad_xf, grad_xb, ... (one-sided)");
         if (o.op == Op::div_grad) return div_grad(e, depth);
         if (o.op == Op::rand || o.op == Op::randn) return random(e, o.op);
         int d[3] = {0, 0, 0};
@@ -184,7 +202,10 @@ class Builder {
     if (arg.kind == Kind::mul && is_grad(arg.args[1])) k = &arg.args[0], g = &arg.args[1];
     else if (arg.kind == Kind::mul && is_grad(arg.args[0])) k = &arg.args[1], g = &arg.args[0];
     if (!is_grad(*g)) fail(arg.column, "div takes K*grad(u) (or grad(u)): the flux of a diffusion");
-    if (k && k->kind == Kind::call && k->name == "tensor") return div_tensor(*k, g->args[0], depth);
+    if (k && k->kind == Kind::call && k->name == "tensor") {
+      if (m_.volume) fail(k->column, "tensor(...) diffusion is 2D; on a 3D grid write div(K*grad(u)) with a scalar K");
+      return div_tensor(*k, g->args[0], depth);
+    }
     int dk = 0, dw = 0;
     const int kn = k ? add(*k, dk) : push({Op::constant, Fn::exp, -1, -1, -1, 0, 1.0});
     const int wn = add(g->args[0], dw);
@@ -251,7 +272,7 @@ void check_names(const TextModel& m) {
   std::map<std::string, std::string> seen;
   auto claim = [&](const std::string& name, const std::string& key) {
     if (!is_identifier(name)) throw TextModelError(key, "'" + name + "' is not a name: letters, digits and '_', not starting with a digit");
-    bool taken = reserved().count(name) > 0;
+    bool taken = reserved(m.volume).count(name) > 0;
     for (const auto& [f, n] : functions()) taken = taken || f == name;
     if (taken) throw TextModelError(key, "'" + name + "' is a predefined name or function; choose another");
     if (auto it = seen.find(name); it != seen.end()) throw TextModelError(key, "'" + name + "' is declared twice (also " + it->second + ")");
@@ -380,6 +401,7 @@ Program compile(const TextModel& m) {
     throw TextModelError("model.equations", "expected one equation per species (" + join(m.species) + ")");
   check_names(m);
   Program p;
+  p.volume = m.volume;
   Builder b(m, p);
   b.used_params.assign(m.params.size(), false);
   const std::vector<Definition> defs = definitions(m);

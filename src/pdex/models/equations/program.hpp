@@ -22,13 +22,14 @@ struct TextModel {
   std::vector<std::pair<std::string, std::string>> defines;   // name, expression; each may use those before it
   std::vector<std::pair<std::string, std::string>> algebraic = {};  // [model.algebraic]: defines that are also output fields
   bool random = false;  // rand() and randn() allowed: an initial value's or a parameter's expression
+  bool volume = false;  // on a 3D grid: z, dz, L_z and grad_z (grad_zf, grad_zb) exist, lap and div take z
 };
 
 enum class Op : std::uint8_t {
-  constant, species, param, define, x, y, t, dx, dy, length_x, length_y,
+  constant, species, param, define, x, y, z, t, dx, dy, dz, length_x, length_y, length_z,
   negate, add, sub, mul, div, pow, powi, less, less_equal, greater, greater_equal, equal, not_equal, choose,
   func1, func2,
-  lap, grad_x, grad_y, grad_xf, grad_xb, grad_yf, grad_yb, advect, div_grad,
+  lap, grad_x, grad_y, grad_z, grad_xf, grad_xb, grad_yf, grad_yb, grad_zf, grad_zb, advect, div_grad,
   tensor, div_tensor,  // div(tensor(xx, xy, yy)*grad(u)): a = the tensor node (a, b, c its entries), b = u
   rand, randn,  // noise: initial values and parameters only (TextModel::random)
 };
@@ -60,6 +61,7 @@ struct Program {
   std::vector<int> equations;  // the root of each species' right-hand side
   std::vector<ImplicitTerm> implicit;  // per species
   int reach = 0;               // how many cells beyond a cell its right-hand side reads (nested operators add up)
+  bool volume = false;         // a 3D grid's (TextModel::volume): lap and div read the z neighbours too
   std::vector<bool> params_used;  // per parameter: whether the equations or defines use it
   // Per parameter (set by the run, not by compile()): a number rather than a value per cell, which the
   // generated code takes from the stage's arguments (text_cell.hpp's Constants) instead of a field.

@@ -47,7 +47,8 @@ struct StageArgs {
 template <class T>
 StageArgs<T> reading(const FieldView<const T>& u, const FieldView<const T>& params, const Grid2& g, double t = 0) {
   StageArgs<T> a;
-  a.arg = u, a.params = params, a.grid = g, a.h = Spacing<T>::make(g.dx, g.dy, u.pitch), a.t = t;
+  a.arg = u, a.params = params, a.grid = g, a.t = t;
+  a.h = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, u.pitch, g.dz, u.plane) : Spacing<T>::make(g.dx, g.dy, u.pitch);
   return a;
 }
 
@@ -56,28 +57,36 @@ struct TextCell {
   FieldView<const T> u, params;
   Grid2 grid;
   Spacing<T> h;
-  T t, dx, dy, lx, ly, theta;
+  T t, dx, dy, dz, lx, ly, lz, theta;
   Constants<T> consts;
 
   PDEX_HD explicit TextCell(const StageArgs<T>& a)
       : u(a.arg), params(a.params), grid(a.grid), h(a.h), t(T(a.t)), dx(T(a.grid.dx)), dy(T(a.grid.dy)),
-        lx(T(a.grid.width())), ly(T(a.grid.height())), theta(a.theta), consts(a.constants) {}
-  PDEX_HD T s(int k, int i, int j) const { return u(k, i, j); }
-  PDEX_HD T p(int k, int i, int j) const { return params(k, i, j); }
+        dz(T(a.grid.dz)), lx(T(a.grid.width())), ly(T(a.grid.height())), lz(T(a.grid.depth())), theta(a.theta),
+        consts(a.constants) {}
   // The same at offset o: the species and the parameters share a layout (one grid, one ghost width).
   PDEX_HD T s(int k, int64_t o) const { return u.data[k * u.comp_stride + o]; }
   PDEX_HD T p(int k, int64_t o) const { return params.data[k * params.comp_stride + o]; }
   PDEX_HD T x(int i) const { return T(grid.x(i)); }
   PDEX_HD T y(int j) const { return T(grid.y(j)); }
+  PDEX_HD T z(int k) const { return T(grid.z(k)); }
 };
 
-// The stage at cell (i, j) for n <= N species; its error estimate. Rhs: rhs(cell, i, j, f), the
+// The stores of cell (i, j, k) (k = 0 on a 2D grid) at offset o from its right-hand sides kv; its error
+// estimate. A cell beside no side (MayBeEdge false) pushes no images.
+template <bool MayBeEdge, int N, class T>
+PDEX_HD inline T store_cell(const StageArgs<T>& a, int i, int j, int k, int64_t o, const T* kv, int n) {
+  if (MayBeEdge && a.st.out.nz > 1) return a.st.template combine_volume<N>(i, j, k, o, kv, n);
+  return a.st.template combine<MayBeEdge, N>(i, j, o, kv, n);
+}
+
+// The stage at cell (i, j, k) for n <= N species; its error estimate. Rhs: rhs(cell, i, j, k, f), the
 // generated function or the interpreter.
 template <int N, class T, class Rhs>
-PDEX_HD inline T stage_cell(const StageArgs<T>& a, const TextCell<T>& c, const Rhs& rhs, int i, int j, int n = N) {
+PDEX_HD inline T stage_cell(const StageArgs<T>& a, const TextCell<T>& c, const Rhs& rhs, int i, int j, int k, int n = N) {
   T f[N];
-  rhs(c, i, j, f);
-  return a.st.template combine<true, N>(i, j, a.st.u.offset(i, j), f, n);
+  rhs(c, i, j, k, f);
+  return store_cell<true, N>(a, i, j, k, a.st.u.offset(i, j, k), f, n);
 }
 
 #ifndef __CUDACC_RTC__
@@ -109,55 +118,57 @@ void plain_stores(const RkStores<T, FloorLimit<T>>& st, int s, int64_t o, int q0
   }
 }
 
-// The right-hand sides of the cells (i0 + q, j), q < m, species by species (k[s][q]): by the chunk where
-// Rhs takes chunks (the interpreter), else cell by cell (the generated function; a loop the compiler
-// vectorizes).
+// The right-hand sides of the cells (i0 + q, j, k), q < m, species by species (ks[s][q]): by the chunk
+// where Rhs takes chunks (the interpreter), else cell by cell (the generated function; a loop the
+// compiler vectorizes).
 template <int N, int Chunk, class T, class Rhs>
-void chunk_rhs(const Rhs& rhs, const TextCell<T>& c, int i0, int j, int m, T (&k)[N][Chunk]) {
-  if constexpr (requires { rhs(c, i0, j, m, k); }) {
-    rhs(c, i0, j, m, k);
+void chunk_rhs(const Rhs& rhs, const TextCell<T>& c, int i0, int j, int k, int m, T (&ks)[N][Chunk]) {
+  if constexpr (requires { rhs(c, i0, j, k, m, ks); }) {
+    rhs(c, i0, j, k, m, ks);
   } else {
     for (int q = 0; q < m; ++q) {
       T f[N];
-      rhs(c, i0 + q, j, f);
-      for (int s = 0; s < N; ++s) k[s][q] = f[s];
+      rhs(c, i0 + q, j, k, f);
+      for (int s = 0; s < N; ++s) ks[s][q] = f[s];
     }
   }
 }
 
-// The stage on rows j0 .. j1 - 1 (the executor shares the rows among its threads); the rows' largest
-// error estimate. A row goes in chunks of cells: first their right-hand sides, then their stores, which
-// push ghost images only at cells beside a side (plain_stores away from the sides, where it can).
+// The stage on rows r0 .. r1 - 1 of FieldView::interior_rows() (row r % ny of plane r / ny; the executor
+// shares the rows among its threads); the rows' largest error estimate. A row goes in chunks of cells:
+// first their right-hand sides, then their stores, which push ghost images only at cells beside a side
+// (plain_stores away from the sides, where it can).
 template <int N, class T, class Rhs>
-T stage_rows(const StageArgs<T>& a, int j0, int j1, const Rhs& rhs, int n = N) {
+T stage_rows(const StageArgs<T>& a, int r0, int r1, const Rhs& rhs, int n = N) {
   const TextCell<T> c(a);
-  const int g = a.st.out.ghost, nx = a.grid.nx;
+  const int g = a.st.out.ghost, nx = a.grid.nx, ny = a.grid.ny, nz = a.grid.nz;
   const bool plain = !a.st.k.data && a.st.sum.n == 0 && a.st.err.n == 0 && a.st.w_err == T(0);
   constexpr int chunk = chunk_of<Rhs>();
   T e = T(0);
   T k[N][chunk];
   // Cell q's stores, from its right-hand sides; combine turns NaN into infinity.
-  auto store = [&]<bool MayBeEdge>(int i0, int j, int64_t o, int q) {
+  auto store = [&]<bool MayBeEdge>(int i0, int j, int plane, int64_t o, int q) {
     T kv[N];
     for (int s = 0; s < n; ++s) kv[s] = k[s][q];
-    const T ec = a.st.template combine<MayBeEdge, N>(i0 + q, j, o + q, kv, n);
+    const T ec = store_cell<MayBeEdge, N>(a, i0 + q, j, plane, o + q, kv, n);
     e = ec > e ? ec : e;
   };
-  for (int j = j0; j < j1; ++j) {
-    const bool inner = j >= g && j < a.grid.ny - g;
+  for (int r = r0; r < r1; ++r) {
+    const int j = nz > 1 ? r % ny : r, plane = nz > 1 ? r / ny : 0;
+    const bool inner = j >= g && j < ny - g && (nz == 1 || (plane >= g && plane < nz - g));
     const int lo = inner ? std::min(g, nx) : nx, hi = inner ? std::max(lo, nx - g) : nx;  // the cells beside no side
     for (int i0 = 0; i0 < nx; i0 += chunk) {
       const int m = std::min(chunk, nx - i0);
-      chunk_rhs<N>(rhs, c, i0, j, m, k);
-      const int64_t o = a.st.u.offset(i0, j);
+      chunk_rhs<N>(rhs, c, i0, j, plane, m, k);
+      const int64_t o = a.st.u.offset(i0, j, plane);
       const int q0 = std::clamp(lo - i0, 0, m), q1 = std::clamp(hi - i0, q0, m);
-      for (int q = 0; q < q0; ++q) store.template operator()<true>(i0, j, o, q);
+      for (int q = 0; q < q0; ++q) store.template operator()<true>(i0, j, plane, o, q);
       if (plain) {
         for (int s = 0; s < n; ++s) plain_stores<N>(a.st, s, o, q0, q1, k);
       } else {
-        for (int q = q0; q < q1; ++q) store.template operator()<false>(i0, j, o, q);
+        for (int q = q0; q < q1; ++q) store.template operator()<false>(i0, j, plane, o, q);
       }
-      for (int q = q1; q < m; ++q) store.template operator()<true>(i0, j, o, q);
+      for (int q = q1; q < m; ++q) store.template operator()<true>(i0, j, plane, o, q);
     }
   }
   return e;

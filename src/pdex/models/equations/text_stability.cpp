@@ -59,13 +59,16 @@ double mode_step(const Complex m[max_components][max_components], int n) {
   return dt;
 }
 
-// The wave numbers per cell of the modes looked at, along x and y: 0, pi/2, pi.
+// The wave numbers per cell of the modes looked at, along each axis: 0, pi/2, pi.
 constexpr double wave_numbers[3] = {0.0, 1.5707963267948966, 3.141592653589793};
+constexpr int max_modes = 27;  // every combination along x, y and z (9 on a 2D grid)
 
 }  // namespace
 
 StableStep text_stable_step(const EquationsSpec& s, double theta) {
   const int n = int(s.text.species.size()), reach = equations_detail::ghost_of(s);
+  const bool volume = s.grid.is_3d();
+  const int modes = volume ? 27 : 9, zreach = volume ? reach : 0;
   Field<double> u = equations_detail::initial_state<double>(s, MemorySpace::host);
   const Field<double> params = equations_detail::parameter_field<double>(s, MemorySpace::host);
   eq::StageArgs<double> a = eq::reading(u.cview(), params.cview(), s.grid);
@@ -74,29 +77,33 @@ StableStep text_stable_step(const EquationsSpec& s, double theta) {
   const eq::Interpreter<double> rhs(s.program);
   const FieldView<double> w = u.view();
   double least = unlimited, f0[max_components], f1[max_components];
-  int at_i = 0, at_j = 0;
-  for (const int j : spread(s.grid.ny, 16))
-    for (const int i : spread(s.grid.nx, 16)) {
-      rhs(cell, i, j, f0);
-      Complex m[9][max_components][max_components] = {};  // the Jacobian on each mode (kx, ky)
-      for (int r = 0; r < n; ++r)
-        for (int dj = -reach; dj <= reach; ++dj)
-          for (int di = -reach; di <= reach; ++di) {
-            double& x = w(r, i + di, j + dj);
-            const double saved = x, delta = 1e-7 * std::max(1.0, std::abs(x));
-            x = saved + delta;
-            rhs(cell, i, j, f1);
-            x = saved;
-            for (int mode = 0; mode < 9; ++mode) {
-              const Complex phase = std::polar(1.0, wave_numbers[mode % 3] * di + wave_numbers[mode / 3] * dj);
-              for (int c = 0; c < n; ++c) m[mode][c][r] += phase * ((f1[c] - f0[c]) / delta);
-            }
-          }
-      for (const auto& mode : m)
-        if (const double dt = mode_step(mode, n); dt < least) least = dt, at_i = i, at_j = j;
-    }
+  int at_i = 0, at_j = 0, at_k = 0;
+  for (const int k : spread(s.grid.nz, volume ? 6 : 1))
+    for (const int j : spread(s.grid.ny, 16))
+      for (const int i : spread(s.grid.nx, 16)) {
+        rhs(cell, i, j, k, f0);
+        Complex m[max_modes][max_components][max_components] = {};  // the Jacobian on each mode (kx, ky, kz)
+        for (int r = 0; r < n; ++r)
+          for (int dk = -zreach; dk <= zreach; ++dk)
+            for (int dj = -reach; dj <= reach; ++dj)
+              for (int di = -reach; di <= reach; ++di) {
+                double& x = w(r, i + di, j + dj, k + dk);
+                const double saved = x, delta = 1e-7 * std::max(1.0, std::abs(x));
+                x = saved + delta;
+                rhs(cell, i, j, k, f1);
+                x = saved;
+                for (int mode = 0; mode < modes; ++mode) {
+                  const double angle =
+                      wave_numbers[mode % 3] * di + wave_numbers[mode / 3 % 3] * dj + wave_numbers[mode / 9] * dk;
+                  const Complex phase = std::polar(1.0, angle);
+                  for (int c = 0; c < n; ++c) m[mode][c][r] += phase * ((f1[c] - f0[c]) / delta);
+                }
+              }
+        for (int mode = 0; mode < modes; ++mode)
+          if (const double dt = mode_step(m[mode], n); dt < least) least = dt, at_i = i, at_j = j, at_k = k;
+      }
   if (least == unlimited) return {unlimited, "the right-hand sides do not limit the step at the initial state"};
-  const std::string where = s.grid.extents().where(s.grid.extents().index(at_i, at_j));
+  const std::string where = s.grid.extents().where(s.grid.extents().index(at_i, at_j, at_k));
   return {least, cat({"estimated by a frozen-coefficient von Neumann analysis of the equations' Jacobian at the initial "
                       "state, smallest at ", where})};
 }

@@ -87,10 +87,10 @@ struct RkStores {
 
   // The same at cell (i, j) of plane `plane` of a 3D field, its images pushed within the plane and across z.
   template <int N>
-  PDEX_HD T combine_volume(int i, int j, int plane, int64_t o, const T* kv) const {
+  PDEX_HD T combine_volume(int i, int j, int plane, int64_t o, const T* kv, int n = N) const {
     T v[N];
-    const T e = values<N>(o, kv, v, N);
-    for (int c = 0; c < N; ++c) push_cell_images(out, bc, c, i, j, plane, stored(o, c, kv, v));
+    const T e = values<N>(o, kv, v, n);
+    for (int c = 0; c < n; ++c) push_cell_images(out, bc, c, i, j, plane, stored(o, c, kv, v));
     return e;
   }
 
