@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "pdex/config/field_specs.hpp"
+#include "pdex/config/grid_config.hpp"
 #include "pdex/config/solver_config.hpp"
 
 namespace pdex {
@@ -11,23 +13,27 @@ namespace pdex {
 namespace {
 
 // A Gaussian as seed 002 writes its data (sec. 5):
-//   background + amplitude / sqrt(2 pi sigma2) exp(-((x - mu_x)^2 + (y - mu_y)^2 / y_divisor) / (2 sigma2)).
+//   background + amplitude / sqrt(2 pi sigma2) exp(-((x - mu_x)^2 + (y - mu_y)^2 / y_divisor) / (2 sigma2)),
+// on a 3D grid with (z - mu_z)^2 in the sum (mu_z: mu_y unless given).
 struct Gaussian {
   double amplitude, sigma2, mu_x, mu_y, y_divisor = 1, background = 0;
-  double operator()(double x, double y) const {
-    const double r2 = (x - mu_x) * (x - mu_x) + (y - mu_y) * (y - mu_y) / y_divisor;
+  std::optional<double> mu_z = {};
+  double operator()(double x, double y, std::optional<double> z = {}) const {
+    double r2 = (x - mu_x) * (x - mu_x) + (y - mu_y) * (y - mu_y) / y_divisor;
+    if (z) r2 += (*z - mu_z.value_or(mu_y)) * (*z - mu_z.value_or(mu_y));
     return background + amplitude / std::sqrt(2 * std::numbers::pi * sigma2) * std::exp(-r2 / (2 * sigma2));
   }
 };
 
-Gaussian read_gaussian(ConfigReader& cfg, const std::string& path, Gaussian g) {
+Gaussian read_gaussian(ConfigReader& cfg, const std::string& path, Gaussian g, bool volume) {
   cfg.get_choice(path + ".preset", {"gaussian"}, "gaussian");
   g.amplitude = cfg.get_double(path + ".amplitude", g.amplitude);
   g.sigma2 = cfg.get_double(path + ".sigma2", g.sigma2);
   if (!(g.sigma2 > 0)) cfg.fail(path + ".sigma2", "expected a positive variance");
   if (cfg.has(path + ".mu")) {
-    const auto mu = cfg.get_doubles(path + ".mu", 2);
+    const auto mu = cfg.get_doubles(path + ".mu", volume ? 3 : 2);
     g.mu_x = mu[0], g.mu_y = mu[1];
+    if (volume) g.mu_z = mu[2];
   }
   g.y_divisor = cfg.get_double(path + ".y_divisor", g.y_divisor);
   if (!(g.y_divisor > 0)) cfg.fail(path + ".y_divisor", "expected a positive number");
@@ -42,9 +48,13 @@ std::vector<double> read_field(SpecContext& ctx, const std::string& path, const 
   const Grid2& g = ctx.grid;
   const toml::node* n = ctx.cfg.find(path);
   if (!n || (n->is_table() && ctx.cfg.has(path + ".preset"))) {
-    const Gaussian f = read_gaussian(ctx.cfg, path, fallback);
-    const int r = ring ? 1 : 0;
+    const Gaussian f = read_gaussian(ctx.cfg, path, fallback, g.is_3d());
     std::vector<double> v;
+    if (g.is_3d()) {  // no ring: Keller-Segel's fields
+      for_each_cell(g.extents(), [&](int i, int j, int k) { v.push_back(f(g.x(i), g.y(j), g.z(k))); });
+      return v;
+    }
+    const int r = ring ? 1 : 0;
     for_each_cell(g.extents().grown(r), [&](int i, int j) { v.push_back(f(g.x(i - r), g.y(j - r))); });
     return v;
   }
@@ -86,9 +96,13 @@ ChemotaxisSpec read_chemotaxis(ConfigReader& cfg, Grid2 grid, const std::string&
   if (cfg.has("grid.boundary"))
     cfg.fail("grid.boundary", "chemotaxis models set their own boundaries: Dirichlet for chemotaxis_stokes "
                               "(values in model.boundary.n, model.boundary.c), zero flux for keller_segel");
-  if (!cfg.has("grid.dx")) grid.dx = 1.0 / grid.nx;  // the unit square
+  if (!cfg.has("grid.dx")) grid.dx = 1.0 / grid.nx;  // the unit square (cube)
   if (!cfg.has("grid.dy")) grid.dy = cfg.has("grid.dx") ? grid.dx : 1.0 / grid.ny;
+  if (!cfg.has("grid.dz")) grid.dz = cfg.has("grid.dx") ? grid.dx : 1.0 / grid.nz;
   if (grid.nx < 3 || grid.ny < 3) cfg.fail("grid.nx", "chemotaxis models need at least 3 x 3 cells");
+  if (grid.is_3d() && cfg.get_string("model.name") == "chemotaxis_stokes")
+    cfg.fail("grid.nz", "chemotaxis_stokes (seed 002) is 2D; keller_segel takes 3D grids");
+  if (grid.is_3d() && grid.nz < 3) cfg.fail("grid.nz", "a 3D Keller-Segel grid needs at least 3 planes");
   ChemotaxisSpec s;
   s.grid = grid;
   SpecContext ctx{cfg, grid, base_dir};
@@ -126,7 +140,7 @@ nlohmann::json chemotaxis_json(const ChemotaxisSpec& s) {
                   {"params", {{"chi", s.chi}}}, {"boundary", "zero flux"}});
   }
   return {{"model", model},
-          {"grid", {{"nx", s.grid.nx}, {"ny", s.grid.ny}, {"dx", s.grid.dx}, {"dy", s.grid.dy}}},
+          {"grid", grid_json(s.grid, false)},
           {"initial", {{"n", cells_json(s.n0)}, {"c", cells_json(s.c0)}}},
           {"solver", solver_json(s.solver)}};
 }

@@ -49,9 +49,9 @@ std::unique_ptr<ModelSetup> read_chemotaxis_model(ModelContext& m) {
 }  // namespace
 
 ModelFamily chemotaxis_family() {
-  return ModelFamily{
+  ModelFamily f{
       "chemotaxis",
-      "chemotaxis on [0,1]^2 by forward Euler, steps admitted by Theorem 2 (seed 002; docs/models.md)",
+      "chemotaxis on [0,1]^2 (Keller-Segel also on [0,1]^3) by forward Euler, steps admitted by Theorem 2 (seed 002; docs/models.md)",
       {{"chemotaxis_stokes", "chemotaxis-Stokes (seed 002, eq. 1)",
         "n_t = lap n - div(n S grad c) - u.grad n, c_t = lap c - n c - u.grad c, u_t = lap u + grad P + n grad phi, "
         "lap P = -div(n grad phi)",
@@ -62,9 +62,11 @@ ModelFamily chemotaxis_family() {
        {"keller_segel", "Keller-Segel",
         "n_t = lap n - chi div(n grad c), c_t = lap c + n - c (variant = parabolic) or 0 = lap c + n - c (elliptic)",
         {"n", "c"}, {{"chi", 1.0, "chemotactic sensitivity", "length^2/time", 0, 20, false}}, {"euler"},
-        {"zero flux on every side; model.variant = parabolic | elliptic; model.growth_warning = 10"},
+        {"zero flux on every side; model.variant = parabolic | elliptic; model.growth_warning = 10; 3D grids (grid.nz > 1) too"},
         {"keller_segel_aggregation.toml"}}},
       read_chemotaxis_model};
+  f.three_d = true;
+  return f;
 }
 
 }  // namespace pdex

@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "pdex/core/error.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/chemotaxis/chemotaxis_kernels.hpp"
 #include "pdex/models/chemotaxis/chemotaxis_stepper.hpp"
@@ -54,21 +56,22 @@ void stokes_step(const Exec& ex, FieldView<const T> w, FieldView<const T> P, Fie
 }
 
 // Keller-Segel: n_t = div(grad n - chi n grad c); c_t = lap c + n - c, or (elliptic) c kept for the solve.
+// A 3D field's cells by interior rows, its z faces' fluxes added.
 template <class Exec, class T>
 void keller_segel_step(const Exec& ex, FieldView<const T> w, FieldView<T> out, const FieldBoundary& bc, Spacing<T> h,
                        T dt, T chi, bool elliptic) {
   const TensorParam<T> s{nullptr, 0, {chi, T(0), T(0), chi}};
-  for_each_cell(ex, w.interior(), [=] PDEX_HD(int i, int j) {
-    const int64_t o = w.offset(i, j);
+  const bool volume = w.nz > 1;
+  for_each_cell(ex, w.interior_rows(), [=] PDEX_HD(int i, int r) {
+    const int64_t o = w.row_offset(i, r);
     const T *n = w.comp(comp_n), *c = w.comp(comp_c);
-    const T vn = n[o] + dt * div_cell_flux(n, c, o, s, h);
-    const T vc = elliptic ? c[o] : c[o] + dt * (lap(c, o, h) + n[o] - c[o]);
+    const T div = volume ? div_cell_flux(n, c, o, s, h) + div_z_flux(n, c, o, chi, h) : div_cell_flux(n, c, o, s, h);
+    const T vn = n[o] + dt * div;
+    const T vc = elliptic ? c[o] : c[o] + dt * (lap_any(c, o, h, volume) + n[o] - c[o]);
     out.comp(comp_n)[o] = vn;
     out.comp(comp_c)[o] = vc;
-    if (near_boundary(out, i, j)) {
-      push_ghosts(out, bc, comp_n, i, j, vn);
-      push_ghosts(out, bc, comp_c, i, j, vc);
-    }
+    push_row_images(out, bc, comp_n, i, r, vn);
+    push_row_images(out, bc, comp_c, i, r, vc);
   });
 }
 
@@ -82,8 +85,8 @@ void pressure_source(const Exec& ex, FieldView<const T> w, FieldView<const T> ph
   });
 }
 
-// A host field whose component k holds *comps[k]: interior values (row-major), or interior and ghost
-// values when given with the ring ((ny+2) x (nx+2)); an empty vector leaves the component 0.
+// A host field whose component k holds *comps[k]: interior values (row-major), or, on a 2D grid, interior
+// and ghost values when given with the ring ((ny+2) x (nx+2)); an empty vector leaves the component 0.
 template <class T>
 Field<T> host_field(const Grid2& g, const std::vector<const std::vector<double>*>& comps) {
   Field<T> f(g, int(comps.size()), 1, MemorySpace::host);
@@ -92,13 +95,18 @@ Field<T> host_field(const Grid2& g, const std::vector<const std::vector<double>*
     const std::vector<double>& src = *comps[k];
     if (src.empty()) continue;
     const int ring = int64_t(src.size()) == g.extents().grown(1).cells() ? 1 : 0;
+    if (!ring) {
+      f.set_interior(int(k), std::vector<T>(src.begin(), src.end()));
+      continue;
+    }
     const Extents2 given = g.extents().grown(ring);
     for_each_cell(given, [&](int i, int j) { v(int(k), i - ring, j - ring) = T(src[std::size_t(given.index(i, j))]); });
   }
   return f;
 }
 
-template <class Exec, class T>
+// Op: the solves' operator, Helmholtz<T> on a 2D grid, Helmholtz3<T> on a 3D one (Keller-Segel's alone).
+template <class Exec, class T, class Op>
 class ChemotaxisStepper final : public Stepper {
  public:
   ChemotaxisStepper(const Exec& ex, const ChemotaxisSpec& spec) : ex_(ex), spec_(spec), dt_(T(spec.dt)) {
@@ -109,7 +117,8 @@ class ChemotaxisStepper final : public Stepper {
     Field<T> host = stokes_ ? host_field<T>(g, {&spec.n0, &spec.c0, &spec.u10, &spec.u20})
                             : host_field<T>(g, {&spec.n0, &spec.c0});
     fill_ghosts(Serial{}, host, spec.bc);
-    h_ = Spacing<T>::make(g.dx, g.dy, host.view().pitch);
+    h_ = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, host.view().pitch, g.dz, host.view().plane)
+                   : Spacing<T>::make(g.dx, g.dy, host.view().pitch);
     w_[0] = to_space(host, Exec::space);
     w_[1] = host.like(Exec::space);
     saved_ = host.like(Exec::space);
@@ -227,7 +236,7 @@ class ChemotaxisStepper final : public Stepper {
   // c - lap c = n with c's zero-flux conditions.
   void set_up_elliptic(const Field<T>& layout) {
     FieldBoundary cbc = FieldBoundary::all(BcKind::neumann);
-    for (int side = 0; side < 4; ++side) cbc.side[side][0] = spec_.bc.side[side][comp_c];
+    for (int side = 0; side < side_count; ++side) cbc.side[side][0] = spec_.bc.side[side][comp_c];
     make_solver(layout, 1.0, cbc);
     solve();
   }
@@ -235,8 +244,8 @@ class ChemotaxisStepper final : public Stepper {
   void make_solver(const Field<T>& layout, double alpha, const FieldBoundary& bc) {
     const Grid2& g = spec_.grid;
     const double beta = 1.0;
-    const Helmholtz<T> op = make_helmholtz<T>(g, layout.view().pitch, alpha, &beta, 1, bc);
-    solver_ = std::make_unique<LinearSolver<Exec, T>>(ex_, layout, op, bc, spec_.solver);
+    const Op op = make_grid_operator<Op>(g, layout.view(), alpha, &beta, 1, bc);
+    solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex_, layout, op, bc, spec_.solver);
   }
 
   // The pressure of the current n (seed 002's Poisson equation), or Keller-Segel's elliptic c.
@@ -266,7 +275,7 @@ class ChemotaxisStepper final : public Stepper {
   Buffer<uint16_t> frame_scratch_;
   TensorParam<T> s_;
   int cur_ = 0;
-  std::unique_ptr<LinearSolver<Exec, T>> solver_;
+  std::unique_ptr<LinearSolver<Exec, T, Op>> solver_;
   SolverTotals totals_;
   std::vector<std::string> names_;
 };
@@ -275,8 +284,15 @@ class ChemotaxisStepper final : public Stepper {
 
 template <class Exec>
 std::unique_ptr<Stepper> make_chemotaxis_stepper_on(const Exec& ex, const ChemotaxisSpec& spec, Precision precision) {
-  if (precision == Precision::f32) return std::make_unique<chemotaxis_detail::ChemotaxisStepper<Exec, float>>(ex, spec);
-  return std::make_unique<chemotaxis_detail::ChemotaxisStepper<Exec, double>>(ex, spec);
+  if (spec.grid.is_3d() && spec.kind == ChemotaxisKind::stokes)
+    throw InputError("chemotaxis-Stokes (seed 002) is 2D; Keller-Segel takes 3D grids");
+  auto make = [&]<class T>() -> std::unique_ptr<Stepper> {
+    return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<Stepper> {
+      return std::make_unique<chemotaxis_detail::ChemotaxisStepper<Exec, T, Op>>(ex, spec);
+    });
+  };
+  if (precision == Precision::f32) return make.template operator()<float>();
+  return make.template operator()<double>();
 }
 
 }  // namespace pdex

@@ -68,6 +68,27 @@ struct Rows {
 
 };
 
+// Keller-Segel's F rows on a 3D grid at cell (i, j, k): the drift |chi dc/dx_a| / h_a and |dn/dx_a| along
+// each axis, the ghosts the cells' mirror images (zero flux); as f_row, at least 2 (the c row).
+double keller_segel_row_3d(const ChemotaxisSpec& s, double n_max, int i, int j, int k) {
+  const Grid2& g = s.grid;
+  const Extents2 e = g.extents();
+  auto at = [&](const std::vector<double>& v, int a, int b, int c) {
+    return v[std::size_t(e.index(std::clamp(a, 0, e.nx - 1), std::clamp(b, 0, e.ny - 1), std::clamp(c, 0, e.nz - 1)))];
+  };
+  const double h[3] = {g.dx, g.dy, g.dz};
+  const int step[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  double row = 0;
+  for (int a = 0; a < 3; ++a) {
+    const int di = step[a][0], dj = step[a][1], dk = step[a][2];
+    const double dc = (at(s.c0, i + di, j + dj, k + dk) - at(s.c0, i - di, j - dj, k - dk)) / (2 * h[a]);
+    const double dn = (at(s.n0, i + di, j + dj, k + dk) - at(s.n0, i - di, j - dj, k - dk)) / (2 * h[a]);
+    const double drift = s.kind == ChemotaxisKind::keller_segel_elliptic ? s.chi * n_max : s.chi * std::abs(dc);
+    row += drift / h[a] + std::abs(dn);
+  }
+  return std::max(row, 2.0);
+}
+
 std::vector<double> ring(const std::vector<double>& v, const Grid2& g) {
   if (v.empty() || int64_t(v.size()) == g.extents().grown(1).cells()) return v;
   return with_ghost_ring(v, g.extents());
@@ -77,24 +98,31 @@ std::vector<double> ring(const std::vector<double>& v, const Grid2& g) {
 
 Theorem2Bound chemotaxis_theorem2(const ChemotaxisSpec& s) {
   const Grid2& g = s.grid;
-  const Rows r{s, ring(s.n0, g), ring(s.c0, g), ring(s.u10, g), ring(s.u20, g), s.phi, g.extents().grown(1),
-               *std::max_element(s.n0.begin(), s.n0.end())};
+  const double n_max = *std::max_element(s.n0.begin(), s.n0.end());
   Theorem2Bound t;
-  for_each_cell(g.extents(), [&](int i, int j) { t.f_max = std::max(t.f_max, r.f_row(i, j)); });
-  // The Laplacian rows of every cell type (interior, sides, corners) of every field. A row is at most 1
-  // up to h_t = 1/d when o = d, up to 2/(d + o) when o < d.
+  if (g.is_3d()) {
+    for_each_cell(g.extents(), [&](int i, int j, int k) { t.f_max = std::max(t.f_max, keller_segel_row_3d(s, n_max, i, j, k)); });
+  } else {
+    const Rows r{s, ring(s.n0, g), ring(s.c0, g), ring(s.u10, g), ring(s.u20, g), s.phi, g.extents().grown(1), n_max};
+    for_each_cell(g.extents(), [&](int i, int j) { t.f_max = std::max(t.f_max, r.f_row(i, j)); });
+  }
+  // The Laplacian rows of every cell type (interior, sides, edges, corners) of every field. A row is at
+  // most 1 up to h_t = 1/d when o = d, up to 2/(d + o) when o < d.
   t.dt_linear = std::numeric_limits<double>::infinity();
-  const double h2x = g.dx * g.dx, h2y = g.dy * g.dy;
+  const double h2x = g.dx * g.dx, h2y = g.dy * g.dy, h2z = g.dz * g.dz;
   for (int ax : {0, 1, 2})
     for (int ay : {0, 1, 2})
-      for (int comp = 0; comp < (s.kind == ChemotaxisKind::stokes ? 4 : 2); ++comp) {
-        double dxr, oxr, dyr, oyr;
-        axis_row(s.bc.side[ax == 2 ? right : left][comp].kind, ax != 0, dxr, oxr);
-        axis_row(s.bc.side[ay == 2 ? top : bottom][comp].kind, ay != 0, dyr, oyr);
-        const double d = dxr / h2x + dyr / h2y, o = oxr / h2x + oyr / h2y;
-        t.norm_linear = std::max(t.norm_linear, row_norm(s.dt, d, o));
-        t.dt_linear = std::min(t.dt_linear, o < d ? 2 / (d + o) : 1 / d);
-      }
+      for (int az = 0; az < (g.is_3d() ? 3 : 1); ++az)
+        for (int comp = 0; comp < (s.kind == ChemotaxisKind::stokes ? 4 : 2); ++comp) {
+          double dxr, oxr, dyr, oyr, dzr = 0, ozr = 0;
+          axis_row(s.bc.side[ax == 2 ? right : left][comp].kind, ax != 0, dxr, oxr);
+          axis_row(s.bc.side[ay == 2 ? top : bottom][comp].kind, ay != 0, dyr, oyr);
+          if (g.is_3d()) axis_row(s.bc.side[az == 2 ? back : front][comp].kind, az != 0, dzr, ozr);
+          double d = dxr / h2x + dyr / h2y, o = oxr / h2x + oyr / h2y;
+          if (g.is_3d()) d += dzr / h2z, o += ozr / h2z;
+          t.norm_linear = std::max(t.norm_linear, row_norm(s.dt, d, o));
+          t.dt_linear = std::min(t.dt_linear, o < d ? 2 / (d + o) : 1 / d);
+        }
   t.rho = t.norm_linear + s.dt * t.f_max;
   t.dt_nonlinear = t.f_max > 0 ? 1 / t.f_max : std::numeric_limits<double>::infinity();
   t.dt_max = std::min(t.dt_linear, t.dt_nonlinear);
