@@ -13,6 +13,7 @@
 #include "pdex/config/grid_config.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/core/memory_stats.hpp"
 #include "pdex/core/version.hpp"
 #include "pdex/io/atomic_file.hpp"
 
@@ -271,6 +272,20 @@ nlohmann::json check_stability(const RunConfig& rc) {
   return j;
 }
 
+namespace {
+
+// The run's memory against one copy of its output fields in its precision (the state a run cannot do
+// without): the process's peak resident host memory, and the device's where it ran on one.
+nlohmann::json memory_json(const RunConfig& rc, std::size_t fields) {
+  const double state = double(fields) * double(rc.grid().cells()) * (rc.precision == Precision::f32 ? 4.0 : 8.0);
+  const double host = double(host_peak_bytes());
+  nlohmann::json j = {{"state_bytes", state}, {"host_peak_bytes", host}, {"host_peak_per_state", host / state}};
+  if (rc.backend == Backend::cuda) j.update({{"device_bytes", double(device_bytes_peak())}, {"device_per_state", double(device_bytes_peak()) / state}});
+  return j;
+}
+
+}  // namespace
+
 RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   require_one_run(rc);
   const auto t_start = Clock::now();
@@ -291,6 +306,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   sum["cell_updates_per_second"] = res.step_seconds > 0 ? double(rc.grid().cells()) * double(res.steps) / res.step_seconds : 0.0;
   sum["fields"] = stats_json(res.field_names, res.stats);
   if (const SolverTotals* t = stepper->solver_totals()) sum["solver"] = solver_totals_json(*t);
+  sum["memory"] = memory_json(rc, res.field_names.size());
   sim.finish(sum);
   return res;
 }

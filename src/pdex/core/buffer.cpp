@@ -1,11 +1,17 @@
 #include "pdex/core/buffer.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
+#include <unordered_map>
 
 #include "pdex/core/error.hpp"
+#include "pdex/core/memory_stats.hpp"
 #ifdef PDEX_HAVE_CUDA
 #include "pdex/core/cuda/cuda_check.hpp"
 #endif
@@ -20,6 +26,33 @@ constexpr std::size_t host_alignment = 64;  // one cache line; also satisfies AV
 #endif
 
 std::string gib(std::size_t bytes) { return std::to_string(double(bytes) / double(1ull << 30)).substr(0, 6) + " GiB"; }
+
+// The device buffers alive, by address, their sum and its peak. Buffers are made at set-up, never in a
+// step loop: the lock costs nothing that matters.
+struct DeviceLedger {
+  std::mutex lock;
+  std::unordered_map<const void*, std::size_t> sizes;
+  std::size_t now = 0, peak = 0;
+
+  void add(const void* p, std::size_t bytes) {
+    const std::lock_guard<std::mutex> g(lock);
+    sizes[p] = bytes;
+    now += bytes;
+    peak = std::max(peak, now);
+  }
+  void remove(const void* p) {
+    const std::lock_guard<std::mutex> g(lock);
+    const auto it = sizes.find(p);
+    if (it == sizes.end()) return;
+    now -= it->second;
+    sizes.erase(it);
+  }
+};
+
+DeviceLedger& ledger() {
+  static DeviceLedger l;
+  return l;
+}
 }  // namespace
 
 void* allocate_bytes(std::size_t bytes, MemorySpace space) {
@@ -40,6 +73,7 @@ void* allocate_bytes(std::size_t bytes, MemorySpace space) {
     throw Error("out of GPU memory: could not allocate " + gib(bytes) + " (" + gib(free_b) + " free of " +
                 gib(total_b) + "); use a smaller grid, f32, or a CPU backend");
   }
+  ledger().add(p, bytes);
   return p;
 #else
   no_cuda();
@@ -53,6 +87,7 @@ void free_bytes(void* p, MemorySpace space) noexcept {
     return;
   }
 #ifdef PDEX_HAVE_CUDA
+  ledger().remove(p);
   (void)cudaFree(p);
 #endif
 }
@@ -89,3 +124,19 @@ void fill_zero_bytes(void* p, MemorySpace space, std::size_t bytes) {
 }
 
 }  // namespace pdex::detail
+
+namespace pdex {
+
+std::size_t device_bytes_peak() {
+  detail::DeviceLedger& l = detail::ledger();
+  const std::lock_guard<std::mutex> g(l.lock);
+  return l.peak;
+}
+
+std::size_t host_peak_bytes() {
+  rusage u{};
+  if (::getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  return std::size_t(u.ru_maxrss) * 1024;  // Linux reports kilobytes
+}
+
+}  // namespace pdex

@@ -21,11 +21,16 @@ FieldStats field_stats(const Exec& ex, FieldView<const T> v, int c) {
   return {double(field_min(ex, v, c)), double(field_max(ex, v, c)), field_sum(ex, v, c) / double(v.extents().cells())};
 }
 
-// Interior values of component c, row-major [y][x] ([z][y][x]), copied to the host as double.
+// Interior values of component c, row-major [y][x] ([z][y][x]), on the host as double: read in place
+// from a host field (no copy of the state), from a host copy of a device one.
 template <class T>
 std::vector<double> interior_values(const Field<T>& f, int c) {
-  const std::vector<T> v = to_space(f, MemorySpace::host).interior(c);
-  return std::vector<double>(v.begin(), v.end());
+  if (f.space() != MemorySpace::host) return interior_values(to_space(f, MemorySpace::host), c);
+  const Extents2 e = f.grid().extents();
+  const FieldView<const T> v = f.cview();
+  std::vector<double> out(std::size_t(e.cells()));
+  for_each_cell(e, [&](int i, int j, int k) { out[std::size_t(e.index(i, j, k))] = double(v(c, i, j, k)); });
+  return out;
 }
 
 // Component c quantized on the field's executor (min, max and mean by reductions, then one pass), so

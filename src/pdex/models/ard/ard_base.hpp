@@ -108,19 +108,16 @@ class ArdBase : public Interface {
     fill_ghosts(Serial{}, host, bc_, members_);
     const FieldView<T> v = host.view();
     rhs_.h = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, v.pitch, g.dz, v.plane) : Spacing<T>::make(g.dx, g.dy, v.pitch);
-    state_[0] = to_space(host, Exec::space);
     state_[1] = host.like(Exec::space);
-    saved_ = host.like(Exec::space);
+    // A host executor's state is the field just built (no copy: the largest grids are limited by memory).
+    if constexpr (Exec::space == MemorySpace::host) state_[0] = std::move(host);
+    else state_[0] = to_space(host, Exec::space);
     names_ = spec.species;
   }
 
   const std::vector<std::string>& field_names() const override { return names_; }
 
-  std::vector<double> values(int field) override {
-    Field<T> host = to_space(current(), MemorySpace::host);
-    std::vector<T> v = host.interior(field);
-    return std::vector<double>(v.begin(), v.end());
-  }
+  std::vector<double> values(int field) override { return interior_values(current(), field); }
 
   FieldStats stats(int field) override { return field_stats(ex_, current().cview(), field); }
   QuantizedField quantized(int field) override { return quantize(ex_, current(), field, frame_scratch_); }
@@ -132,9 +129,13 @@ class ArdBase : public Interface {
   }
   FieldMemory memory(int field) override { return settable(field) ? field_memory(current(), field) : FieldMemory{}; }
   void refresh_ghosts() override { fill_ghosts(ex_, current(), bc_, members_); }
-  void save() override { copy(saved_, current()); }
+  // The copy the run's guard restores is made at the first save (a run without one holds no copy).
+  void save() override {
+    if (saved_.components() == 0) saved_ = current().like(Exec::space);
+    copy(saved_, current());
+  }
   void restore() override { copy(current(), saved_); }
-  double bytes_per_step() const override { return 2.0 * Rhs::ncomp * sizeof(T) * double(saved_.grid().cells()); }
+  double bytes_per_step() const override { return 2.0 * Rhs::ncomp * sizeof(T) * double(state_[0].grid().cells()); }
 
  protected:
   // The field that holds the state now; a scheme that keeps its state elsewhere says where.

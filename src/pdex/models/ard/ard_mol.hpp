@@ -72,7 +72,7 @@ class ArdMol final : public ArdBase<Exec, T, Rhs, MolStepper> {
   // Per stage the right-hand side reads every species; the combinations move what runge_kutta.hpp counts.
   double bytes_per_step() const override {
     const double values = Rhs::ncomp * (tableau_.stages + combine_values_per_step(tableau_));
-    return values * sizeof(T) * double(this->saved_.grid().cells());
+    return values * sizeof(T) * double(this->state_[0].grid().cells());
   }
 
  protected:
