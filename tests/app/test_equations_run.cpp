@@ -716,7 +716,7 @@ TEST(EquationsRun, ThreeDNamesNeedA3dGridAndTheTwoDOperatorsAreRefusedOnOne) {
 TEST(EquationsRun, OnTheGpuA3dTextModelGivesTheCpusAnswer) {
   if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
   const std::string initial = "u = \"exp(-((x - 6)^2 + (y - 5)^2 + (z - 4)^2)/8) + 0.01*rand()\"\nv = \"0.5 + 0.1*sin(z)*cos(x)\"\n";
-  for (const std::string boundary : {std::string("\"periodic\""), mixed_boundary_3d}) {
+  for (const std::string& boundary : {std::string("\"periodic\""), mixed_boundary_3d}) {
     SCOPED_TRACE(boundary);
     const std::string time = "[time]\ndt = 0.05\nsteps = 100\n";
     EXPECT_LT(largest_difference(final_field(config_3d(z_model, boundary, "cuda", time, initial), "u", 100),

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app_test_support.hpp"
+#include "pdex/core/executor.hpp"
 #include "pdex/io/npy.hpp"
 
 namespace pdex::app_testing {
@@ -67,6 +68,24 @@ TEST(RunOutputs, SummaryHasTheKeysTheDesignLists) {
   EXPECT_GT(s["fields"]["u"]["max"].get<double>(), 0.9);
   EXPECT_LT(s["fields"]["v"]["min"].get<double>(), 0.05);
   EXPECT_EQ(s["outputs"].size(), 4u);  // u and v .npy, initial and final
+  // Memory: one copy of u and v in f32 is the state; the process held at least that, and no device buffer.
+  EXPECT_DOUBLE_EQ(s["memory"]["state_bytes"].get<double>(), 2.0 * 32 * 24 * 4);
+  EXPECT_GT(s["memory"]["host_peak_bytes"].get<double>(), s["memory"]["state_bytes"].get<double>());
+  EXPECT_DOUBLE_EQ(s["memory"]["host_peak_per_state"].get<double>(),
+                   s["memory"]["host_peak_bytes"].get<double>() / s["memory"]["state_bytes"].get<double>());
+  EXPECT_FALSE(s["memory"].contains("device_bytes"));
+}
+
+// On the GPU the summary counts pdex's device buffers: the state twice (the step reads one, writes the
+// other) and the guard's copy, with their ghosts and row padding, and the parameters.
+TEST(RunOutputs, OnTheGpuTheSummaryCountsTheDeviceBuffers) {
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  ScratchDir dir;
+  const Outcome o = run_file(dir, gray_scott_config("", 256, 256, 20), "run", {"--backend", "cuda"});
+  ASSERT_EQ(o.status, 0) << o.output;
+  const auto m = read_json(dir / "run" / "summary.json")["memory"];
+  EXPECT_GE(m["device_per_state"].get<double>(), 3.0) << m.dump();
+  EXPECT_LE(m["device_per_state"].get<double>(), 8.0) << m.dump();
 }
 
 TEST(RunOutputs, SummaryConfigHoldsTheValuesUsedIncludingDefaults) {
