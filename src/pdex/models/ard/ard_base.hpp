@@ -96,6 +96,7 @@ class ArdBase : public Interface {
     for (int c = 0; c < Rhs::ncomp; ++c) rhs_.D[c] = param(d[c]);
     rhs_.ax = P(params_.upload(spec.ax, bc_));
     rhs_.ay = P(params_.upload(spec.ay, bc_));
+    rhs_.az = P(params_.upload(spec.az, bc_));
     rhs_.advection = spec.advection;
     if (spec.anisotropic) {
       FieldView<const T> m = params_.upload_tensor(spec);

@@ -64,6 +64,7 @@ nlohmann::json ArdSetup::resolved() const {
   nlohmann::json model = {{"name", s.reaction}, {"params", params}, {"clamp", s.clamp},
                           {"advection", {{"scheme", adv[int(s.advection)]}, {"x", spec_json(s.ax)}, {"y", spec_json(s.ay)}}},
                           {"diffusion", {{"kind", s.anisotropic ? "tensor" : "isotropic"}}}};
+  if (s.grid.is_3d()) model["advection"]["z"] = spec_json(s.az);
   if (s.anisotropic)
     model["diffusion"].update({{"xx", spec_json(s.mxx)}, {"xy", spec_json(s.mxy)}, {"yy", spec_json(s.myy)}});
   nlohmann::json j = clock_json(clock);
@@ -109,10 +110,9 @@ RunClock read_clock(ConfigReader& cfg, ArdSpec& s) {
   return c;
 }
 
-// Refuses, naming the key, what the family does not run in 3D yet (ard_takes_3d): the transport keys,
-// before they are read.
+// Refuses, naming the key, what the family does not run in 3D yet (ard_takes_3d): a diffusion tensor,
+// before it is read.
 void check_3d_transport(ConfigReader& cfg) {
-  if (cfg.has("model.advection")) cfg.fail("model.advection", ard_3d_limits);
   if (cfg.has("model.diffusion") && cfg.get_string("model.diffusion.kind", "isotropic") != "isotropic")
     cfg.fail("model.diffusion.kind", ard_3d_limits);
 }
@@ -172,8 +172,8 @@ ModelFamily ard_family() {
         r.name, r.title, r.equations, r.species, r.params, schemes,
         {"initial " + initial + "; model.clamp = " + (r.clamp ? "true" : "false") +
              " (true: every species kept >= 0); suggested time.dt = " + format_number(r.dt) + " at dx = 1",
-         "model.advection: scheme = none | centered (seed 000 eq. 8) | upwind; velocity = [ax, ay] | preset = rotation | "
-         "shear | vortex (strength, center, radius) | x, y fields",
+         "model.advection: scheme = none | centered (seed 000 eq. 8) | upwind; velocity = [ax, ay] ([ax, ay, az] in 3D) | "
+         "preset = rotation | shear | vortex (strength, center, radius; about the z axis in 3D) | x, y (z) fields",
          "model.diffusion: kind = isotropic (eq. 7) | tensor (xx, xy, yy | file | preset = \"along_flow\", ratio)", text},
         examples_of(r.name)});
   }

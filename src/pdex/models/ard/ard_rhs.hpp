@@ -37,7 +37,7 @@ struct ArdRhs {
   static constexpr bool tensor = Tensor;
   Reaction reaction;
   P D[ncomp];  // diffusivities, one per species
-  P ax, ay;
+  P ax, ay, az;               // the velocity; az on 3D grids only (ArdRhs3D)
   Advection advection = Adv;  // the scheme, where Adv is Advection::runtime
   const T* m = nullptr;  // tensor M (Tensor only): components xx, xy, yy at m + c * m_stride
   int64_t m_stride = 0;
@@ -91,6 +91,7 @@ struct ArdRhs {
     for (int c = 0; c < ncomp; ++c) r.D[c] = freeze(D[c]);
     r.ax = freeze(ax);
     r.ay = freeze(ay);
+    r.az = freeze(az);
     r.advection = advection;
     r.clamp = clamp;
     r.h = h;
@@ -104,11 +105,21 @@ struct ArdRhs {
     else return d.at(po) * lap(p, so, sh);
   }
 
+  PDEX_HD Advection scheme() const { return Adv == Advection::runtime ? advection : Adv; }
+
   PDEX_HD T transport(const Star<T>& p, const Spacing<T>& sh, int64_t po) const {
-    const Advection a = Adv == Advection::runtime ? advection : Adv;
+    const Advection a = scheme();
     if (a == Advection::none) return T(0);
     if (a == Advection::upwind) return advect_upwind(p, ax.at(po), ay.at(po), sh);
     return advect_centered(p, ax.at(po), ay.at(po), sh);
+  }
+
+  // a_z dp/dz on a 3D grid at offset so (the planes sh.plane apart): upwind from the side the velocity
+  // comes from, or centred, as the x and y terms.
+  PDEX_HD T transport_z(const T* p, int64_t so, const Spacing<T>& sh, int64_t po) const {
+    const T w = az.at(po), below = p[so - sh.plane], here = p[so], above = p[so + sh.plane];
+    if (scheme() == Advection::upwind) return w * (w > T(0) ? here - below : above - here) * sh.idz;
+    return w * (above - below) * sh.ihdz;
   }
 
   PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
@@ -120,8 +131,8 @@ struct ArdRhs {
 };
 
 // The right-hand side on a 3D grid: the 2D right-hand side of the cell's plane plus diffusion across the
-// planes, D_c (u_below + u_above - 2 u_c) / dz^2 (lap_z). Isotropic diffusion without advection: the 3D
-// runs the family takes (read_ard refuses the rest).
+// planes, D_c (u_below + u_above - 2 u_c) / dz^2 (lap_z), and transport across them (transport_z).
+// Isotropic diffusion: the 3D runs the family takes (read_ard refuses tensors).
 template <class Rhs>
 struct ArdRhs3D {
   using T = typename Rhs::value_type;
@@ -131,7 +142,11 @@ struct ArdRhs3D {
   PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
     rhs(s, i, j, r);
     const int64_t o = s.offset(i, j);
-    for (int c = 0; c < ncomp; ++c) r[c] += rhs.D[c].at(o) * lap_z(s.comp(c), o, rhs.h);
+    const bool moves = rhs.scheme() != Advection::none;
+    for (int c = 0; c < ncomp; ++c) {
+      r[c] += rhs.D[c].at(o) * lap_z(s.comp(c), o, rhs.h);
+      if (moves) r[c] -= rhs.transport_z(s.comp(c), o, rhs.h, o);
+    }
   }
   PDEX_HD T limit(int c, T x) const { return rhs.limit(c, x); }
 };

@@ -22,7 +22,7 @@ struct ArdSpec {
   std::vector<std::string> species{"u", "v"};  // the reaction's, in its order
   std::map<std::string, ScalarSpec> params;  // the reaction's parameters and the diffusivities
   Advection advection = Advection::none;
-  ScalarSpec ax, ay;                          // velocity components
+  ScalarSpec ax, ay, az;                      // velocity components (az: 3D grids)
   bool anisotropic = false;
   ScalarSpec mxx, mxy, myy;                   // diffusion tensor shape M (sigma = D M)
   bool clamp = true;
@@ -47,13 +47,11 @@ inline std::vector<std::string> diffusivity_names(const ArdSpec& s) {
   return names;
 }
 
-// What the family runs on a 3D grid: forward Euler with isotropic diffusion (the seven-point Laplacian),
-// no advection, one run at a time.
-inline bool ard_takes_3d(const ArdSpec& s) {
-  return s.advection == Advection::none && !s.anisotropic && s.members.count <= 1;
-}
+// What the family runs on a 3D grid: isotropic diffusion (the seven-point Laplacian), advection by a
+// velocity (ax, ay, az), one run at a time.
+inline bool ard_takes_3d(const ArdSpec& s) { return !s.anisotropic && s.members.count <= 1; }
 inline constexpr const char* ard_3d_limits =
-    "3D grids (grid.nz > 1) run isotropic diffusion without advection, one run at a time; advection, diffusion tensors "
+    "3D grids (grid.nz > 1) run isotropic diffusion, with or without advection, one run at a time; diffusion tensors "
     "and ensembles are 2D only for now";
 
 }  // namespace pdex

@@ -42,14 +42,14 @@ StableStep ard_stable_step(const ArdSpec& s) {
                                  : "diffusion number (Dmax = " + std::to_string(dmax) + ")"};
   if (s.advection == Advection::none) return diff;
 
-  const double axm = s.ax.max_abs(), aym = s.ay.max_abs();
+  const double axm = s.ax.max_abs(), aym = s.ay.max_abs(), azm = s.grid.is_3d() ? s.az.max_abs() : 0.0;
   if (s.advection == Advection::upwind) {
-    const double rate = lambda / 2 + axm / s.grid.dx + aym / s.grid.dy;
+    const double rate = lambda / 2 + axm / s.grid.dx + aym / s.grid.dy + (s.grid.is_3d() ? azm / s.grid.dz : 0.0);
     return {rate > 0 ? 1 / rate : inf, "upwind advection CFL with diffusion (|a|max = " +
-                                           std::to_string(std::hypot(axm, aym)) + ")"};
+                                           std::to_string(std::hypot(axm, aym, azm)) + ")"};
   }
   // Centred differences with forward Euler: von Neumann needs dt <= 2 Dmin / |a|^2 besides the diffusion bound.
-  const double a2 = axm * axm + aym * aym;
+  const double a2 = axm * axm + aym * aym + azm * azm;
   if (a2 == 0) return diff;
   if (dmin <= 0)
     return {0, "centred advection is unstable with forward Euler when a species has no diffusion; "

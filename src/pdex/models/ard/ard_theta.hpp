@@ -32,11 +32,17 @@ PDEX_HD inline void theta_b(const Rhs& rhs, const FieldView<const T>& u, int64_t
     b[c] = u.comp(c)[o] + dt * (r[c] - theta * rhs.diffusion(u.comp(c), o, rhs.D[c], rhs.h, o));
 }
 
-// b's explicit share of diffusion across the planes of a 3D grid, (1 - theta) dt D lap_z u, added.
+// b's explicit share of diffusion across the planes of a 3D grid, (1 - theta) dt D lap_z u, added, and
+// the transport across them (explicit, as in the plane).
 template <class T, class Rhs>
 PDEX_HD inline void add_theta_b_z(const Rhs& rhs, const FieldView<const T>& u, int64_t o, T dt, T theta, T b[Rhs::ncomp]) {
-  if constexpr (!Rhs::tensor)
-    for (int c = 0; c < Rhs::ncomp; ++c) b[c] += dt * ((T(1) - theta) * rhs.D[c].at(o) * lap_z(u.comp(c), o, rhs.h));
+  if constexpr (!Rhs::tensor) {
+    const bool moves = rhs.scheme() != Advection::none;
+    for (int c = 0; c < Rhs::ncomp; ++c) {
+      b[c] += dt * ((T(1) - theta) * rhs.D[c].at(o) * lap_z(u.comp(c), o, rhs.h));
+      if (moves) b[c] -= dt * rhs.transport_z(u.comp(c), o, rhs.h, o);
+    }
+  }
 }
 
 // b at every cell and, in the same pass, the solve's initial guess x = 2 u - x (x holding the previous

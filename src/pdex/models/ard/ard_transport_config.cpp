@@ -9,14 +9,16 @@ namespace pdex {
 
 namespace {
 
+// f(x, y) at every cell (every plane alike on a 3D grid).
 ScalarSpec from_function(const Grid2& g, auto f) {
   ScalarSpec s;
   s.cells.resize(std::size_t(g.cells()));
-  for_each_cell(g.extents(), [&](int i, int j) { s.cells[std::size_t(g.extents().index(i, j))] = f(g.x(i), g.y(j)); });
+  for_each_cell(g.extents(), [&](int i, int j, int k) { s.cells[std::size_t(g.extents().index(i, j, k))] = f(g.x(i), g.y(j)); });
   return s;
 }
 
-// Velocity presets, centred at c: solid-body rotation, plane shear, and a Lamb-Oseen vortex.
+// Velocity presets, centred at c: solid-body rotation, plane shear, and a Lamb-Oseen vortex (on a 3D grid
+// about the axis through c along z, az = 0).
 void velocity_preset(SpecContext& ctx, ArdSpec& spec, const std::string& base) {
   const Grid2& g = ctx.grid;
   const std::string preset = ctx.cfg.get_choice(base + ".preset", {"rotation", "shear", "vortex"});
@@ -94,16 +96,21 @@ void read_advection(SpecContext& ctx, ArdSpec& spec) {
   const std::string scheme = ctx.cfg.get_choice(base + ".scheme", {"none", "centered", "upwind"}, "centered");
   spec.advection = scheme == "none" ? Advection::none : scheme == "upwind" ? Advection::upwind : Advection::centered;
   const bool preset = ctx.cfg.has(base + ".preset"), constant = ctx.cfg.has(base + ".velocity");
+  const bool volume = ctx.grid.is_3d();
   if (int(preset) + int(constant) + int(ctx.cfg.has(base + ".x")) > 1)
-    ctx.cfg.fail(base, "give one of 'velocity = [ax, ay]', 'preset = ...', or per-component 'x' and 'y'");
+    ctx.cfg.fail(base, volume ? "give one of 'velocity = [ax, ay, az]', 'preset = ...', or per-component 'x', 'y' and 'z'"
+                              : "give one of 'velocity = [ax, ay]', 'preset = ...', or per-component 'x' and 'y'");
+  if (!volume && ctx.cfg.has(base + ".z")) ctx.cfg.fail(base + ".z", "a 2D grid's velocity has no z component; set grid.nz > 1");
   if (preset) {
     velocity_preset(ctx, spec, base);
   } else if (constant) {
-    auto a = ctx.cfg.get_doubles(base + ".velocity", 2);
+    auto a = ctx.cfg.get_doubles(base + ".velocity", volume ? 3 : 2);
     spec.ax = ScalarSpec{a[0], {}}, spec.ay = ScalarSpec{a[1], {}};
+    if (volume) spec.az = ScalarSpec{a[2], {}};
   } else {
     spec.ax = read_scalar(ctx, base + ".x", 0.0);
     spec.ay = read_scalar(ctx, base + ".y", 0.0);
+    if (volume) spec.az = read_scalar(ctx, base + ".z", 0.0);
   }
 }
 
