@@ -26,6 +26,7 @@ fitzhugh_nagumo_spiral u
 gray_scott_3d v
 fitzhugh_nagumo_scroll u
 turing_spots_3d v
+equations_gray_scott_depth v
 may_leonard_spirals u1
 brusselator u
 schnakenberg u

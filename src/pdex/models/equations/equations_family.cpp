@@ -301,7 +301,8 @@ ModelFamily equations_family() {
        "compiled at run time (the host's C++ compiler, NVRTC on the GPU) and cached",
        "time.scheme = \"theta\" takes each species' term D*lap(u) implicitly (D a constant times at most one parameter)"},
       {"equations_gray_scott.toml", "equations_gray_scott_ramp.toml", "equations_brusselator.toml", "equations_three_species.toml",
-       "equations_skt_cross_diffusion.toml", "equations_keller_segel.toml", "equations_heated_plate.toml"}});
+       "equations_skt_cross_diffusion.toml", "equations_keller_segel.toml", "equations_heated_plate.toml",
+       "equations_gray_scott_depth.toml"}});
   return f;
 }
 
