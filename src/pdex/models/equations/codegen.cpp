@@ -68,10 +68,6 @@ class Emitter {
   }
 
  private:
-  bool constant(int slot) const {
-    return slot < max_constants && std::size_t(slot) < p_.constant_params.size() && p_.constant_params[std::size_t(slot)];
-  }
-
   static bool is_operator(Op op) {
     return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_z || op == Op::grad_xf ||
            op == Op::grad_xb || op == Op::grad_yf || op == Op::grad_yb || op == Op::grad_zf || op == Op::grad_zb ||
@@ -99,8 +95,8 @@ class Emitter {
       case Op::constant: return literal(n.value);
       case Op::species: return cat({"c.s(", std::to_string(n.slot), ", ", o, ")"});
       case Op::param:
-        if (constant(n.slot)) return cat({"c.consts.v[", std::to_string(n.slot), "]"});
-        return cat({"c.p(", std::to_string(n.slot), ", ", o, ")"});
+        if (is_constant_param(p_, n.slot)) return cat({"c.consts.v[", std::to_string(n.slot), "]"});
+        return cat({"c.p(", std::to_string(param_component(p_, n.slot)), ", ", o, ")"});
       case Op::define: return centre ? cat({"d", std::to_string(n.slot)}) : cat({"def", std::to_string(n.slot), "(i, j, k, o)"});
       case Op::x: return cat({"c.x(", i, ")"});
       case Op::y: return cat({"c.y(", j, ")"});

@@ -8,6 +8,7 @@
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/models/equations/boundary_values.hpp"
 #include "pdex/models/equations/equations_spec.hpp"
+#include "pdex/models/equations/text_cell.hpp"
 
 namespace pdex::equations_detail {
 
@@ -30,27 +31,39 @@ Field<T> species_field(const EquationsSpec& spec, const std::vector<std::vector<
   for (std::size_t s = 0; s < values.size(); ++s) host.set_interior(int(s), std::vector<T>(values[s].begin(), values[s].end()));
   fill_ghosts(Serial{}, host.view(), spec.bc);
   BoundaryValues<Serial, T>(Serial{}, spec, ghost_of(spec)).apply(host.view(), t);
-  return to_space(host, space);
+  return space == MemorySpace::host ? std::move(host) : to_space(host, space);  // no copy on the host
 }
 
 // The initial state in `space`, its ghosts filled.
 template <class T>
 Field<T> initial_state(const EquationsSpec& spec, MemorySpace space) {
-  return species_field<T>(spec, spec.initial, space, 0.0);
+  return species_field<T>(spec, *spec.initial, space, 0.0);
 }
 
-// Every parameter as a component (constants filled), ghosts filled once: parameters do not change.
+// The parameters that vary from cell to cell, a component each (eq::param_component), ghosts filled once:
+// parameters do not change. Those that are numbers are the stages' Constants (constants_of).
 template <class T>
 Field<T> parameter_field(const EquationsSpec& spec, MemorySpace space) {
-  const int n = std::max<int>(1, int(spec.params.size()));
-  Field<T> host(spec.grid, n, ghost_of(spec), MemorySpace::host);
+  int varying = 0;
+  for (std::size_t k = 0; k < spec.params.size(); ++k) varying += eq::is_constant_param(spec.program, int(k)) ? 0 : 1;
+  Field<T> host(spec.grid, std::max(1, varying), ghost_of(spec), MemorySpace::host);
   const FieldBoundary bc = parameter_boundary(spec.bc);
   for (std::size_t k = 0; k < spec.params.size(); ++k) {
+    if (eq::is_constant_param(spec.program, int(k))) continue;
+    const int c = eq::param_component(spec.program, int(k));
     const std::vector<double> v = spec.params[k].per_cell(std::size_t(spec.grid.cells()));
-    host.set_interior(int(k), std::vector<T>(v.begin(), v.end()));
-    fill_ghosts(Serial{}, host.view().components(int(k), 1), bc);
+    host.set_interior(c, std::vector<T>(v.begin(), v.end()));
+    fill_ghosts(Serial{}, host.view().components(c, 1), bc);
   }
-  return to_space(host, space);
+  return space == MemorySpace::host ? std::move(host) : to_space(host, space);  // no copy on the host
+}
+
+// The parameters that are numbers, by slot, as the stages read them (the first max_constants).
+template <class T>
+eq::Constants<T> constants_of(const EquationsSpec& spec) {
+  eq::Constants<T> numbers;
+  for (std::size_t k = 0; k < spec.params.size() && k < std::size_t(eq::max_constants); ++k) numbers.v[k] = T(spec.params[k].value);
+  return numbers;
 }
 
 }  // namespace pdex::equations_detail

@@ -1,5 +1,6 @@
 #pragma once
 // A text model as a run resolves it (model.name = "equations"): the checked program and its inputs.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,8 @@ struct EquationsSpec {
   eq::TextModel text;
   eq::Program program;
   std::vector<ScalarSpec> params;                // one per text.params
-  std::vector<std::vector<double>> initial;      // per species, every cell
+  // Per species, every cell; shared, so that a copy of the spec (a stepper's) costs no copy of the fields.
+  std::shared_ptr<const std::vector<std::vector<double>>> initial;
   FieldBoundary bc;                              // per species; a side whose value is an expression holds 0
   std::vector<BoundaryExpression> boundary_values;  // those sides' values
   std::vector<double> floor;                     // [model.clamp]: per species, -infinity where none

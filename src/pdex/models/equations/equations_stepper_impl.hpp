@@ -7,6 +7,8 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "pdex/core/error.hpp"
@@ -110,7 +112,9 @@ class TextStepper : public Base {
  protected:
   TextStepper(const Exec& ex, const EquationsSpec& spec)
       : ex_(ex), spec_(spec), fields_(output_fields(spec.text)), params_(parameter_field<T>(spec, Exec::space)),
-        stage_(text_stage<T>(ex, spec_.program)), sides_(std::make_shared<BoundaryValues<Exec, T>>(ex, spec_, ghost_of(spec_))) {}
+        stage_(text_stage<T>(ex, spec_.program)), sides_(std::make_shared<BoundaryValues<Exec, T>>(ex, spec_, ghost_of(spec_))) {
+    spec_.initial.reset();  // the schemes build their state from the caller's spec
+  }
   virtual Field<T>& current() = 0;
   virtual double now() const = 0;
   int species() const { return int(spec_.text.species.size()); }
@@ -120,9 +124,7 @@ class TextStepper : public Base {
     return algebraic_values(spec_, a, u, now());
   }
   TextSystem<Exec, T> system(double theta) const {
-    eq::Constants<T> numbers;
-    for (std::size_t k = 0; k < spec_.params.size() && k < std::size_t(eq::max_constants); ++k) numbers.v[k] = T(spec_.params[k].value);
-    return {stage_, params_.cview(), spec_.grid, floor_limit<T>(spec_), T(theta), sides_, numbers};
+    return {stage_, params_.cview(), spec_.grid, floor_limit<T>(spec_), T(theta), sides_, constants_of<T>(spec_)};
   }
 
   Exec ex_;
@@ -249,14 +251,23 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
  private:
   using Solver = LinearSolver<Exec, T, Op>;
 
+  // Species c's theta dt D as a number times a per-cell factor (null: none); a parameter that is a number
+  // is folded into the number (program.hpp's is_constant_param).
+  std::pair<double, const T*> implicit_coefficient(int c) const {
+    const EquationsSpec& s = this->spec_;
+    const eq::ImplicitTerm& d = s.program.implicit[std::size_t(c)];
+    const double beta = s.theta * s.dt * d.coefficient;
+    if (d.param < 0) return {beta, nullptr};
+    if (eq::is_constant_param(s.program, d.param)) return {beta * s.params[std::size_t(d.param)].value, nullptr};
+    return {beta, this->params_.cview().comp(eq::param_component(s.program, d.param))};
+  }
+
   // The sides whose values are expressions, at time t, on the solves' right-hand sides.
   void add_boundary_values(double t) {
-    const EquationsSpec& s = this->spec_;
     for (int c = 0; c < u_.components(); ++c) {
-      const eq::ImplicitTerm& d = s.program.implicit[std::size_t(c)];
-      if (d.term < 0) continue;
-      const T* factor = d.param >= 0 ? this->params_.cview().comp(d.param) : nullptr;
-      this->sides_->add_implicit(b_.view().components(c, 1), c, T(s.theta * s.dt * d.coefficient), factor, t);
+      if (this->spec_.program.implicit[std::size_t(c)].term < 0) continue;
+      const auto [beta, factor] = implicit_coefficient(c);
+      this->sides_->add_implicit(b_.view().components(c, 1), c, T(beta), factor, t);
     }
   }
 
@@ -264,15 +275,11 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
   Op implicit_operator(int first, int count) const {
     const EquationsSpec& s = this->spec_;
     double beta[max_solver_components] = {};
-    for (int c = 0; c < count; ++c) {
-      const eq::ImplicitTerm& d = s.program.implicit[std::size_t(first + c)];
-      beta[c] = d.term >= 0 ? s.theta * s.dt * d.coefficient : 0.0;
-    }
+    const T* factor[max_solver_components] = {};
+    for (int c = 0; c < count; ++c)
+      if (s.program.implicit[std::size_t(first + c)].term >= 0) std::tie(beta[c], factor[c]) = implicit_coefficient(first + c);
     Op op = make_grid_operator<Op>(s.grid, u_.cview(), 1.0, beta, count, s.bc.components(first, count));
-    for (int c = 0; c < count; ++c) {
-      const eq::ImplicitTerm& d = s.program.implicit[std::size_t(first + c)];
-      op.d[c] = d.term >= 0 && d.param >= 0 ? this->params_.cview().comp(d.param) : nullptr;
-    }
+    for (int c = 0; c < count; ++c) op.d[c] = factor[c];
     return op;
   }
 

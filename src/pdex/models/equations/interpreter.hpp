@@ -179,7 +179,14 @@ class Interpreter {
       switch (n.op) {
         case Op::constant: each([&](int) { return T(n.value); }); break;
         case Op::species: { const T* u = &c.u(n.slot, i0, j + dj, plane); each([&](int di) { return u[di]; }); break; }
-        case Op::param: { const T* u = &c.params(n.slot, i0, j + dj, plane); each([&](int di) { return u[di]; }); break; }
+        case Op::param:
+          if (is_constant_param(*p_, n.slot)) {
+            each([&](int) { return c.consts.v[n.slot]; });
+          } else {
+            const T* u = &c.params(param_component(*p_, n.slot), i0, j + dj, plane);
+            each([&](int di) { return u[di]; });
+          }
+          break;
         case Op::define: {
           const T* d = row(pl, boxes, p_->defines[std::size_t(n.slot)], dj, dk);
           each([&](int di) { return d[di]; });
@@ -266,11 +273,13 @@ class Interpreter {
 };
 
 // Node `root` at every cell, row by row ([z][y][x]): the species u (ghosts filled) and the parameters
-// read at time t, rand() and randn() drawn from `seed`.
+// read at time t (those that are numbers from `constants`), rand() and randn() drawn from `seed`.
 template <class T>
 std::vector<double> cells_of(const Program& p, int root, const FieldView<const T>& u, const FieldView<const T>& params,
-                             const Grid2& g, double t = 0, uint64_t seed = 0) {
-  const TextCell<T> cell(reading(u, params, g, t));
+                             const Grid2& g, double t = 0, uint64_t seed = 0, const Constants<T>& constants = {}) {
+  StageArgs<T> a = reading(u, params, g, t);
+  a.constants = constants;
+  const TextCell<T> cell(a);
   const Interpreter<T> run(p, seed);
   std::vector<double> v(std::size_t(g.cells()));
   std::vector<T> row(std::size_t(g.nx));

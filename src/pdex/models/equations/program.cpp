@@ -9,6 +9,7 @@
 #include <set>
 
 #include "pdex/core/closest.hpp"
+#include "pdex/models/equations/text_cell.hpp"
 
 namespace pdex::eq {
 
@@ -393,6 +394,16 @@ const std::vector<std::pair<std::string, int>>& functions() {
   return all;
 }
 
+
+bool is_constant_param(const Program& p, int slot) {
+  return slot < max_constants && std::size_t(slot) < p.constant_params.size() && p.constant_params[std::size_t(slot)];
+}
+
+int param_component(const Program& p, int slot) {
+  int component = 0;
+  for (int k = 0; k < slot; ++k) component += is_constant_param(p, k) ? 0 : 1;
+  return component;
+}
 
 Program compile(const TextModel& m) {
   if (m.species.empty() || m.species.size() > 8)

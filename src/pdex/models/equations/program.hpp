@@ -75,6 +75,11 @@ class TextModelError : public InputError {
   std::string key;
 };
 
+// Whether parameter `slot` is a number, which the stages read from their Constants (text_cell.hpp), and
+// else its component in the parameter field, which holds the parameters that vary alone (in order).
+bool is_constant_param(const Program& p, int slot);
+int param_component(const Program& p, int slot);
+
 // Checks and flattens a model; throws TextModelError naming the key (model.equations.u, ...).
 Program compile(const TextModel& model);
 

@@ -73,6 +73,7 @@ StableStep text_stable_step(const EquationsSpec& s, double theta) {
   const Field<double> params = equations_detail::parameter_field<double>(s, MemorySpace::host);
   eq::StageArgs<double> a = eq::reading(u.cview(), params.cview(), s.grid);
   a.theta = std::min(1.0, 2 * theta);
+  a.constants = equations_detail::constants_of<double>(s);
   const eq::TextCell<double> cell(a);
   const eq::Interpreter<double> rhs(s.program);
   const FieldView<double> w = u.view();
