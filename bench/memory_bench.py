@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """A run's memory against its state (docs/performance.md, "Memory").
 
-Runs Gray-Scott (examples/gray_scott_spots.toml) on n x n (or n^3 with --dims 3) grids for a few steps
-with `pdex run`, once without outputs and once writing .npy at the end, and reads each run's summary.json:
+Runs Gray-Scott (examples/gray_scott_spots.toml; with --text the same model typed as equations, its
+preset) on n x n (or n^3 with --dims 3) grids for a few steps with `pdex run`, once without outputs and once writing .npy at the end, and reads each run's summary.json:
 `memory.state_bytes` (one copy of the output fields in the run's precision), `memory.host_peak_bytes`
 (the process's peak resident set) and, on the GPU, `memory.device_bytes` (the most pdex's buffers held).
 Prints a table and, with --json, writes the rows.
 
     python3 bench/memory_bench.py --pdex build/src/pdex/app/pdex --backend openmp --sizes 2048,4096 \\
-        [--precision f32] [--dims 2] [--json memory.json]
+        [--precision f32] [--dims 2] [--text] [--json memory.json]
 """
 import argparse
 import json
@@ -28,13 +28,16 @@ def run(args, n, outputs, folder):
             "output.every=4", f"output.formats={formats}"]
     if args.dims == 3:
         sets.append(f"grid.nz={n}")
+    if args.text:
+        sets += ["model.name=equations", "model.preset=gray_scott"]
     cmd = [args.pdex, "run", GRAY_SCOTT, "--backend", args.backend, "--precision", args.precision, "--out", out]
     for s in sets:
         cmd += ["--set", s]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "summary.json")) as f:
         m = json.load(f)["memory"]
-    return {"n": n, "dims": args.dims, "outputs": "npy" if outputs else "none", "backend": args.backend,
+    return {"n": n, "dims": args.dims, "model": "text" if args.text else "built-in", "outputs": "npy" if outputs else "none",
+            "backend": args.backend,
             "precision": args.precision, **m}
 
 
@@ -45,6 +48,7 @@ def main():
     p.add_argument("--precision", default="f32")
     p.add_argument("--dims", type=int, default=2, choices=(2, 3))
     p.add_argument("--sizes", default="2048,4096")
+    p.add_argument("--text", action="store_true", help="the model typed as equations (model.preset)")
     p.add_argument("--json")
     args = p.parse_args()
     rows = []
@@ -52,11 +56,11 @@ def main():
         for n in (int(s) for s in args.sizes.split(",")):
             for outputs in (False, True):
                 rows.append(run(args, n, outputs, folder))
-    print(f"{'grid':>12} {'outputs':>8} {'state MiB':>10} {'host peak MiB':>14} {'host/state':>11} {'device MiB':>11}")
+    print(f"{'model':>9} {'grid':>10} {'outputs':>8} {'state MiB':>10} {'host peak MiB':>14} {'host/state':>11} {'device MiB':>11}")
     for r in rows:
         grid = f"{r['n']}^{r['dims']}"
         device = f"{r['device_bytes'] / MIB:11.1f}" if "device_bytes" in r else f"{'-':>11}"
-        print(f"{grid:>12} {r['outputs']:>8} {r['state_bytes'] / MIB:10.1f} {r['host_peak_bytes'] / MIB:14.1f} "
+        print(f"{r['model']:>9} {grid:>10} {r['outputs']:>8} {r['state_bytes'] / MIB:10.1f} {r['host_peak_bytes'] / MIB:14.1f} "
               f"{r['host_peak_per_state']:11.2f} {device}")
     if args.json:
         with open(args.json, "w") as f:
