@@ -95,7 +95,8 @@ def _sets(config, overrides):
 class Field:
     """A stepped field where it lives, lent without a copy: to PyTorch, CuPy or JAX through DLPack
     (torch.from_dlpack(field)) or __cuda_array_interface__ on the GPU, to NumPy through
-    __array_interface__ on the host. The array is indexed [y, x] with a row stride of the field's pitch.
+    __array_interface__ on the host. The array is indexed [y, x] ([z, y, x] on a 3D grid) with the row
+    (and plane) strides of the field's layout.
     It is valid until the simulation runs or changes: take a new one after sim.run() (the state moves
     between two buffers) or a change of parameters. Values written into it are the simulation's: its
     next run starts from them."""

@@ -1,5 +1,6 @@
 """pdex.sweep (members equal their runs alone), pdex.solve (SciPy matrices), and fields lent without a
-copy (NumPy on the host; DLPack with PyTorch or CuPy on the GPU, where one of them is installed)."""
+copy (NumPy on the host, 2D and 3D; DLPack with PyTorch or CuPy on the GPU, where one of them is
+installed)."""
 import importlib.util
 import os
 import subprocess
@@ -82,6 +83,23 @@ def test_a_host_field_is_lent_without_a_copy(tmp_path):
     assert np.array_equal(a["v"], b["v"])
     with pytest.raises(AttributeError):
         a.field("v").__cuda_array_interface__
+
+
+def test_a_3d_host_field_is_lent_as_a_volume(tmp_path):
+    config = {"grid.nx": 24, "grid.ny": 20, "grid.nz": 6, "time.dt": 0.5,
+              "initial.u.shapes": [{"shape": "square", "center": [12.0, 10.0, 3.0], "size": 4.0, "value": 0.5}],
+              "initial.v.shapes": [{"shape": "square", "center": [12.0, 10.0, 3.0], "size": 4.0, "value": 0.25}]}
+    a = pdex.Simulation(GRAY_SCOTT, backend="openmp", precision="f64", config=config).run(steps=5)
+    b = pdex.Simulation(GRAY_SCOTT, backend="openmp", precision="f64", config=config).run(steps=5)
+    lent = np.asarray(a.field("v"))
+    assert lent.shape == (6, 20, 24) and np.array_equal(lent, a["v"])
+    lent[4, 5:9, 3:7] = 0.4  # plane 4 written in place: the next run starts from it
+    v = b["v"]
+    v[4, 5:9, 3:7] = 0.4
+    b["v"] = v
+    a.run(steps=20)
+    b.run(steps=20)
+    assert np.array_equal(a["v"], b["v"])
 
 
 GPU_ARRAYS = [name for name in ("torch", "cupy") if importlib.util.find_spec(name) is not None]

@@ -60,7 +60,8 @@ void CopyBuffers::give(HostBlock block) {
 FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers) {
   FieldCopy c{s.field_names()[std::size_t(f)], s.memory(f), {}, {}};
   const FieldMemory& m = c.layout;
-  if (!m.data) {
+  if (!m.data || m.nz > 1) {  // a 3D field's planes are apart (ghost planes, rows): its values instead
+    c.layout = FieldMemory{};
     c.values = s.values(f);
     return c;
   }

@@ -69,19 +69,30 @@ int device_ordinal(bool device) {
 // holds the Python simulation while the library uses it.
 struct LentField {
   DLManagedTensor tensor{};
-  int64_t shape[2] = {0, 0}, strides[2] = {0, 0};
+  int64_t shape[3] = {0, 0, 0}, strides[3] = {0, 0, 0};
   py::object owner;
 };
 
+// A field's shape and strides in values, [y, x] or, of a 3D field, [z, y, x].
+std::vector<int64_t> lent_shape(const FieldMemory& m) {
+  if (m.nz > 1) return {m.nz, m.ny, m.nx};
+  return {m.ny, m.nx};
+}
+std::vector<int64_t> lent_strides(const FieldMemory& m) {
+  if (m.nz > 1) return {m.plane, m.pitch, 1};
+  return {m.pitch, 1};
+}
+
 py::capsule dlpack_capsule(const FieldMemory& m, py::object owner) {
   auto* lent = new LentField;
-  lent->shape[0] = m.ny, lent->shape[1] = m.nx;
-  lent->strides[0] = m.pitch, lent->strides[1] = 1;
+  const std::vector<int64_t> shape = lent_shape(m), strides = lent_strides(m);
+  std::copy(shape.begin(), shape.end(), lent->shape);
+  std::copy(strides.begin(), strides.end(), lent->strides);
   lent->owner = std::move(owner);
   DLTensor& t = lent->tensor.dl_tensor;
   t.data = m.data;
   t.device = DLDevice{m.device ? kDLCUDA : kDLCPU, device_ordinal(m.device)};
-  t.ndim = 2;
+  t.ndim = int32_t(shape.size());
   t.dtype = DLDataType{kDLFloat, uint8_t(8 * m.value_bytes), 1};
   t.shape = lent->shape;
   t.strides = lent->strides;
@@ -106,10 +117,13 @@ py::capsule dlpack_capsule(const FieldMemory& m, py::object owner) {
 // The array interface of NumPy (host) or of CUDA (__cuda_array_interface__), version 3.
 py::dict array_interface(const FieldMemory& m) {
   py::dict d;
-  d["shape"] = py::make_tuple(m.ny, m.nx);
+  py::list shape, strides;
+  for (const int64_t n : lent_shape(m)) shape.append(n);
+  for (const int64_t s : lent_strides(m)) strides.append(s * m.value_bytes);
+  d["shape"] = py::tuple(shape);
   d["typestr"] = m.value_bytes == 4 ? "<f4" : "<f8";
   d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(m.data), false);
-  d["strides"] = py::make_tuple(m.pitch * m.value_bytes, m.value_bytes);
+  d["strides"] = py::tuple(strides);
   d["version"] = 3;
   if (m.device) d["stream"] = py::none();  // the values are ready: pdex waited for the device
   return d;

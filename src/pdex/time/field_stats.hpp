@@ -90,9 +90,8 @@ void set_buffer_array(Field<T>& f, const std::vector<NamedArray>& arrays, const 
 // readers take values()).
 template <class T>
 FieldMemory field_memory(Field<T>& f, int c) {
-  if (f.grid().is_3d()) return {};
   FieldView<T> v = f.view();
-  return {v.comp(c) + v.offset(0, 0), v.pitch, v.nx, v.ny, int(sizeof(T)), f.space() == MemorySpace::device};
+  return {v.comp(c) + v.offset(0, 0), v.pitch, v.plane, v.nx, v.ny, v.nz, int(sizeof(T)), f.space() == MemorySpace::device};
 }
 
 }  // namespace pdex

@@ -44,9 +44,10 @@ inline const std::vector<double>& find_array(const std::vector<NamedArray>& arra
 // Where a field's interior lives, for exchange without a copy (Python's DLPack): row y starts at
 // data + y * pitch values of value_bytes bytes each. data is null where a stepper keeps none to share.
 struct FieldMemory {
-  void* data = nullptr;
-  int64_t pitch = 0;
-  int nx = 0, ny = 0;
+  void* data = nullptr;     // cell (0, 0) of plane 0
+  int64_t pitch = 0;        // values between rows
+  int64_t plane = 0;        // values between planes (a 3D field's)
+  int nx = 0, ny = 0, nz = 1;
   int value_bytes = 0;
   bool device = false;
 };
