@@ -44,10 +44,12 @@ class Field {
     for_each_cell(grid_.extents(), [&](int i, int j, int k) { out[std::size_t(grid_.extents().index(i, j, k))] = v(c, i, j, k); });
     return out;
   }
-  // Sets the interior of component c from a dense row-major [y][x] ([z][y][x]) array. Host fields only.
-  void set_interior(int c, const std::vector<T>& values) {
+  // Sets the interior of component c from a dense row-major [y][x] ([z][y][x]) array, its values converted
+  // to T (no copy of the array in T is needed). Host fields only.
+  template <class U>
+  void set_interior(int c, const std::vector<U>& values) {
     const FieldView<T> v = view();
-    for_each_cell(grid_.extents(), [&](int i, int j, int k) { v(c, i, j, k) = values[std::size_t(grid_.extents().index(i, j, k))]; });
+    for_each_cell(grid_.extents(), [&](int i, int j, int k) { v(c, i, j, k) = T(values[std::size_t(grid_.extents().index(i, j, k))]); });
   }
 
  private:

@@ -41,7 +41,7 @@ class Elliptic final : public EllipticSolver {
  private:
   void upload(const std::vector<double>& values, Field<T>& dst) {
     Field<T> host = dst.like(MemorySpace::host);
-    host.set_interior(0, std::vector<T>(values.begin(), values.end()));
+    host.set_interior(0, values);
     copy(dst, host);
   }
 

@@ -55,7 +55,7 @@ class ParamStore {
   }
   const T* upload_cells(const std::vector<double>& cells, const FieldBoundary& state_bc, bool odd) {
     Field<T> host(grid_, 1, ghost_width, MemorySpace::host);
-    host.set_interior(0, std::vector<T>(cells.begin(), cells.end()));
+    host.set_interior(0, cells);
     fill_ghosts(Serial{}, host, coefficient_boundary(state_bc, 1, odd ? 0 : -1), members_);
     return keep(std::move(host));
   }
@@ -105,7 +105,7 @@ class ArdBase : public Interface {
     }
     rhs_.clamp.floor = spec.clamp ? T(0) : std::numeric_limits<T>::lowest();
     Field<T> host(g, Rhs::ncomp, ghost_width, MemorySpace::host);
-    for (int c = 0; c < Rhs::ncomp; ++c) host.set_interior(c, std::vector<T>(spec.initial[c].begin(), spec.initial[c].end()));
+    for (int c = 0; c < Rhs::ncomp; ++c) host.set_interior(c, spec.initial[c]);
     fill_ghosts(Serial{}, host, bc_, members_);
     const FieldView<T> v = host.view();
     rhs_.h = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, v.pitch, g.dz, v.plane) : Spacing<T>::make(g.dx, g.dy, v.pitch);

@@ -96,7 +96,7 @@ Field<T> host_field(const Grid2& g, const std::vector<const std::vector<double>*
     if (src.empty()) continue;
     const int ring = int64_t(src.size()) == g.extents().grown(1).cells() ? 1 : 0;
     if (!ring) {
-      f.set_interior(int(k), std::vector<T>(src.begin(), src.end()));
+      f.set_interior(int(k), src);
       continue;
     }
     const Extents2 given = g.extents().grown(ring);

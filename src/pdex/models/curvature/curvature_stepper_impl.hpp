@@ -126,7 +126,7 @@ class CurvatureEngine final : public CurvatureStepper {
       for_each_cell(g.extents(), [&](int i, int j) { host.view()(0, i, j) = T(m.phi(0.0, g.x(i), g.y(j))); });
     } else {
       if (spec.phi0.size() != std::size_t(spec.grid.cells())) throw InputError("the initial phi has the wrong size");
-      host.set_interior(0, std::vector<T>(spec.phi0.begin(), spec.phi0.end()));
+      host.set_interior(0, spec.phi0);
     }
     fill_ghosts(Serial{}, host, spec.bc);
     return to_space(host, Exec::space);

@@ -28,7 +28,7 @@ inline int ghost_of(const EquationsSpec& spec) { return std::max(1, spec.program
 template <class T>
 Field<T> species_field(const EquationsSpec& spec, const std::vector<std::vector<double>>& values, MemorySpace space, double t) {
   Field<T> host(spec.grid, int(spec.text.species.size()), ghost_of(spec), MemorySpace::host);
-  for (std::size_t s = 0; s < values.size(); ++s) host.set_interior(int(s), std::vector<T>(values[s].begin(), values[s].end()));
+  for (std::size_t s = 0; s < values.size(); ++s) host.set_interior(int(s), values[s]);
   fill_ghosts(Serial{}, host.view(), spec.bc);
   BoundaryValues<Serial, T>(Serial{}, spec, ghost_of(spec)).apply(host.view(), t);
   return space == MemorySpace::host ? std::move(host) : to_space(host, space);  // no copy on the host
@@ -52,7 +52,7 @@ Field<T> parameter_field(const EquationsSpec& spec, MemorySpace space) {
     if (eq::is_constant_param(spec.program, int(k))) continue;
     const int c = eq::param_component(spec.program, int(k));
     const std::vector<double> v = spec.params[k].per_cell(std::size_t(spec.grid.cells()));
-    host.set_interior(c, std::vector<T>(v.begin(), v.end()));
+    host.set_interior(c, v);
     fill_ghosts(Serial{}, host.view().components(c, 1), bc);
   }
   return space == MemorySpace::host ? std::move(host) : to_space(host, space);  // no copy on the host

@@ -49,14 +49,14 @@ class ScalarStepper final : public Stepper {
   ScalarStepper(const Exec& ex, const ScalarModelSpec& spec)
       : ex_(ex), spec_(spec), dt_(T(spec.dt)) {
     Field<T> host(spec.grid, 1, 1, MemorySpace::host);
-    host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
+    host.set_interior(0, spec.u0);
     fill_ghosts(Serial{}, host, spec.bc);
     h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch, spec.grid.dz, host.view().plane);
     u_[0] = to_space(host, Exec::space);
     u_[1] = host.like(Exec::space);
     saved_ = host.like(Exec::space);
     Field<T> f = host.like(MemorySpace::host);
-    if (!spec.source.empty()) f.set_interior(0, std::vector<T>(spec.source.begin(), spec.source.end()));
+    if (!spec.source.empty()) f.set_interior(0, spec.source);
     f_ = to_space(f, Exec::space);
     if (spec.steady || spec.theta > 0) {
       b_ = host.like(Exec::space);

@@ -32,11 +32,11 @@ class WaveStepper final : public Stepper {
     for (auto& f : u_) f = host.like(Exec::space);
     saved_[0] = host.like(Exec::space);
     saved_[1] = host.like(Exec::space);
-    host.set_interior(0, std::vector<T>(spec.u0.begin(), spec.u0.end()));
+    host.set_interior(0, spec.u0);
     u_[0] = to_space(host, Exec::space);
     fill_ghosts(ex, u_[0], spec.bc);
     Field<T> w0 = host.like(MemorySpace::host);
-    if (!spec.v0.empty()) w0.set_interior(0, std::vector<T>(spec.v0.begin(), spec.v0.end()));
+    if (!spec.v0.empty()) w0.set_interior(0, spec.v0);
     const Field<T> w0_dev = to_space(w0, Exec::space);
     wave_start(ex, u_[0].cview(), w0_dev.cview(), u_[2].view(), h_, T(spec.dt), s2_);
     fill_ghosts(ex, u_[2], spec.bc);
