@@ -308,7 +308,7 @@ TEST(ConfigErrors, WhatThreeDimensionsDoNotTakeIsRefusedByKey) {
       {{"grid.nz=0"}, "grid.nz", "expected a positive plane count"},
       {{"grid.dz=0.5"}, "grid.dz", "a 2D grid has no z spacing"},
       {{"grid.nz=4", "model.diffusion={ kind = \"tensor\", xx = 1.0, xy = 0.0, yy = 1.0 }"}, "model.diffusion.kind",
-       "diffusion tensors and ensembles are 2D only for now"},
+       "diffusion tensors are 2D only for now"},
       {{"grid.nz=4", "model.advection={ velocity = [0.1, 0.2] }"}, "model.advection.velocity", "expected an array of 3 numbers"},
       {{"model.advection={ z = 0.1 }"}, "model.advection.z", "a 2D grid's velocity has no z component"},
       {{"grid.nz=4", "output.slice={ axis = \"z\", index = 4 }"}, "output.slice.index", "expected a plane index from 0 to 3"},

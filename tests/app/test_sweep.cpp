@@ -3,6 +3,7 @@
 // member equals `pdex run`; the outputs and the refusals of what an ensemble cannot run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -30,7 +31,8 @@ CliOverrides small(Backend b, const std::string& boundary, std::vector<std::stri
 }
 
 // The final fields of one member run alone: its values set as --set would set them.
-std::vector<std::vector<double>> alone(const CliOverrides& cli, const SweepResult& r, std::size_t m) {
+std::vector<std::vector<double>> alone(const CliOverrides& cli, const SweepResult& r, std::size_t m,
+                                       const std::string& file = gray_scott) {
   CliOverrides one = cli;
   one.params.clear();
   for (std::size_t p = 0; p < r.params.size(); ++p) {
@@ -41,12 +43,13 @@ std::vector<std::vector<double>> alone(const CliOverrides& cli, const SweepResul
   RunOptions o;
   o.write_outputs = false;
   o.keep_final_values = true;
-  return run_simulation(load_run_config(gray_scott, one), o).final_values;
+  return run_simulation(load_run_config(file, one), o).final_values;
 }
 
-void expect_member_equals_its_run(const CliOverrides& cli, const SweepResult& r, std::size_t m) {
-  const auto own = alone(cli, r, m);
-  const std::size_t cells = std::size_t(r.nx) * std::size_t(r.ny);
+void expect_member_equals_its_run(const CliOverrides& cli, const SweepResult& r, std::size_t m,
+                                  const std::string& file = gray_scott) {
+  const auto own = alone(cli, r, m, file);
+  const std::size_t cells = r.cells();
   for (std::size_t f = 0; f < 2; ++f) {
     const std::vector<double> member(r.fields[f].begin() + std::ptrdiff_t(m * cells),
                                      r.fields[f].begin() + std::ptrdiff_t((m + 1) * cells));
@@ -154,8 +157,8 @@ TEST(Sweep, ParametersParse) {
 }
 
 TEST(Sweep, WhatAnEnsembleCannotRunIsRefusedBeforeTheRun) {
-  const auto refused = [](std::vector<std::string> sets, std::vector<std::string> params, const std::string& says) {
-    CliOverrides cli = small(Backend::serial, "\"periodic\"", std::move(sets));
+  const auto refused = [](std::vector<std::string> params, const std::string& says) {
+    CliOverrides cli = small(Backend::serial, "\"periodic\"");
     cli.params = std::move(params);
     try {
       run_sweep(load_run_config(gray_scott, cli), cli, false);
@@ -164,19 +167,81 @@ TEST(Sweep, WhatAnEnsembleCannotRunIsRefusedBeforeTheRun) {
       EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
     }
   };
-  refused({"time.scheme=\"theta\""}, {"F=0.03,0.04"}, "time.scheme = \"euler\"");
+  refused({"G=0.03,0.04"}, "no such parameter");
+  refused({"Du=0.2,5.0"}, "member Du=5");  // unstable at dt = 1
+}
 
-  refused({}, {"G=0.03,0.04"}, "no such parameter");
-  refused({}, {"Du=0.2,5.0"}, "member Du=5");  // unstable at dt = 1
+// Schemes and grids that stack no members run them one after another: each member is its run alone.
+void expect_members_in_turn(const std::string& file, CliOverrides cli, const std::string& because) {
+  SCOPED_TRACE(because);
+  cli.params = {"F=0.03,0.04"};
+  const SweepResult r = run_sweep(load_run_config(file, cli), cli, false);
+  EXPECT_NE(r.in_turn.find(because), std::string::npos) << r.in_turn;
+  EXPECT_EQ(r.summary["ensemble"]["schedule"], "in turn");
+  for (std::size_t m = 0; m < r.member_values.size(); ++m) expect_member_equals_its_run(cli, r, m, file);
+  EXPECT_NE(r.fields[0][0], r.fields[0][r.cells() + 0]) << "the members differ";
+}
+
+TEST(Sweep, SchemesThatStackNoMembersRunThemInTurn) {
+  expect_members_in_turn(gray_scott, small(Backend::openmp, "\"neumann\"", {"time.scheme=\"theta\""}), "time.scheme = \"theta\"");
   ScratchDir dir;
   const fs::path rk4 = dir.path() / "rk4.toml";
   write_file_bytes(rk4, "[model]\nname = \"gray_scott\"\n[grid]\nnx = 16\nny = 16\n[time]\nscheme = \"rk4\"\ndt = 1.0\n"
-                        "t_end = 10.0\n[ensemble]\nF = [0.03, 0.04]\n[run]\nbackend = \"serial\"\n");
-  try {
-    run_sweep(load_run_config(rk4.string(), {}), {}, false);
-    ADD_FAILURE() << "rk4 not refused";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("time.scheme = \"euler\""), std::string::npos) << e.what();
+                        "t_end = 10.0\n[initial]\nu = { value = 1.0, noise = 0.1, seed = 3 }\n[run]\nprogress = false\n");
+  CliOverrides cli;
+  cli.backend = "serial";
+  expect_members_in_turn(rk4.string(), cli, "time.scheme = \"rk4\"");
+}
+
+TEST(Sweep, A3dGridRunsItsMembersInTurnAndWritesVolumes) {
+  ScratchDir dir;
+  const std::vector<std::string> sets = {"grid.nz=6", "time.dt=0.5", "initial.u.shapes=[{shape=\"square\",center=[12.0,10.0,3.0],size=8.0,value=0.5}]",
+                                         "initial.v.shapes=[{shape=\"square\",center=[12.0,10.0,3.0],size=8.0,value=0.25}]"};
+  expect_members_in_turn(gray_scott, small(Backend::openmp, "\"neumann\"", sets), "a 3D grid");
+  std::vector<std::string> args = {"sweep", gray_scott, "--backend", "serial", "--out", (dir.path() / "s").string(),
+                                    "--param", "F=0.03,0.04,0.05", "--set", "output.projection=\"max\""};
+  for (const std::string& set : small(Backend::serial, "\"periodic\"", sets).sets) args.insert(args.end(), {"--set", set});
+  const auto o = run_pdex(args);
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("one after another: a 3D grid"), std::string::npos) << o.output;
+  EXPECT_EQ(io::read_npy(dir.path() / "s" / "v.npy").shape, (std::vector<std::size_t>{3, 6, 20, 24}));
+  int w = 0, h = 0;
+  io::read_png_rgb(dir.path() / "s" / "v_zmax.png", w, h);
+  EXPECT_GT(w, 3 * 24);
+  const nlohmann::json sum = read_json(dir.path() / "s" / "summary.json");
+  EXPECT_EQ(sum["ensemble"]["member_steps"], nlohmann::json::array({60, 60, 60}));
+  const double updates = sum["cell_updates_per_second"].get<double>() * sum["wall_seconds"]["stepping"].get<double>();
+  EXPECT_NEAR(updates, 3.0 * 60 * 24 * 20 * 6, 1e-9 * updates);
+}
+
+TEST(Sweep, AMemberThatBlowsUpInTurnIsNotedAndTheOthersRun) {
+  CliOverrides cli = small(Backend::serial, "\"neumann\"", {"time.scheme=\"theta\"", "time.force=true", "time.on_blowup=\"stop\""});
+  cli.params = {"F=0.03,1e300"};
+  const SweepResult r = run_sweep(load_run_config(gray_scott, cli), cli, false);
+  EXPECT_EQ(r.nonfinite_members, std::vector<int>{1});
+  ASSERT_EQ(r.member_errors.count(1), 1u);
+  EXPECT_FALSE(r.member_errors.at(1).empty());
+  EXPECT_TRUE(std::isnan(r.fields[0][r.cells()]));
+  expect_member_equals_its_run(cli, r, 0);
+}
+
+TEST(Sweep, EveryFamilySweepsItsParameters) {
+  ScratchDir dir;
+  const fs::path wave = dir.path() / "wave.toml";
+  write_file_bytes(wave, "[model]\nname = \"wave\"\n[model.params]\nc = 1.0\n[grid]\nnx = 16\nny = 12\nboundary = \"neumann\"\n"
+                         "[time]\ndt = 0.5\nsteps = 20\n[initial]\nu = { value = 0.0, shapes = [{ shape = \"disc\", radius = 3.0, value = 1.0 }] }\n"
+                         "[run]\nbackend = \"serial\"\nprogress = false\n");
+  CliOverrides cli;
+  cli.params = {"c=0.5,1.0"};
+  const SweepResult r = run_sweep(load_run_config(wave.string(), cli), cli, false);
+  EXPECT_EQ(r.in_turn, "the family steps one run at a time");
+  for (std::size_t m = 0; m < 2; ++m) {
+    CliOverrides one;
+    one.sets = {m == 0 ? "model.params.c=0.5" : "model.params.c=1.0"};
+    const auto own = run_simulation(load_run_config(wave.string(), one), final_values_only()).final_values;
+    for (std::size_t f = 0; f < own.size(); ++f)
+      EXPECT_EQ(std::vector<double>(r.fields[f].begin() + std::ptrdiff_t(m * r.cells()), r.fields[f].begin() + std::ptrdiff_t((m + 1) * r.cells())),
+                own[f]) << "member " << m << ", field " << r.field_names[f];
   }
 }
 

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <string>
 
 #include "pdex/app/commands.hpp"
 #include "pdex/app/sweep.hpp"
@@ -14,18 +15,21 @@ int cmd_sweep(const std::string& file, const CliOverrides& cli) {
     members *= p.values.size();
     params += cat({params.empty() ? "" : " x ", p.name, "[", std::to_string(p.values.size()), "]"});
   }
-  std::fprintf(stderr, "pdex: ensemble of %zu members (%s) of %s on %dx%d, %lld steps of dt=%s, backend %s (%s), %s -> %s\n",
-               members, params.c_str(), rc.model.c_str(), rc.grid().nx, rc.grid().ny, (long long)rc.clock().steps,
-               format_number(rc.clock().dt).c_str(), std::string(backend_name(rc.backend)).c_str(),
-               device_name(rc.backend).c_str(), std::string(precision_name(rc.precision)).c_str(), rc.output.dir.c_str());
+  const std::string in_turn = rc.setup->members_in_turn();
+  std::fprintf(stderr, "pdex: ensemble of %zu members (%s) of %s on %s, %s, backend %s (%s), %s -> %s\n", members,
+               params.c_str(), rc.model.c_str(), rc.grid().extents().text().c_str(),
+               in_turn.empty() ? "stacked in one field" : ("one after another: " + in_turn).c_str(),
+               std::string(backend_name(rc.backend)).c_str(), device_name(rc.backend).c_str(),
+               std::string(precision_name(rc.precision)).c_str(), rc.output.dir.c_str());
   const SweepResult r = run_sweep(rc, cli);
-  const double updates = double(r.nx) * double(r.ny) * double(members) * double(r.steps);
-  std::printf("done: %zu members, %lld steps in %.3f s (%.3g cell updates/s; %.3f s in all)\n", members,
-              (long long)r.steps, r.step_seconds, r.step_seconds > 0 ? updates / r.step_seconds : 0.0, r.total_seconds);
+  const double updates = r.cell_updates();
+  std::printf("done: %zu members, %.0f cell updates in %.3f s of stepping (%.3g a second; %.3f s in all)\n", members,
+              updates, r.step_seconds, r.step_seconds > 0 ? updates / r.step_seconds : 0.0, r.total_seconds);
   if (!r.nonfinite_members.empty())
-    std::printf("warning: %zu member(s) went NaN or infinite (summary.json: ensemble.nonfinite_members)\n",
+    std::printf("warning: %zu member(s) went NaN or infinite (summary.json: ensemble.nonfinite_members, member_errors)\n",
                 r.nonfinite_members.size());
-  std::printf("fields ([member, y, x] .npy stacks, mosaics) and summary.json in %s\n", rc.output.dir.c_str());
+  std::printf("fields (%s .npy stacks, mosaics) and summary.json in %s\n", r.nz > 1 ? "[member, z, y, x]" : "[member, y, x]",
+              rc.output.dir.c_str());
   return 0;
 }
 

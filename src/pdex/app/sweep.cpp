@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <span>
 #include <string_view>
 #include <system_error>
 
@@ -77,25 +78,23 @@ std::string describe(const std::vector<SweepParam>& params, const std::vector<do
   return s;
 }
 
-// The members' runs, each loaded as `pdex run --set model.params.NAME=value` would; stability checked.
-std::vector<RunConfig> load_members(const RunConfig& base, const CliOverrides& cli, const SweepResult& r) {
-  std::vector<RunConfig> members;
-  for (const std::vector<double>& values : r.member_values) {
-    CliOverrides mc = cli;
-    mc.params.clear();
-    for (std::size_t p = 0; p < values.size(); ++p) {
-      char v[64];
-      std::snprintf(v, sizeof v, "%.17g", values[p]);
-      mc.sets.push_back("model.params." + r.params[p].name + "=" + v);
-    }
-    try {
-      members.push_back(load_run_config(base.file, mc));
-      check_stability(members.back());
-    } catch (const InputError& e) {
-      throw InputError("ensemble member " + describe(r.params, values) + ": " + e.what());
-    }
+// Member m's run, loaded as `pdex run --set model.params.NAME=value` would; stability checked.
+RunConfig load_member(const RunConfig& base, const CliOverrides& cli, const SweepResult& r, std::size_t m) {
+  const std::vector<double>& values = r.member_values[m];
+  CliOverrides mc = cli;
+  mc.params.clear();
+  for (std::size_t p = 0; p < values.size(); ++p) {
+    char v[64];
+    std::snprintf(v, sizeof v, "%.17g", values[p]);
+    mc.sets.push_back("model.params." + r.params[p].name + "=" + v);
   }
-  return members;
+  try {
+    RunConfig rc = load_run_config(base.file, mc);
+    check_stability(rc);
+    return rc;
+  } catch (const InputError& e) {
+    throw InputError("ensemble member " + describe(r.params, values) + ": " + e.what());
+  }
 }
 
 // Member m's rows of a stacked field's values.
@@ -115,31 +114,74 @@ void advance(Stepper& s, const RunClock& c, bool progress, SweepResult& r) {
   }
   s.stats(0);  // waits for the device
   r.step_seconds = seconds_since(t0);
-  r.steps = c.steps;
+  r.member_steps.assign(r.member_values.size(), c.steps);
   bar.finish(c.steps);
 }
 
-void collect(Stepper& s, const Members& mb, SweepResult& r) {
-  r.field_names = s.field_names();
-  std::vector<bool> bad(std::size_t(mb.count), false);
-  for (std::size_t f = 0; f < r.field_names.size(); ++f) {
-    const std::vector<double> stacked = s.values(int(f));
-    std::vector<double>& out = r.fields.emplace_back();
-    out.reserve(std::size_t(mb.count) * std::size_t(r.nx) * std::size_t(r.ny));
-    for (int m = 0; m < mb.count; ++m) {
-      const std::vector<double> own = member_rows(stacked, mb, r.nx, m);
-      for (double v : own) bad[std::size_t(m)] = bad[std::size_t(m)] || !std::isfinite(v);
-      out.insert(out.end(), own.begin(), own.end());
-    }
+// Appends member m's final values of every field; notes it where one is not finite.
+void add_member(std::vector<std::vector<double>> values, SweepResult& r) {
+  const int m = int(r.fields.empty() ? 0 : r.fields[0].size() / r.cells());
+  r.fields.resize(values.size());
+  bool bad = false;
+  for (std::size_t f = 0; f < values.size(); ++f) {
+    for (double v : values[f]) bad = bad || !std::isfinite(v);
+    r.fields[f].insert(r.fields[f].end(), values[f].begin(), values[f].end());
   }
-  for (int m = 0; m < mb.count; ++m)
-    if (bad[std::size_t(m)]) r.nonfinite_members.push_back(m);
+  if (bad) r.nonfinite_members.push_back(m);
+}
+
+// The members stacked in one field, advanced together.
+void run_stacked(const RunConfig& base, const CliOverrides& cli, bool progress, SweepResult& r) {
+  std::vector<RunConfig> members;
+  for (std::size_t m = 0; m < r.member_values.size(); ++m) members.push_back(load_member(base, cli, r, m));
+  std::vector<const ModelSetup*> setups;
+  for (const RunConfig& m : members) setups.push_back(m.setup.get());
+  EnsembleStepper ens = members[0].setup->make_ensemble(setups, base.backend, base.precision);
+  const RunClock clock = members[0].clock();
+  members = {};  // the stepper holds what it needs: the members' initial states and parameters go
+  advance(*ens.stepper, clock, progress, r);
+  r.field_names = ens.stepper->field_names();
+  std::vector<std::vector<double>> stacked;
+  for (std::size_t f = 0; f < r.field_names.size(); ++f) stacked.push_back(ens.stepper->values(int(f)));
+  ens.stepper.reset();
+  for (int m = 0; m < ens.members.count; ++m) {
+    std::vector<std::vector<double>> own;
+    for (const std::vector<double>& v : stacked) own.push_back(member_rows(v, ens.members, r.nx, m));
+    add_member(std::move(own), r);
+  }
+}
+
+// One member after another, each run as `pdex run` runs it alone (its checks and retries included); a
+// member that stops on a NaN or Inf is noted and its fields are NaN. Every member is loaded (and so
+// checked) before the first one runs.
+void run_in_turn(const RunConfig& base, const CliOverrides& cli, bool progress, SweepResult& r) {
+  const std::size_t count = r.member_values.size();
+  for (std::size_t m = 0; m < count; ++m) load_member(base, cli, r, m);
+  Progress bar(int64_t(count), progress);
+  for (std::size_t m = 0; m < count; ++m) {
+    RunConfig rc = load_member(base, cli, r, m);
+    rc.progress = false;
+    try {
+      RunResult one = run_simulation(rc, final_values_only());
+      r.field_names = one.field_names;
+      r.step_seconds += one.step_seconds;
+      r.member_steps.push_back(one.steps);
+      add_member(std::move(one.final_values), r);
+    } catch (const NumericalError& e) {
+      r.member_errors[int(m)] = e.what();
+      r.member_steps.push_back(std::max<int64_t>(e.last_good_step, 0));
+      if (r.field_names.empty()) r.field_names = rc.fields();
+      add_member(std::vector<std::vector<double>>(r.field_names.size(), std::vector<double>(r.cells(), NAN)), r);
+    }
+    bar.update(int64_t(m + 1));
+  }
+  bar.finish(int64_t(count));
 }
 
 // Per field: min, max and mean of every member, and over all of them.
 nlohmann::json member_stats(const SweepResult& r) {
   nlohmann::json j;
-  const std::size_t cells = std::size_t(r.nx) * std::size_t(r.ny), members = r.member_values.size();
+  const std::size_t cells = r.cells(), members = r.member_values.size();
   for (std::size_t f = 0; f < r.field_names.size(); ++f) {
     std::vector<double> lo(members), hi(members), mean(members);
     for (std::size_t m = 0; m < members; ++m) {
@@ -154,12 +196,37 @@ nlohmann::json member_stats(const SweepResult& r) {
   return j;
 }
 
+// The mosaics of one field for one or two parameters: the field itself on a 2D grid, one per section
+// (output.slice, output.projection) on a 3D one.
+void write_mosaics(const OutputConfig& o, const SweepResult& r, const std::vector<double>& v, const std::string& stem,
+                   nlohmann::json& files) {
+  const io::MosaicAxis x{r.params.back().name, r.params.back().values};
+  const io::MosaicAxis y = r.params.size() == 2 ? io::MosaicAxis{r.params[0].name, r.params[0].values} : io::MosaicAxis{"", {0.0}};
+  const auto mosaic = [&](const std::string& file, const std::vector<double>& members, int w, int h) {
+    io::write_mosaic_png(file, members, w, h, x, y, io::parse_colormap(o.colormap),
+                         io::ColorRange{o.auto_range, o.range_min, o.range_max}, o.scale);
+    files.push_back(file);
+  };
+  if (r.nz == 1) return mosaic(stem + ".png", v, r.nx, r.ny);
+  for (const io::Section& s : o.sections) {
+    std::vector<double> sections;
+    int w = 0, h = 0;
+    for (std::size_t m = 0; m < r.member_values.size(); ++m) {
+      io::SectionPicture p = io::section_of(std::span(v).subspan(m * r.cells(), r.cells()), r.nx, r.ny, r.nz, s);
+      sections.insert(sections.end(), p.values.begin(), p.values.end());
+      w = p.width, h = p.height;
+    }
+    mosaic(stem + "_" + s.tag() + ".png", sections, w, h);
+  }
+}
+
 void write_outputs(const RunConfig& rc, SweepResult& r) {
   const OutputConfig& o = rc.output;
   std::error_code ec;
   std::filesystem::create_directories(o.dir, ec);
   if (ec) throw Error("cannot create the output folder '" + o.dir + "': " + ec.message());
-  const std::vector<std::size_t> shape{r.member_values.size(), std::size_t(r.ny), std::size_t(r.nx)};
+  std::vector<std::size_t> shape{r.member_values.size(), std::size_t(r.ny), std::size_t(r.nx)};
+  if (r.nz > 1) shape.insert(shape.begin() + 1, std::size_t(r.nz));
   nlohmann::json files = nlohmann::json::array();
   for (std::size_t f = 0; f < r.field_names.size(); ++f) {
     if (std::find(o.fields.begin(), o.fields.end(), r.field_names[f]) == o.fields.end()) continue;
@@ -172,12 +239,7 @@ void write_outputs(const RunConfig& rc, SweepResult& r) {
       io::write_npy(stem + ".npy", v.data(), shape);
     }
     files.push_back(stem + ".npy");
-    if (r.params.size() > 2) continue;  // a mosaic has two axes
-    const io::MosaicAxis x{r.params.back().name, r.params.back().values};
-    const io::MosaicAxis y = r.params.size() == 2 ? io::MosaicAxis{r.params[0].name, r.params[0].values} : io::MosaicAxis{"", {0.0}};
-    io::write_mosaic_png(stem + ".png", v, r.nx, r.ny, x, y, io::parse_colormap(o.colormap),
-                         io::ColorRange{o.auto_range, o.range_min, o.range_max}, o.scale);
-    files.push_back(stem + ".png");
+    if (r.params.size() <= 2) write_mosaics(o, r, v, stem, files);  // a mosaic has two axes
   }
   r.summary["outputs"] = files;
   write_summary(o.dir, r.summary);
@@ -185,20 +247,29 @@ void write_outputs(const RunConfig& rc, SweepResult& r) {
 
 void summarize(const RunConfig& rc, SweepResult& r) {
   nlohmann::json& sum = r.summary;
-  nlohmann::json params, names = nlohmann::json::array();
+  nlohmann::json params, names = nlohmann::json::array(), errors = nlohmann::json::object();
   for (const SweepParam& p : r.params) params[p.name] = p.values, names.push_back(p.name);
-  const double updates = double(r.nx) * double(r.ny) * double(r.member_values.size()) * double(r.steps);
+  for (const auto& [m, why] : r.member_errors) errors[std::to_string(m)] = why;
+  const int64_t steps = *std::max_element(r.member_steps.begin(), r.member_steps.end());
   sum["ensemble"] = {{"names", names}, {"params", params}, {"order", "C order over the parameters as listed, the last varying fastest"},
                      {"members", r.member_values.size()}, {"member_values", r.member_values},
-                     {"nonfinite_members", r.nonfinite_members}, {"member_fields", member_stats(r)}};
+                     {"schedule", r.in_turn.empty() ? "stacked" : "in turn"}, {"member_steps", r.member_steps},
+                     {"nonfinite_members", r.nonfinite_members}, {"member_errors", errors}, {"member_fields", member_stats(r)}};
+  if (!r.in_turn.empty()) sum["ensemble"]["in_turn_because"] = r.in_turn;
   sum["status"] = "ok";
-  sum["steps"] = r.steps;
-  sum["simulated_time"] = double(r.steps) * rc.clock().dt;
+  sum["steps"] = steps;
+  sum["simulated_time"] = rc.clock().simulated_time ? rc.clock().t_end : double(steps) * rc.clock().dt;
   sum["wall_seconds"] = {{"stepping", r.step_seconds}, {"total", r.total_seconds}};
-  sum["cell_updates_per_second"] = r.step_seconds > 0 ? updates / r.step_seconds : 0.0;
+  sum["cell_updates_per_second"] = r.step_seconds > 0 ? r.cell_updates() / r.step_seconds : 0.0;
 }
 
 }  // namespace
+
+double SweepResult::cell_updates() const {
+  double steps = 0;
+  for (int64_t n : member_steps) steps += double(n);
+  return double(cells()) * steps;
+}
 
 SweepParam parse_sweep_param(const std::string& text) {
   const auto fail = [&](const std::string& why) {
@@ -255,19 +326,12 @@ SweepResult run_sweep(const RunConfig& base, const CliOverrides& cli, bool outpu
   std::size_t count = 1;
   for (const SweepParam& p : r.params) count *= p.values.size();
   for (std::size_t m = 0; m < count; ++m) r.member_values.push_back(combination(r.params, m));
-  std::vector<RunConfig> members = load_members(base, cli, r);
-  const RunClock clock = members[0].clock();
-  if (clock.simulated_time)
-    throw InputError(base.file + ": key 'time.scheme': an ensemble runs with time.scheme = \"euler\"");
-  std::vector<const ModelSetup*> setups;
-  for (const RunConfig& m : members) setups.push_back(m.setup.get());
-  EnsembleStepper ens = members[0].setup->make_ensemble(setups, base.backend, base.precision);
-  r.nx = members[0].grid().nx;
-  r.ny = members[0].grid().ny;
-  members = {};  // the stepper holds what it needs: the members' initial states and parameters go
+  r.nx = base.grid().nx, r.ny = base.grid().ny, r.nz = base.grid().nz;
+  r.in_turn = base.setup->members_in_turn();
   r.summary = summary_head(base, nullptr);
-  advance(*ens.stepper, clock, base.progress && outputs, r);
-  collect(*ens.stepper, ens.members, r);
+  const bool progress = base.progress && outputs;
+  if (r.in_turn.empty()) run_stacked(base, cli, progress, r);
+  else run_in_turn(base, cli, progress, r);
   r.total_seconds = seconds_since(t0);
   summarize(base, r);
   if (outputs) write_outputs(base, r);

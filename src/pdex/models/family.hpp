@@ -74,9 +74,12 @@ class ModelSetup {
   virtual EnsembleStepper make_ensemble(const std::vector<const ModelSetup*>& members, Backend backend,
                                         Precision precision) const {
     (void)members, (void)backend, (void)precision;
-    throw InputError("this model does not run as an ensemble (ensembles: the advection-reaction-diffusion models, "
-                     "time.scheme = \"euler\")");
+    throw InputError("this model's members do not stack in one field: they run one after another (pdex sweep; stacked: "
+                     "the advection-reaction-diffusion models, time.scheme = \"euler\", 2D grids)");
   }
+  // Why an ensemble of this run's members runs them one after another (each a run of its own) rather
+  // than stacked by make_ensemble; empty where they stack.
+  virtual std::string members_in_turn() const { return "the family steps one run at a time"; }
   // The family's sections of summary.json's "config" (model, time, solver, initial, grid.boundary, ...),
   // every value the run uses, defaults included; merged over the driver's grid, output and run sections.
   virtual nlohmann::json resolved() const = 0;

@@ -239,7 +239,7 @@ class Simulation {
   Session session_;
 };
 
-// pdex.sweep: the fields of every member [member, y, x], the summary as JSON.
+// pdex.sweep: the fields of every member [member, y, x] ([member, z, y, x] in 3D), the summary as JSON.
 py::tuple sweep(const std::string& file, std::optional<std::string> backend, std::optional<std::string> precision,
                 std::optional<std::string> out, std::vector<std::string> sets, std::vector<std::string> params) {
   const bool outputs = out.has_value();
@@ -252,7 +252,9 @@ py::tuple sweep(const std::string& file, std::optional<std::string> backend, std
   }
   py::list fields;
   for (const std::vector<double>& v : r.fields) {
-    py::array_t<double> a({py::ssize_t(r.member_values.size()), py::ssize_t(r.ny), py::ssize_t(r.nx)});
+    std::vector<py::ssize_t> shape{py::ssize_t(r.member_values.size()), py::ssize_t(r.ny), py::ssize_t(r.nx)};
+    if (r.nz > 1) shape.insert(shape.begin() + 1, py::ssize_t(r.nz));
+    py::array_t<double> a(shape);
     std::copy(v.begin(), v.end(), a.mutable_data());
     fields.append(a);
   }

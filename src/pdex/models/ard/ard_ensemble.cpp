@@ -78,9 +78,9 @@ ArdSpec stack_members(const std::vector<const ArdSpec*>& members) {
       throw InputError("the members of an ensemble may differ in model.params only; members 0 and " + std::to_string(m) +
                        " differ in " + d);
   if (first.grid.is_3d())
-    throw InputError("an ensemble stacks its members' 2D grids; a 3D grid (grid.nz > 1) runs one member at a time");
+    throw InputError("stacked members are 2D grids; a 3D grid's members run one after another (pdex sweep)");
   if (!first.mol_scheme.empty() || first.theta > 0)
-    throw InputError("an ensemble runs with time.scheme = \"euler\"; theta, rk4 and merson advance one run at a time");
+    throw InputError("stacked members step by time.scheme = \"euler\"; theta, rk4 and merson members run one after another (pdex sweep)");
   ArdSpec s = first;
   s.members = Members{int(members.size()), first.grid.ny, ard_ghost_width};
   s.uniform_members = !first.anisotropic && !first.ax.varies() && !first.ay.varies();

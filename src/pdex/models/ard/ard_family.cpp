@@ -38,6 +38,11 @@ class ArdSetup : public SpecSetup<ArdSpec> {
     const ArdSpec stacked = stack_members(specs);
     return {make_ard_stepper(stacked, backend, precision), stacked.members};
   }
+  std::string members_in_turn() const override {
+    if (spec.grid.is_3d()) return "a 3D grid (members stack on 2D grids)";
+    if (clock.scheme != "euler") return "time.scheme = \"" + clock.scheme + "\" (stacked members step by forward Euler)";
+    return {};
+  }
   nlohmann::json resolved() const override;
   // Forward Euler's schedule (ArdEuler takes the same plan); the other schemes have one each.
   nlohmann::json schedule(Backend backend, Precision precision) const override {

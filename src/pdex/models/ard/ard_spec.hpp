@@ -48,10 +48,10 @@ inline std::vector<std::string> diffusivity_names(const ArdSpec& s) {
 }
 
 // What the family runs on a 3D grid: isotropic diffusion (the seven-point Laplacian), advection by a
-// velocity (ax, ay, az), one run at a time.
+// velocity (ax, ay, az), one run at a time (an ensemble's members one after another).
 inline bool ard_takes_3d(const ArdSpec& s) { return !s.anisotropic && s.members.count <= 1; }
 inline constexpr const char* ard_3d_limits =
-    "3D grids (grid.nz > 1) run isotropic diffusion, with or without advection, one run at a time; diffusion tensors "
-    "and ensembles are 2D only for now";
+    "3D grids (grid.nz > 1) run isotropic diffusion, with or without advection, an ensemble's members one after another; "
+    "diffusion tensors are 2D only for now";
 
 }  // namespace pdex

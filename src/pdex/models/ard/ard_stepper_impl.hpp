@@ -111,7 +111,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 template <class Exec, class T, class Rhs>
 std::unique_ptr<Stepper> make_scheme(const Exec& ex, const ArdSpec& spec) {
   if (spec.members.count > 1 && (!spec.mol_scheme.empty() || spec.theta > 0))
-    throw InputError("an ensemble runs with time.scheme = \"euler\"; theta, rk4 and merson advance one run at a time");
+    throw InputError("stacked members step by time.scheme = \"euler\"; theta, rk4 and merson members run one after another (pdex sweep)");
   if (spec.grid.is_3d() && !ard_takes_3d(spec)) throw InputError(ard_3d_limits);
   if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
   if (spec.theta > 0) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
