@@ -55,13 +55,15 @@ def wait_for(what, check, timeout=30.0):
 
 
 class Server:
-    """pdex serve on Turing's spots, 128x128, f64 on OpenMP; its output read by a thread."""
+    """pdex serve on Turing's spots, 128x128, f64 on OpenMP (or another example and its settings); its
+    output read by a thread."""
 
-    def __init__(self):
-        self.proc = subprocess.Popen(
-            [PDEX, "serve", os.path.join(SOURCE, "examples", "turing_spots_demo.toml"), "--port", "0",
-             "--backend", "openmp", "--precision", "f64", "--out", WORK, "--set", "grid.nx=128", "--set", "grid.ny=128"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=WORK)
+    def __init__(self, example="turing_spots_demo.toml", sets=("grid.nx=128", "grid.ny=128"), out=WORK):
+        args = [PDEX, "serve", os.path.join(SOURCE, "examples", example), "--port", "0", "--backend", "openmp",
+                "--precision", "f64", "--out", out]
+        for s in sets:
+            args += ["--set", s]
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=WORK)
         self.lines = []
         threading.Thread(target=self.drain, daemon=True).start()
         line = wait_for("the URL from pdex serve", lambda: next((l for l in self.lines if "?token=" in l), None), 60)
@@ -211,6 +213,23 @@ def check_bad_messages(driver, srv):
     wait_for("the run to go on", lambda: srv.state()["step"] > step + 100)
 
 
+def check_3d(driver):
+    """A 3D grid: the page shows the z plane slider, and moving it changes the plane the server shows."""
+    srv = Server("gray_scott_3d.toml", ("grid.nx=32", "grid.ny=32", "grid.nz=8"), os.path.join(WORK, "volume"))
+    try:
+        driver.get(srv.url)
+        wait_for("frames of the 3D run", lambda: frames(driver) >= 3)
+        assert driver.find_element(By.ID, "plane-row").is_displayed(), "no z plane slider for a 3D grid"
+        assert srv.state()["plane"] == 4, "the middle plane first"
+        js(driver, """const p = document.getElementById('plane');
+                      p.value = '1'; p.dispatchEvent(new Event('input'));""")
+        wait_for("the plane the slider chose", lambda: srv.state()["plane"] == 1)
+        assert "32x32x8" in driver.find_element(By.ID, "title").text
+    finally:
+        srv.proc.send_signal(signal.SIGINT)
+        assert srv.proc.wait(timeout=30) == 0, "pdex serve of a 3D grid did not end cleanly"
+
+
 def main():
     srv = Server()
     driver = None
@@ -229,6 +248,7 @@ def main():
         time.sleep(4)
         driver.save_screenshot(SHOT)
         print(f"screenshot: {SHOT}")
+        check_3d(driver)
     finally:
         if driver:
             driver.quit()

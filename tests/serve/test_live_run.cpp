@@ -14,6 +14,7 @@
 #include "pdex/app/simulation.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/io/npy.hpp"
+#include "pdex/io/png_writer.hpp"
 #include "pdex/serve/frame.hpp"
 #include "pdex/serve/live_run.hpp"
 #include "support/scratch_dir.hpp"
@@ -37,6 +38,13 @@ LiveRun example_run(const ScratchDir& dir, const std::string& example, const std
 LiveRun small_run(const ScratchDir& dir) { return example_run(dir, "gray_scott_spots.toml"); }
 
 nlohmann::json cmd(LiveRun& run, const std::string& text) { return run.command(nlohmann::json::parse(text)); }
+
+// Ticks until a whole frame is taken: a tick returns after about 50 ms even mid-frame (a slow device).
+void whole_frame(LiveRun& run) {
+  const uint64_t version = run.version();
+  while (run.version() == version && run.tick()) {
+  }
+}
 
 // A frame's bytes decode to the values within half a quantization step.
 void expect_frame_of(const Snapshot& s, const std::vector<std::vector<double>>& values) {
@@ -104,16 +112,72 @@ TEST(LiveRun, OnTheGpuChangesKeepTheStateAndTheBrushPaints) {
     SCOPED_TRACE(example);
     ScratchDir dir;
     LiveRun run = example_run(dir, example, "cuda");
-    run.tick();
+    whole_frame(run);
     const auto before = run.values();
     cmd(run, R"({"type": "set", "key": "model.params.F", "value": 0.031})");
     EXPECT_EQ(run.values(), before);
     EXPECT_EQ(cmd(run, R"({"type": "paint", "field": "v", "x": 10, "y": 20, "radius": 3, "value": 0.75})")["cells"], 32);
     EXPECT_EQ(run.values()[1][std::size_t(20 * 48 + 10)], 0.75);
-    run.tick();
+    whole_frame(run);
     EXPECT_EQ(run.snapshot().step, 20);
     expect_frame_of(run.snapshot(), run.values());  // quantized on the GPU
   }
+}
+
+// A 3D grid: a frame is the plane shown, on the volume's colour scale; the page chooses the plane, the
+// brush paints a ball about the plane's middle, and a saved picture is the plane shown.
+void expect_a_3d_run_shows_and_paints_planes(const std::string& backend) {
+  SCOPED_TRACE(backend);
+  ScratchDir dir;
+  CliOverrides cli;
+  cli.sets = {"grid.nx=24", "grid.ny=20", "grid.nz=6", "time.steps=100"};
+  cli.backend = backend;
+  cli.precision = "f64";
+  cli.out_dir = dir.path().string();
+  LiveRun run((fs::path(PDEX_SOURCE_DIR) / "examples" / "gray_scott_3d.toml").string(), cli);
+  EXPECT_EQ(run.describe()["nz"], 6);
+  const std::size_t plane = 24 * 20;
+  const auto planes_of = [&](int k) {
+    std::vector<std::vector<double>> out;
+    for (const std::vector<double>& v : run.values())
+      out.emplace_back(v.begin() + std::ptrdiff_t(k * plane), v.begin() + std::ptrdiff_t((k + 1) * plane));
+    return out;
+  };
+  whole_frame(run);
+  Snapshot s = run.snapshot();
+  EXPECT_EQ(s.plane, 3) << "the middle plane first";
+  EXPECT_EQ(s.nx * s.ny, int(plane));
+  expect_frame_of(s, planes_of(3));
+  EXPECT_EQ(cmd(run, R"({"type": "plane", "value": 2})")["state"]["plane"], 2);
+  s = run.snapshot();
+  EXPECT_EQ(s.plane, 2);
+  expect_frame_of(s, planes_of(2));
+  EXPECT_THROW(cmd(run, R"({"type": "plane", "value": 6})"), InputError);
+  EXPECT_EQ(cmd(run, R"({"type": "paint", "field": "v", "x": 10.5, "y": 12.5, "radius": 1.5, "value": 0.75})")["cells"], 19)
+      << "the cells whose centres lie within 1.5 of a cell's centre: itself, 6 across faces, 12 across edges";
+  const std::vector<double> v = run.values()[1];
+  const auto at = [&](int i, int j, int k) { return v[std::size_t(k) * plane + std::size_t(j * 24 + i)]; };
+  EXPECT_EQ(at(10, 12, 1), 0.75);
+  EXPECT_EQ(at(11, 13, 2), 0.75);
+  EXPECT_NE(at(11, 13, 1), 0.75) << "a corner neighbour lies outside the ball";
+  EXPECT_NE(at(10, 12, 4), 0.75) << "so does the plane two away";
+  const nlohmann::json saved = cmd(run, R"({"type": "save", "what": "png", "field": "v"})");
+  int w = 0, h = 0;
+  io::read_png_rgb(saved["files"][0].get<std::string>(), w, h);
+  EXPECT_EQ(w * h, int(plane));
+}
+
+TEST(LiveRun, A3dRunShowsAndPaintsItsPlanes) {
+  expect_a_3d_run_shows_and_paints_planes("serial");
+  ScratchDir dir;
+  LiveRun flat = small_run(dir);
+  EXPECT_THROW(cmd(flat, R"({"type": "plane", "value": 0})"), InputError);
+  EXPECT_EQ(flat.snapshot().plane, -1);
+}
+
+TEST(LiveRun, OnTheGpuA3dRunShowsAndPaintsItsPlanes) {
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  expect_a_3d_run_shows_and_paints_planes("cuda");
 }
 
 // A parameter that varies per cell is scaled as a whole (its slider in the page).

@@ -10,6 +10,7 @@ std::string encode_frame(const Snapshot& s) {
   nlohmann::json head = {{"type", "frame"}, {"step", s.step}, {"t", s.t}, {"version", s.version}, {"nx", s.nx},
                          {"ny", s.ny}, {"steps_per_second", s.steps_per_second}, {"fields", nlohmann::json::array()}};
   if (s.solver_iterations >= 0) head["solver_iterations"] = s.solver_iterations;
+  if (s.plane >= 0) head["plane"] = s.plane;
   for (std::size_t f = 0; f < s.fields.size(); ++f)
     head["fields"].push_back({{"name", s.names[f]}, {"min", s.fields[f].min}, {"max", s.fields[f].max}, {"mean", s.fields[f].mean}});
   const std::string text = head.dump();

@@ -10,6 +10,7 @@
 #include "pdex/core/error.hpp"
 #include "pdex/io/colormap.hpp"
 #include "pdex/io/npy.hpp"
+#include "pdex/io/section.hpp"
 #include "pdex/io/png_writer.hpp"
 #include "pdex/serve/messages.hpp"
 
@@ -22,7 +23,7 @@ namespace {
 
 // Keys that would change what the state is (its shape, where it lives) or where files go.
 void check_steerable(const std::string& key) {
-  for (const char* fixed : {"grid.nx", "grid.ny", "run.", "output.", "model.name", "model.species", "model.preset"})
+  for (const char* fixed : {"grid.nx", "grid.ny", "grid.nz", "run.", "output.", "model.name", "model.species", "model.preset"})
     if (key.rfind(fixed, 0) == 0)
       throw InputError("key '" + key + "' cannot change while serving (it changes the state's shape, the backend or "
                        "the outputs): stop pdex serve and start it with --set " + key + "=...");
@@ -37,9 +38,7 @@ std::string step_tag(int64_t step) {
 }  // namespace
 
 LiveRun::LiveRun(std::string file, CliOverrides cli) : session_(std::move(file), std::move(cli)) {
-  if (config().grid().is_3d())
-    throw InputError(config().file + ": key 'grid.nz': the live view shows 2D grids for now; run a 3D grid with pdex run "
-                                     "(its pictures are sections, output.slice)");
+  if (config().grid().is_3d()) plane_ = config().grid().nz / 2;
   checkpoint();
 }
 
@@ -100,9 +99,7 @@ bool LiveRun::look() {
   for (int f = 0; f < int(stepper().field_names().size()); ++f) {
     const int64_t cell = stepper().first_nonfinite(f);
     if (cell < 0) continue;
-    const int nx = config().grid().nx;
-    return fail(stepper().field_names()[std::size_t(f)] + " is NaN or Inf at cell (" + std::to_string(cell % nx) + ", " +
-                std::to_string(cell / nx) + ")");
+    return fail(stepper().field_names()[std::size_t(f)] + " is NaN or Inf at cell " + config().grid().extents().where(cell));
   }
   checkpoint();
   return true;
@@ -131,8 +128,12 @@ bool LiveRun::fail(const std::string& what) {
 Snapshot LiveRun::snapshot() {
   const int64_t step = session_.step();
   const Grid2& g = config().grid();
-  Snapshot s{step, session_.time(), version_, g.nx, g.ny, stepper().field_names(), {}, rate_, -1};
+  Snapshot s{step, session_.time(), version_, g.nx, g.ny, plane_, stepper().field_names(), {}, rate_, -1};
   for (int f = 0; f < int(s.names.size()); ++f) s.fields.push_back(stepper().quantized(f));
+  if (plane_ >= 0) {  // the shown plane of each volume, on the volume's colour scale
+    const std::size_t cells = std::size_t(g.nx) * std::size_t(g.ny), first = std::size_t(plane_) * cells;
+    for (QuantizedField& q : s.fields) q.q = std::vector<uint16_t>(q.q.begin() + std::ptrdiff_t(first), q.q.begin() + std::ptrdiff_t(first + cells));
+  }
   if (const SolverTotals* st = stepper().solver_totals()) {
     if (step > steps_at_snapshot_) s.solver_iterations = double(st->iterations - iters_at_snapshot_) / double(step - steps_at_snapshot_);
     iters_at_snapshot_ = st->iterations, steps_at_snapshot_ = step;
@@ -169,6 +170,10 @@ nlohmann::json LiveRun::command(const nlohmann::json& msg) {
     reset();
   } else if (type == "steps_per_frame") {
     steps_per_frame_ = get_int(msg, "value", 1, 1000000);
+  } else if (type == "plane") {
+    if (plane_ < 0) throw InputError("'plane': a 2D grid has one plane; planes are a 3D grid's (grid.nz > 1)");
+    plane_ = int(get_int(msg, "value", 0, config().grid().nz - 1));
+    ++version_;
   } else if (type == "set") {
     return set_key(msg);
   } else if (type == "paint") {
@@ -179,7 +184,7 @@ nlohmann::json LiveRun::command(const nlohmann::json& msg) {
     return {{"ok", true}, {"describe", describe()}, {"state", state()}};
   } else if (type != "get") {
     throw InputError("unknown message type '" + type +
-                     "'; expected play, pause, step, reset, steps_per_frame, set, paint, save, get or describe");
+                     "'; expected play, pause, step, reset, steps_per_frame, plane, set, paint, save, get or describe");
   }
   if (type != "get") notices_.push_back({{"type", "state"}, {"state", state()}});  // the other tabs' buttons
   return {{"ok", true}, {"state", state()}};
@@ -223,25 +228,32 @@ nlohmann::json LiveRun::set_key(const nlohmann::json& msg) {
 }
 
 // {"type": "paint", "field": "v", "x": 12.5, "y": 40, "radius": 5, "value": 0.25, "mode": "set"|"add"}:
-// x and y in cells from the lower-left corner, the disc of cells whose centres lie within radius.
+// x and y in cells from the lower-left corner, the disc of cells whose centres lie within radius; on a
+// 3D grid the ball about the middle of the plane shown ("z", in cells from the front, to put it elsewhere).
 nlohmann::json LiveRun::paint(const nlohmann::json& msg) {
   const int f = field_index(msg, "field", true);
   const Grid2& g = config().grid();
   const double x = get_number(msg, "x", -g.nx, 2.0 * g.nx), y = get_number(msg, "y", -g.ny, 2.0 * g.ny);
-  const double r = get_number(msg, "radius", 0.0, double(std::max(g.nx, g.ny)));
+  const double z = plane_ < 0 ? 0.5 : msg.contains("z") ? get_number(msg, "z", -g.nz, 2.0 * g.nz) : plane_ + 0.5;
+  const double r = get_number(msg, "radius", 0.0, double(std::max({g.nx, g.ny, g.nz})));
   const double value = get_number(msg, "value", -1e300, 1e300);
   const std::string mode = msg.contains("mode") ? get_string(msg, "mode", 8) : "set";
   if (mode != "set" && mode != "add") throw InputError("'mode': expected \"set\" or \"add\", got \"" + mode + "\"");
+  const auto span = [&](double c, int n) { return std::pair{std::max(0, int(c - r - 1)), std::min(n, int(c + r + 2))}; };
+  const auto [k0, k1] = plane_ < 0 ? std::pair{0, 1} : span(z, g.nz);
+  const auto [j0, j1] = span(y, g.ny);
+  const auto [i0, i1] = span(x, g.nx);
   std::vector<double> v = stepper().values(f);
   int64_t painted = 0;
-  for (int j = std::max(0, int(y - r - 1)); j < std::min(g.ny, int(y + r + 2)); ++j)
-    for (int i = std::max(0, int(x - r - 1)); i < std::min(g.nx, int(x + r + 2)); ++i) {
-      const double ddx = i + 0.5 - x, ddy = j + 0.5 - y;
-      if (ddx * ddx + ddy * ddy > r * r) continue;
-      double& c = v[std::size_t(j) * std::size_t(g.nx) + std::size_t(i)];
-      c = mode == "set" ? value : c + value;
-      ++painted;
-    }
+  for (int k = k0; k < k1; ++k)
+    for (int j = j0; j < j1; ++j)
+      for (int i = i0; i < i1; ++i) {
+        const double ddx = i + 0.5 - x, ddy = j + 0.5 - y, ddz = k + 0.5 - z;
+        if (ddx * ddx + ddy * ddy + ddz * ddz > r * r) continue;
+        double& c = v[(std::size_t(k) * std::size_t(g.ny) + std::size_t(j)) * std::size_t(g.nx) + std::size_t(i)];
+        c = mode == "set" ? value : c + value;
+        ++painted;
+      }
   if (painted > 0) stepper().set_values(f, v), ++version_, checkpoint();
   return {{"ok", true}, {"cells", painted}, {"version", version_}};
 }
@@ -267,7 +279,9 @@ nlohmann::json LiveRun::save(const nlohmann::json& msg) {
       range = {false, mm[0], mm[1]};
     }
     const std::string file = dir + "/" + stepper().field_names()[std::size_t(f)] + "_" + step_tag(session_.step()) + ".png";
-    io::write_png(file, stepper().values(f), g.nx, g.ny, cmap, range);
+    const std::vector<double> v = stepper().values(f);
+    const io::SectionPicture shown = plane_ < 0 ? io::SectionPicture{v, g.nx, g.ny} : io::section_of(v, g.nx, g.ny, g.nz, {'z', plane_});
+    io::write_png(file, shown.values, shown.width, shown.height, cmap, range);
     files.push_back(file);
   } else if (what == "npy") {
     for (int f = 0; f < int(stepper().field_names().size()); ++f) {
@@ -313,7 +327,7 @@ nlohmann::json LiveRun::describe() const {
   }
   const Grid2& g = config().grid();
   nlohmann::json d = {{"file", session_.file()}, {"model", config().model}, {"title", desc.title}, {"fields", fields},
-                      {"nx", g.nx}, {"ny", g.ny}, {"dx", g.dx}, {"dy", g.dy}, {"params", params},
+                      {"nx", g.nx}, {"ny", g.ny}, {"nz", g.nz}, {"dx", g.dx}, {"dy", g.dy}, {"params", params},
                       {"schemes", desc.schemes}, {"scheme", c.scheme}, {"dt", c.dt}, {"simulated_time", c.simulated_time},
                       {"boundary", config().resolved["grid"]["boundary"]}, {"colormaps", cmaps},
                       {"colormap", config().output.colormap},
@@ -329,7 +343,7 @@ nlohmann::json LiveRun::state() const {
   for (const auto& [name, value] : config().resolved["model"]["params"].items()) params[name] = value;
   return {{"step", session_.step()}, {"t", session_.time()}, {"playing", playing_}, {"steps_per_frame", steps_per_frame_}, {"version", version_},
           {"dt", config().clock().dt}, {"scheme", config().clock().scheme}, {"params", params}, {"changes", session_.changes()},
-          {"steps_per_second", rate_}};
+          {"steps_per_second", rate_}, {"plane", plane_}};
 }
 
 void LiveRun::write_summary() {

@@ -21,8 +21,9 @@ struct Snapshot {
   double t = 0;
   uint64_t version = 0;  // changes whenever the state does (steps, brush, reset, rebuild)
   int nx = 0, ny = 0;
+  int plane = -1;        // a 3D grid's: the z plane the fields show (-1 on a 2D grid)
   std::vector<std::string> names;
-  std::vector<QuantizedField> fields;
+  std::vector<QuantizedField> fields;  // nx x ny values each (min, max and mean: of the whole volume in 3D)
   double steps_per_second = 0;
   double solver_iterations = -1;  // mean linear-solver iterations per step since the last snapshot; -1: none
 };
@@ -74,6 +75,7 @@ class LiveRun {
 
   Session session_;
   bool playing_ = true, step_once_ = false;
+  int plane_ = -1;  // the z plane shown and painted on a 3D grid; -1 on a 2D one
   int64_t steps_per_frame_ = 10;
   uint64_t version_ = 1;
   std::vector<nlohmann::json> notices_;

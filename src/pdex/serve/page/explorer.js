@@ -126,7 +126,10 @@ function options(select, values, chosen) {
 function setDescribe(d) {
   const first = !describe;
   describe = d;
-  $('title').textContent = `${d.model}: ${d.title}  (${d.nx}x${d.ny}, ${d.backend}, ${d.precision})`;
+  const size = d.nz > 1 ? `${d.nx}x${d.ny}x${d.nz}` : `${d.nx}x${d.ny}`;
+  $('title').textContent = `${d.model}: ${d.title}  (${size}, ${d.backend}, ${d.precision})`;
+  $('plane-row').hidden = !(d.nz > 1);
+  $('plane').max = d.nz - 1;
   const names = d.fields.map((f) => f.name);
   options($('field-select'), names, first ? names[0] : $('field-select').value);
   options($('brush-field'), d.fields.filter((f) => f.settable).map((f) => f.name), $('brush-field').value);
@@ -149,6 +152,10 @@ function setState(s) {
   state = s;
   $('play').textContent = s.playing ? 'Pause' : 'Play';
   if (document.activeElement !== $('spf')) $('spf').value = s.steps_per_frame;
+  if (s.plane >= 0) {
+    if (document.activeElement !== $('plane')) $('plane').value = s.plane;
+    $('plane-text').textContent = `${s.plane} of ${describe ? describe.nz : '?'}`;
+  }
 }
 
 // Slider moves are sent at most once per animation frame: the newest value wins.
@@ -260,7 +267,8 @@ function rangeInputs() {
 function boundaryToml(v) {
   if (v !== 'dirichlet') return v;
   const side = '{ kind = "dirichlet", value = 0.0 }';
-  return `{ left = ${side}, right = ${side}, bottom = ${side}, top = ${side} }`;
+  const z = describe.nz > 1 ? `, front = ${side}, back = ${side}` : '';
+  return `{ left = ${side}, right = ${side}, bottom = ${side}, top = ${side}${z} }`;
 }
 
 function wire() {
@@ -268,6 +276,7 @@ function wire() {
   $('step').onclick = () => send({ type: 'step' });
   $('reset').onclick = () => { plots.clear(); send({ type: 'reset' }); };
   $('spf').onchange = () => send({ type: 'steps_per_frame', value: parseInt($('spf').value, 10) });
+  $('plane').oninput = () => send({ type: 'plane', value: parseInt($('plane').value, 10) });
   $('field-select').onchange = draw;
   $('cmap-select').onchange = setColormap;
   $('auto-range').onchange = rangeInputs;
