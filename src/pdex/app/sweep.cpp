@@ -153,7 +153,8 @@ void run_stacked(const RunConfig& base, const CliOverrides& cli, bool progress, 
 
 // One member after another, each run as `pdex run` runs it alone (its checks and retries included); a
 // member that stops on a NaN or Inf is noted and its fields are NaN. Every member is loaded (and so
-// checked) before the first one runs.
+// checked) before the first one runs, and loaded again at its turn: keeping them all would hold every
+// member's initial state at once (members x a 3D state).
 void run_in_turn(const RunConfig& base, const CliOverrides& cli, bool progress, SweepResult& r) {
   const std::size_t count = r.member_values.size();
   for (std::size_t m = 0; m < count; ++m) load_member(base, cli, r, m);
