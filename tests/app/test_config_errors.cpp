@@ -307,8 +307,10 @@ TEST(ConfigErrors, WhatThreeDimensionsDoNotTakeIsRefusedByKey) {
   const std::vector<Case> cases{
       {{"grid.nz=0"}, "grid.nz", "expected a positive plane count"},
       {{"grid.dz=0.5"}, "grid.dz", "a 2D grid has no z spacing"},
-      {{"grid.nz=4", "model.diffusion={ kind = \"tensor\", xx = 1.0, xy = 0.0, yy = 1.0 }"}, "model.diffusion.kind",
-       "diffusion tensors are 2D only for now"},
+      {{"grid.nz=4", "model.diffusion={ kind = \"tensor\", xz = 0.1 }", "time.scheme=\"theta\""}, "model.diffusion.kind",
+       "the theta scheme takes isotropic diffusion there for now"},
+      {{"model.diffusion={ kind = \"tensor\", xz = 0.1 }"}, "model.diffusion.xz", "a 2D grid's tensor has no z entries"},
+      {{"grid.nz=4", "model.diffusion={ kind = \"tensor\", xz = 0.9, yz = 0.9 }"}, "model.diffusion", "det(M) > 0"},
       {{"grid.nz=4", "model.advection={ velocity = [0.1, 0.2] }"}, "model.advection.velocity", "expected an array of 3 numbers"},
       {{"model.advection={ z = 0.1 }"}, "model.advection.z", "a 2D grid's velocity has no z component"},
       {{"grid.nz=4", "output.slice={ axis = \"z\", index = 4 }"}, "output.slice.index", "expected a plane index from 0 to 3"},

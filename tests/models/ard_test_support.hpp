@@ -102,6 +102,14 @@ std::vector<double> sample(const Grid2& g, F f) {
   return out;
 }
 
+// Cell-centred samples f(x, y, z) of a 3D grid, row-major [z][y][x].
+template <class F>
+std::vector<double> sample3(const Grid2& g, F f) {
+  std::vector<double> out(std::size_t(g.cells()));
+  for_each_cell(g.extents(), [&](int i, int j, int k) { out[std::size_t(g.extents().index(i, j, k))] = f(g.x(i), g.y(j), g.z(k)); });
+  return out;
+}
+
 inline std::vector<double> uniform_noise(std::size_t n, double mean, double amplitude, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> d(-amplitude, amplitude);

@@ -19,14 +19,6 @@ namespace {
 
 using std::numbers::pi;
 
-// Cell-centred samples f(x, y, z) of a 3D grid, row-major [z][y][x].
-template <class F>
-std::vector<double> sample3(const Grid2& g, F f) {
-  std::vector<double> out(std::size_t(g.cells()));
-  for_each_cell(g.extents(), [&](int i, int j, int k) { out[std::size_t(g.extents().index(i, j, k))] = f(g.x(i), g.y(j), g.z(k)); });
-  return out;
-}
-
 // The cube [0, 1]^3 in n^3 cells.
 Grid2 cube(int n) {
   Grid2 g{n, n, 1.0 / n, 1.0 / n};

@@ -2,6 +2,7 @@
 
 #include "pdex/app/commands.hpp"
 #include "pdex/app/interrupt.hpp"
+#include "pdex/app/ranks.hpp"
 #include "pdex/app/simulation.hpp"
 #include "pdex/core/format.hpp"
 
@@ -10,6 +11,7 @@ namespace pdex {
 int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source, const RestartFrom& restart) {
   RunConfig rc = load_run_config(file, cli);
   if (!rc.ensemble.empty() && !restart.dir.empty()) throw InputError(file + ": --restart continues one run; this file has an [ensemble]");
+  if (!rc.ensemble.empty() && job_size() > 1) throw InputError(file + ": key 'ensemble': an ensemble runs in one process (without mpirun)");
   if (!rc.ensemble.empty() && !emit_source) return cmd_sweep(file, cli);
   if (emit_source) {
     const std::string source = rc.setup->generated_source();
@@ -17,11 +19,13 @@ int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source, 
     std::fputs(source.c_str(), stdout);
     return 0;
   }
+  if (job_rank() != 0) return serve_run(rc);
   const RunClock& c = rc.clock();
   const std::string clock = c.simulated_time ? c.scheme + " to t=" + format_number(c.t_end)
                                              : std::to_string(c.steps) + " steps of dt=" + format_number(c.dt);
-  std::fprintf(stderr, "pdex: %s on %s, %s, backend %s (%s), %s -> %s\n", rc.model.c_str(),
-               rc.grid().extents().text().c_str(), clock.c_str(),
+  const std::string ranks = job_size() > 1 ? " over " + std::to_string(job_size()) + " ranks" : "";
+  std::fprintf(stderr, "pdex: %s on %s%s, %s, backend %s (%s), %s -> %s\n", rc.model.c_str(),
+               rc.grid().extents().text().c_str(), ranks.c_str(), clock.c_str(),
                std::string(backend_name(rc.backend)).c_str(), device_name(rc.backend).c_str(),
                std::string(precision_name(rc.precision)).c_str(), rc.output.dir.c_str());
   const InterruptGuard guard;

@@ -5,9 +5,11 @@
 #include <pmmintrin.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "pdex/app/commands.hpp"
 #include "pdex/app/interrupt.hpp"
+#include "pdex/app/ranks.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/core/version.hpp"
 #include "pdex/serve/server.hpp"
@@ -39,6 +41,11 @@ void add_suite(CLI::App* cmd, std::string& suite, const char* what) {
   cmd->prefix_command();
 }
 
+// Errors are printed once, by rank 0 (the others' reach it through the run's protocol, app/ranks.hpp).
+void report(const char* prefix, const char* what) {
+  if (pdex::job_rank() == 0) std::fprintf(stderr, "pdex: %s%s\n", prefix, what);
+}
+
 bool help_asked(CLI::App* cmd) {
   for (const auto& a : cmd->remaining())
     if (a == "--help" || a == "-h") return true;
@@ -48,6 +55,13 @@ bool help_asked(CLI::App* cmd) {
 
 int main(int argc, char** argv) {
   flush_denormals();
+  std::optional<pdex::RankSession> ranks;
+  try {
+    ranks.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pdex: error: %s\n", e.what());
+    return 2;
+  }
   CLI::App app{"pdex: a PDE explorer for GPUs and CPUs (https://github.com/pdex; docs/ in the source tree)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("pdex ") + pdex::version);
@@ -110,6 +124,8 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
+    if (pdex::job_size() > 1 && !*run)
+      throw pdex::InputError("over MPI ranks pdex runs `pdex run`; the other commands run in one process (without mpirun)");
     if (*run) return pdex::cmd_run(file, cli, emit_source, restart);
     if (*serve) {
       serve_opts.port_given = serve->count("--port") > 0;
@@ -129,13 +145,13 @@ int main(int argc, char** argv) {
       return cmd == bench ? pdex::cmd_bench(suite, bench->remaining()) : pdex::cmd_verify(suite, verify->remaining());
     }
   } catch (const pdex::Interrupted& e) {
-    std::fprintf(stderr, "pdex: %s\n", e.what());
+    report("", e.what());
     return 128 + e.signal;
   } catch (const pdex::NumericalError& e) {
-    std::fprintf(stderr, "pdex: error: %s\n", e.what());
+    report("error: ", e.what());
     return 3;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "pdex: error: %s\n", e.what());
+    report("error: ", e.what());
     return 2;
   }
   return 0;

@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
@@ -137,6 +138,17 @@ void read_run(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   rc.progress = cfg.get_bool("run.progress", true);
 }
 
+// run.ranks = [px, py] (3D grids: [px, py, pz]): how `mpirun -n P` splits the grid (app/ranks.hpp).
+void read_ranks(ConfigReader& cfg, RunConfig& rc, const Grid2& grid) {
+  if (!cfg.has("run.ranks")) return;
+  for (double p : cfg.get_doubles("run.ranks", grid.is_3d() ? 3 : 2)) {
+    if (!(p >= 1 && p <= 65536 && p == std::floor(p)))
+      cfg.fail("run.ranks", grid.is_3d() ? "expected [px, py, pz]: positive integers, ranks along x, y and z"
+                                         : "expected [px, py]: positive integers, ranks along x and y");
+    rc.ranks.push_back(int(p));
+  }
+}
+
 // Every value the run uses, defaults included, so that summary.json alone says what produced a result.
 nlohmann::json resolved_json(const RunConfig& rc) {
   const Grid2& g = rc.grid();
@@ -149,6 +161,7 @@ nlohmann::json resolved_json(const RunConfig& rc) {
                   {"checkpoint_every", o.checkpoint_time > 0 ? nlohmann::json(o.checkpoint_time) : nlohmann::json(o.checkpoint_steps)},
                   {"checkpoint_keep", o.checkpoint_keep}, {"colorbar", o.colorbar}}},
       {"run", {{"backend", backend_name(rc.backend)}, {"precision", precision_name(rc.precision)}, {"progress", rc.progress}}}};
+  if (!rc.ranks.empty()) j["run"]["ranks"] = rc.ranks;
   if (!o.movie_field.empty()) j["output"]["movie"] = {{"field", o.movie_field}, {"formats", o.movie_formats}, {"fps", o.movie_fps}};
   j.update(rc.setup->resolved(), true);
   j["time"]["on_blowup"] = rc.retry_on_blowup ? "retry" : "stop";
@@ -187,6 +200,7 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   rc.input = nlohmann::json::parse(js.str());
   const Grid2 grid = read_grid(cfg);
   read_run(cfg, rc, cli);
+  read_ranks(cfg, rc, grid);
   check_grid_fits(cfg, grid, rc.precision);
   rc.model = cfg.get_string("model.name");
   rc.setup = read_model(cfg, rc, grid, file);

@@ -63,6 +63,7 @@ struct RunConfig {
   CliOverrides cli;         // what the command line changed (a retry reloads the file with dt changed too)
   bool retry_on_blowup = false;  // time.on_blowup = "retry": halve dt (Merson: tighten tol) and go on
   int max_retries = 3;           // time.max_retries
+  std::vector<int> ranks;        // run.ranks: the process grid over MPI ranks, [px, py(, pz)]; empty: chosen
 
   const Grid2& grid() const { return setup->grid; }
   const RunClock& clock() const { return setup->clock; }

@@ -9,6 +9,7 @@
 #include "pdex/app/interrupt.hpp"
 #include "pdex/app/output_writer.hpp"
 #include "pdex/app/progress.hpp"
+#include "pdex/app/ranks.hpp"
 #include "pdex/app/schedule.hpp"
 #include "pdex/config/grid_config.hpp"
 #include "pdex/core/error.hpp"
@@ -291,7 +292,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   const auto t_start = Clock::now();
   RunResult res;
   res.summary = summary_head(rc, check_stability(rc));
-  auto stepper = rc.setup->make_stepper(rc.backend, rc.precision);
+  auto stepper = make_run_stepper(rc);
   res.field_names = stepper->field_names();
   Simulation sim(rc, options);
   nlohmann::json& sum = res.summary;
@@ -307,6 +308,7 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   sum["fields"] = stats_json(res.field_names, res.stats);
   if (const SolverTotals* t = stepper->solver_totals()) sum["solver"] = solver_totals_json(*t);
   sum["memory"] = memory_json(rc, res.field_names.size());
+  if (nlohmann::json ranks = ranks_json(*stepper); !ranks.is_null()) sum["ranks"] = ranks;
   sim.finish(sum);
   return res;
 }

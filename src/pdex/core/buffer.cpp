@@ -12,6 +12,7 @@
 
 #include "pdex/core/error.hpp"
 #include "pdex/core/memory_stats.hpp"
+#include "pdex/core/strided_copy.hpp"
 #ifdef PDEX_HAVE_CUDA
 #include "pdex/core/cuda/cuda_check.hpp"
 #endif
@@ -103,6 +104,33 @@ void copy_bytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace s
   // device-to-device copy returns before it is done: order the copy with everything around it.
   PDEX_CUDA_CHECK(cudaDeviceSynchronize());
   PDEX_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+  PDEX_CUDA_CHECK(cudaDeviceSynchronize());
+#else
+  no_cuda();
+#endif
+}
+
+void copy_box(void* dst, std::size_t dst_pitch, std::size_t dst_plane, MemorySpace dst_space, const void* src,
+              std::size_t src_pitch, std::size_t src_plane, MemorySpace src_space, RowBox box) {
+  if (box.width == 0 || box.rows == 0 || box.planes == 0) return;
+  if (dst_space == MemorySpace::host && src_space == MemorySpace::host) {
+    for (std::size_t k = 0; k < box.planes; ++k)
+      for (std::size_t j = 0; j < box.rows; ++j)
+        std::memcpy(static_cast<char*>(dst) + k * dst_plane + j * dst_pitch,
+                    static_cast<const char*>(src) + k * src_plane + j * src_pitch, box.width);
+    return;
+  }
+#ifdef PDEX_HAVE_CUDA
+  // A plane stride that is a whole number of rows: cudaMemcpy3D's pitched pointers (pitch, rows a plane).
+  if (src_plane % src_pitch || dst_plane % dst_pitch)
+    throw Error("internal: copy_box's plane strides must be whole rows");
+  cudaMemcpy3DParms p{};
+  p.srcPtr = make_cudaPitchedPtr(const_cast<void*>(src), src_pitch, box.width, src_plane / src_pitch);
+  p.dstPtr = make_cudaPitchedPtr(dst, dst_pitch, box.width, dst_plane / dst_pitch);
+  p.extent = make_cudaExtent(box.width, box.rows, box.planes);
+  p.kind = cudaMemcpyDefault;
+  PDEX_CUDA_CHECK(cudaDeviceSynchronize());  // see copy_bytes
+  PDEX_CUDA_CHECK(cudaMemcpy3D(&p));
   PDEX_CUDA_CHECK(cudaDeviceSynchronize());
 #else
   no_cuda();

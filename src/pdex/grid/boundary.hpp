@@ -85,8 +85,14 @@ inline FieldBoundary coefficient_boundary(const FieldBoundary& bc, int ncomp, in
     for (int c = 0; c < ncomp; ++c) out.side[side][c] = coefficient_side(bc.side[side][0], c == odd);
   return out;
 }
-// A tensor field: components xx, xy, yy.
-inline FieldBoundary tensor_boundary(const FieldBoundary& bc) { return coefficient_boundary(bc, 3, 1); }
+// A tensor field: components xx, xy, yy (a 2D grid's), then xz, yz, zz (a 3D grid's); the off-diagonal
+// entries mirror oddly.
+inline FieldBoundary tensor_boundary(const FieldBoundary& bc, int ncomp = 3) {
+  FieldBoundary out = coefficient_boundary(bc, ncomp, 1);
+  for (int side = 0; side < side_count; ++side)
+    for (int c = 3; c < ncomp && c < 5; ++c) out.side[side][c] = coefficient_side(bc.side[side][0], true);
+  return out;
+}
 
 namespace detail {
 
@@ -149,14 +155,20 @@ PDEX_HD inline bool near_z_side(const FieldView<T>& f, int k) {
   return f.nz > 1 && (k < f.ghost || k >= f.nz - f.ghost);
 }
 
-// Writes the z images of value `val` of component c at cell (i, j) of plane k of a 3D field: into the
-// ghost planes, at the same (i, j). The x and y ghosts of the ghost planes are left alone: the stencils
-// of 3D grids read no cell that is outside along two axes.
+// The z images of value `val` of component c at cell (i, j, k) of a 3D field, and, where the cell lies by
+// an x or y side, those images' own images within their ghost planes: the edges and corners a tensor's
+// mixed derivatives read, as fill_ghosts_3d leaves them (z first, then x and y).
 template <class T>
-PDEX_HD inline void push_z_ghosts(const FieldView<T>& f, const FieldBoundary& bc, int c, int i, int j, int k, T val) {
+PDEX_HD inline void push_z_images(const FieldView<T>& f, const FieldBoundary& bc, int c, int i, int j, int k, T val) {
+  if (!near_z_side(f, k)) return;
   detail::GhostImage<T> zs[4];
   const int m = detail::ghost_images_1d<T>(k, f.nz, f.ghost, bc.side[front][c], bc.side[back][c], zs);
-  for (int a = 0; a < m; ++a) f(c, i, j, zs[a].target) = zs[a].a * val + zs[a].b;
+  const bool by_side = near_boundary(f, i, j);
+  for (int a = 0; a < m; ++a) {
+    const T image = zs[a].a * val + zs[a].b;
+    f(c, i, j, zs[a].target) = image;
+    if (by_side) push_ghosts(f.in_plane(zs[a].target), bc, c, i, j, image);
+  }
 }
 
 // The images of value `val` of component c at cell (i, j, k) of a 3D field: within its plane, and across
@@ -166,7 +178,7 @@ PDEX_HD inline void push_cell_images(const FieldView<T>& f, const FieldBoundary&
                                      T val) {
   const FieldView<T> p = f.in_plane(k);
   if (near_boundary(p, i, j)) push_ghosts(p, bc, c, i, j, val);
-  if (near_z_side(f, k)) push_z_ghosts(f, bc, c, i, j, k, val);
+  push_z_images(f, bc, c, i, j, k, val);
 }
 
 // The same at cell i of interior row r (FieldView::interior_rows(): row r % ny of plane r / ny), of a 2D

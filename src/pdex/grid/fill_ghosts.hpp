@@ -15,8 +15,8 @@ void fill_z_ghosts(const Exec& ex, FieldView<T> f, const FieldBoundary& bc) {
   const int low_end = std::min(f.ghost, f.nz), high_start = std::max(low_end, f.nz - f.ghost);
   for_each_cell(ex, f.interior(), [=] PDEX_HD(int i, int j) {
     for (int c = 0; c < f.ncomp; ++c) {
-      for (int k = 0; k < low_end; ++k) push_z_ghosts(f, bc, c, i, j, k, f(c, i, j, k));
-      for (int k = high_start; k < f.nz; ++k) push_z_ghosts(f, bc, c, i, j, k, f(c, i, j, k));
+      for (int k = 0; k < low_end; ++k) push_z_images(f, bc, c, i, j, k, f(c, i, j, k));
+      for (int k = high_start; k < f.nz; ++k) push_z_images(f, bc, c, i, j, k, f(c, i, j, k));
     }
   });
 }

@@ -27,6 +27,9 @@
 namespace pdex {
 
 class ConfigReader;
+class HaloExchange;
+struct Block;
+struct ProcessGrid;
 
 // One value of model.name.
 struct ModelDesc {
@@ -76,6 +79,14 @@ class ModelSetup {
     (void)members, (void)backend, (void)precision;
     throw InputError("this model's members do not stack in one field: they run one after another (pdex sweep; stacked: "
                      "the advection-reaction-diffusion models, time.scheme = \"euler\", 2D grids)");
+  }
+  // This run's block b of the process grid pg (grid/blocks.hpp), its shared sides' ghosts filled by
+  // `halo`: a setup whose stepper advances the block's cells as this run advances them, bit for bit.
+  // Throws InputError where the family or its scheme does not run over MPI ranks.
+  virtual std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const {
+    (void)pg, (void)b, (void)halo;
+    throw InputError("this model does not run over MPI ranks yet (the advection-reaction-diffusion models do, by "
+                     "time.scheme = \"euler\"): run it with one process");
   }
   // Why an ensemble of this run's members runs them one after another (each a run of its own) rather
   // than stacked by make_ensemble; empty where they stack.

@@ -78,7 +78,7 @@ struct EulerCell3D {
     const FieldView<T>& out = cell.out;
     if (!near_z_side(out, k)) return;
     const int64_t o = out.offset(i, row, k);
-    for (int c = 0; c < Rhs::ncomp; ++c) push_z_ghosts(out, cell.bc, c, i, row, k, out.comp(c)[o]);
+    for (int c = 0; c < Rhs::ncomp; ++c) push_z_images(out, cell.bc, c, i, row, k, out.comp(c)[o]);
   }
 };
 

@@ -90,8 +90,17 @@ void finish(const Cuda& ex) { ex.context->synchronize(); }
 }  // namespace pdex
 
 namespace pdex {
+// The device of this process: PDEX_CUDA_DEVICE's (modulo the device count; a rank of an MPI run sets it
+// to its rank on the node, app/ranks.hpp), else the first.
+int chosen_device() {
+  const char* v = std::getenv("PDEX_CUDA_DEVICE");
+  int count = 0;
+  if (!v || cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return 0;
+  return std::atoi(v) % count;
+}
+
 CudaContext& default_cuda_context() {
-  static CudaContext ctx(0);
+  static CudaContext ctx(chosen_device());
   static const bool loaded = (load_engine_kernels(), true);
   (void)loaded;
   return ctx;

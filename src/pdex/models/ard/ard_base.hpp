@@ -38,12 +38,13 @@ class ParamStore {
     return Param<T>{T(s.value), constants_.data() + n_constants_++, 0};
   }
 
-  // The tensor shape M as one 3-component field (xx, xy, yy).
+  // The tensor shape M as one field: xx, xy, yy, and on a 3D grid xz, yz, zz.
   FieldView<const T> upload_tensor(const ArdSpec& spec) {
-    Field<T> host(grid_, 3, ghost_width, MemorySpace::host);
-    const ScalarSpec* parts[3] = {&spec.mxx, &spec.mxy, &spec.myy};
-    for (int c = 0; c < 3; ++c) host.set_interior(c, cells_of(*parts[c]));
-    fill_ghosts(Serial{}, host, tensor_boundary(spec.bc), members_);
+    const int n = grid_.is_3d() ? 6 : 3;
+    Field<T> host(grid_, n, ghost_width, MemorySpace::host);
+    const ScalarSpec* parts[6] = {&spec.mxx, &spec.mxy, &spec.myy, &spec.mxz, &spec.myz, &spec.mzz};
+    for (int c = 0; c < n; ++c) host.set_interior(c, cells_of(*parts[c]));
+    fill_ghosts(Serial{}, host, tensor_boundary(spec.bc, n), members_);
     keep(std::move(host));
     return fields_.back().cview();
   }
@@ -114,6 +115,8 @@ class ArdBase : public Interface {
     if constexpr (Exec::space == MemorySpace::host) state_[0] = std::move(host);
     else state_[0] = to_space(host, Exec::space);
     names_ = spec.species;
+    halo_ = spec.halo;
+    exchange_halo(halo_, state_[0].view(), bc_, Exec::space);
   }
 
   const std::vector<std::string>& field_names() const override { return names_; }
@@ -127,9 +130,13 @@ class ArdBase : public Interface {
   bool settable(int field) const override { return field >= 0 && field < Rhs::ncomp; }
   void set_values(int field, const std::vector<double>& v) override {
     set_interior_values(current(), field, v, bc_, members_);
+    exchange_halo(halo_, current().view(), bc_, Exec::space);
   }
   FieldMemory memory(int field) override { return settable(field) ? field_memory(current(), field) : FieldMemory{}; }
-  void refresh_ghosts() override { fill_ghosts(ex_, current(), bc_, members_); }
+  void refresh_ghosts() override {
+    fill_ghosts(ex_, current(), bc_, members_);
+    exchange_halo(halo_, current().view(), bc_, Exec::space);
+  }
   // The copy the run's guard restores is made at the first save (a run without one holds no copy).
   void save() override {
     if (saved_.components() == 0) saved_ = current().like(Exec::space);
@@ -150,6 +157,7 @@ class ArdBase : public Interface {
   Rhs rhs_{};
   Field<T> state_[2], saved_;
   int cur_ = 0;
+  HaloExchange* halo_ = nullptr;  // a block's exchange with the other ranks' (ArdSpec::halo)
   std::vector<std::string> names_;
   Buffer<uint16_t> frame_scratch_;
 };

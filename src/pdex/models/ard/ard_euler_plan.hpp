@@ -54,7 +54,7 @@ enum class EulerSchedules { none, host, device };
 // a pass in chunks of rows. The rest, and the steps left over after the last whole pass, one pass a step.
 template <class T>
 EulerPlan euler_plan(const ArdSpec& s, EulerSchedules where) {
-  if (where == EulerSchedules::none || s.theta > 0 || !s.mol_scheme.empty() || s.grid.is_3d()) return {};
+  if (where == EulerSchedules::none || s.theta > 0 || !s.mol_scheme.empty() || s.grid.is_3d() || s.halo) return {};
   const bool ensemble = s.members.count > 1;
   const long long cells = s.grid.cells();
   if (where == EulerSchedules::host) {

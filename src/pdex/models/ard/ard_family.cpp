@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "pdex/config/grid_config.hpp"
+#include "pdex/grid/blocks.hpp"
 #include "pdex/core/format.hpp"
 #include "pdex/config/solver_config.hpp"
 #include "pdex/config/time_config.hpp"
@@ -38,6 +39,7 @@ class ArdSetup : public SpecSetup<ArdSpec> {
     const ArdSpec stacked = stack_members(specs);
     return {make_ard_stepper(stacked, backend, precision), stacked.members};
   }
+  std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override;
   std::string members_in_turn() const override {
     if (spec.grid.is_3d()) return "a 3D grid (members stack on 2D grids)";
     if (clock.scheme != "euler") return "time.scheme = \"" + clock.scheme + "\" (stacked members step by forward Euler)";
@@ -61,6 +63,23 @@ class ArdSetup : public SpecSetup<ArdSpec> {
   }
 };
 
+std::unique_ptr<ModelSetup> ArdSetup::block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const {
+  if (!ard_takes_blocks(spec)) throw InputError(ard_block_limits);
+  auto out = std::make_unique<ArdSetup>(*this);
+  ArdSpec& s = out->spec;
+  const Extents2 whole = spec.grid.extents();
+  s.grid = out->grid = block_grid(spec.grid, b);
+  s.bc = block_boundary(spec.bc, pg, b, int(s.species.size()));
+  for (std::vector<double>& cells : s.initial) cells = block_values(cells, whole, b);
+  const auto cut = [&](ScalarSpec& p) {
+    if (p.varies()) p.cells = block_values(p.cells, whole, b);
+  };
+  for (ScalarSpec* p : {&s.ax, &s.ay, &s.az}) cut(*p);
+  for (auto& entry : s.params) cut(entry.second);
+  s.halo = &halo;
+  return out;
+}
+
 nlohmann::json ArdSetup::resolved() const {
   const ArdSpec& s = spec;
   const char* adv[3] = {"none", "centered", "upwind"};
@@ -72,6 +91,8 @@ nlohmann::json ArdSetup::resolved() const {
   if (s.grid.is_3d()) model["advection"]["z"] = spec_json(s.az);
   if (s.anisotropic)
     model["diffusion"].update({{"xx", spec_json(s.mxx)}, {"xy", spec_json(s.mxy)}, {"yy", spec_json(s.myy)}});
+  if (s.anisotropic && s.grid.is_3d())
+    model["diffusion"].update({{"xz", spec_json(s.mxz)}, {"yz", spec_json(s.myz)}, {"zz", spec_json(s.mzz)}});
   nlohmann::json j = clock_json(clock);
   if (!clock.simulated_time) j["time"]["theta"] = s.theta;
   j.update({{"model", model},
@@ -115,13 +136,6 @@ RunClock read_clock(ConfigReader& cfg, ArdSpec& s) {
   return c;
 }
 
-// Refuses, naming the key, what the family does not run in 3D yet (ard_takes_3d): a diffusion tensor,
-// before it is read.
-void check_3d_transport(ConfigReader& cfg) {
-  if (cfg.has("model.diffusion") && cfg.get_string("model.diffusion.kind", "isotropic") != "isotropic")
-    cfg.fail("model.diffusion.kind", ard_3d_limits);
-}
-
 std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   ConfigReader& cfg = m.cfg;
   const ReactionInfo& info = ard_reaction(m.model.name);
@@ -135,13 +149,13 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   s.temporal_blocking = cfg.get_bool("run.temporal_blocking", true);
   SpecContext ctx{cfg, s.grid, m.base_dir};
   read_params(m, info, ctx, s);
-  if (s.grid.is_3d()) check_3d_transport(cfg);
   read_advection(ctx, s);
   read_diffusion(ctx, s);
   s.initial.clear();
   for (std::size_t c = 0; c < s.species.size(); ++c)
     s.initial.push_back(read_cells(ctx, "initial." + s.species[c], info.initial[c]));
   setup->clock = read_clock(cfg, s);  // after the model: Merson's first step comes from its stable step
+  if (s.grid.is_3d() && !ard_takes_3d(s)) cfg.fail("model.diffusion.kind", ard_3d_limits);
   setup->fields = s.species;
   setup->grid = s.grid;
   return setup;

@@ -11,16 +11,15 @@
 
 namespace pdex::ard_detail {
 
-// On a 3D grid (isotropic diffusion only) row j is a stacked row and the z diffusion is added (ArdRhs3D).
+// On a 3D grid row j is a stacked row and the terms across the planes are added (ArdRhs3D).
 template <class T, class Rhs>
 struct ArdCell {
   static constexpr int ncomp = Rhs::ncomp;
-  static constexpr bool takes_volumes = !Rhs::tensor;
+  static constexpr bool takes_volumes = true;
   Rhs rhs;
   FieldView<const T> u;
   PDEX_HD void operator()(int i, int j, T* k) const {
-    if constexpr (!Rhs::tensor)
-      if (u.nz > 1) return ArdRhs3D<Rhs>{rhs}(u, i, j, k);
+    if (u.nz > 1) return ArdRhs3D<Rhs>{rhs}(u, i, j, k);
     rhs(u, i, j, k);
   }
 };

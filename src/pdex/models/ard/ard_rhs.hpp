@@ -39,7 +39,7 @@ struct ArdRhs {
   P D[ncomp];  // diffusivities, one per species
   P ax, ay, az;               // the velocity; az on 3D grids only (ArdRhs3D)
   Advection advection = Adv;  // the scheme, where Adv is Advection::runtime
-  const T* m = nullptr;  // tensor M (Tensor only): components xx, xy, yy at m + c * m_stride
+  const T* m = nullptr;  // tensor M (Tensor only): components xx, xy, yy (xz, yz, zz in 3D) at m + c * m_stride
   int64_t m_stride = 0;
   ClampBelow<T, ncomp> clamp{};
   Spacing<T> h{};
@@ -131,8 +131,8 @@ struct ArdRhs {
 };
 
 // The right-hand side on a 3D grid: the 2D right-hand side of the cell's plane plus diffusion across the
-// planes, D_c (u_below + u_above - 2 u_c) / dz^2 (lap_z), and transport across them (transport_z).
-// Isotropic diffusion: the 3D runs the family takes (read_ard refuses tensors).
+// planes, D_c (u_below + u_above - 2 u_c) / dz^2 (lap_z) or, with a tensor, the fluxes that involve z
+// (div_tensor_z, M's six entries), and transport across them (transport_z).
 template <class Rhs>
 struct ArdRhs3D {
   using T = typename Rhs::value_type;
@@ -144,9 +144,13 @@ struct ArdRhs3D {
     const int64_t o = s.offset(i, j);
     const bool moves = rhs.scheme() != Advection::none;
     for (int c = 0; c < ncomp; ++c) {
-      r[c] += rhs.D[c].at(o) * lap_z(s.comp(c), o, rhs.h);
+      r[c] += diffusion_z(s.comp(c), o, c);
       if (moves) r[c] -= rhs.transport_z(s.comp(c), o, rhs.h, o);
     }
+  }
+  PDEX_HD T diffusion_z(const T* p, int64_t o, int c) const {
+    if constexpr (Rhs::tensor) return div_tensor_z(p, o, rhs.D[c], rhs.m, rhs.m_stride, rhs.h);
+    else return rhs.D[c].at(o) * lap_z(p, o, rhs.h);
   }
   PDEX_HD T limit(int c, T x) const { return rhs.limit(c, x); }
 };

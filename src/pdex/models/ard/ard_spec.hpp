@@ -8,6 +8,7 @@
 
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/grid/members.hpp"
 #include "pdex/grid/scalar_spec.hpp"
 #include "pdex/linalg/solver_settings.hpp"
@@ -25,6 +26,7 @@ struct ArdSpec {
   ScalarSpec ax, ay, az;                      // velocity components (az: 3D grids)
   bool anisotropic = false;
   ScalarSpec mxx, mxy, myy;                   // diffusion tensor shape M (sigma = D M)
+  ScalarSpec mxz, myz, mzz{1.0, {}};          // M's entries across the planes (3D grids)
   bool clamp = true;
   FieldBoundary bc = FieldBoundary::all(BcKind::periodic);
   Grid2 grid;
@@ -38,6 +40,9 @@ struct ArdSpec {
   // An ensemble: grid, initial and parameter cells are then the members' stacked (forward Euler only).
   Members members;
   bool uniform_members = false;  // every parameter of the ensemble is one number within each member
+  // A block of a grid split among MPI ranks (grid/blocks.hpp): fills its shared sides' ghosts after every
+  // step (forward Euler, ard_takes_blocks); null for a whole grid.
+  HaloExchange* halo = nullptr;
 };
 
 // The diffusivities' parameter names, species by species: "D" + the species' name.
@@ -47,11 +52,21 @@ inline std::vector<std::string> diffusivity_names(const ArdSpec& s) {
   return names;
 }
 
-// What the family runs on a 3D grid: isotropic diffusion (the seven-point Laplacian), advection by a
-// velocity (ax, ay, az), one run at a time (an ensemble's members one after another).
-inline bool ard_takes_3d(const ArdSpec& s) { return !s.anisotropic && s.members.count <= 1; }
+// What the family runs on a 3D grid: isotropic diffusion (the seven-point Laplacian) or a tensor's (by
+// the explicit schemes), advection by a velocity (ax, ay, az), one run at a time (an ensemble's members
+// one after another).
+// What the family runs as a block of a grid split among MPI ranks: forward Euler, isotropic diffusion,
+// one run (the other schemes and tensors read or solve across the block's sides between exchanges).
+inline bool ard_takes_blocks(const ArdSpec& s) {
+  return s.theta == 0 && s.mol_scheme.empty() && !s.anisotropic && s.members.count <= 1;
+}
+inline constexpr const char* ard_block_limits =
+    "over MPI ranks the advection-reaction-diffusion models step by time.scheme = \"euler\" with isotropic "
+    "diffusion for now; run the theta scheme, rk4, merson and diffusion tensors with one process";
+
+inline bool ard_takes_3d(const ArdSpec& s) { return !(s.anisotropic && s.theta > 0) && s.members.count <= 1; }
 inline constexpr const char* ard_3d_limits =
-    "3D grids (grid.nz > 1) run isotropic diffusion, with or without advection, an ensemble's members one after another; "
-    "diffusion tensors are 2D only for now";
+    "on 3D grids (grid.nz > 1) a diffusion tensor steps by the explicit schemes (time.scheme = \"euler\", \"rk4\" "
+    "or \"merson\"); the theta scheme takes isotropic diffusion there for now";
 
 }  // namespace pdex

@@ -25,7 +25,10 @@ double diffusion_eigen_bound(const ArdSpec& s) {
   const double ix2 = 1 / (s.grid.dx * s.grid.dx), iy2 = 1 / (s.grid.dy * s.grid.dy);
   const double iz2 = s.grid.is_3d() ? 1 / (s.grid.dz * s.grid.dz) : 0.0;
   if (!s.anisotropic) return 4 * (ix2 + iy2 + iz2);
-  return 4 * (s.mxx.max_abs() * ix2 + s.myy.max_abs() * iy2) + 4 * s.mxy.max_abs() / (s.grid.dx * s.grid.dy);
+  const double plane = 4 * (s.mxx.max_abs() * ix2 + s.myy.max_abs() * iy2) + 4 * s.mxy.max_abs() / (s.grid.dx * s.grid.dy);
+  if (!s.grid.is_3d()) return plane;
+  const double across = s.mxz.max_abs() / s.grid.dx + s.myz.max_abs() / s.grid.dy;
+  return plane + 4 * s.mzz.max_abs() * iz2 + 4 * across / s.grid.dz;
 }
 }  // namespace
 

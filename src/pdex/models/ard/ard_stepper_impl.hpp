@@ -51,6 +51,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
         strips_(!ensemble_ && !planes_ && spec.grid.cells() >= strips_min_cells) {}
 
   void advance(int64_t steps) override {
+    if (this->halo_) return advance_block(steps);
     loop_.run(ex_, steps, cur_, [this](int64_t n) {
       int64_t k = 0;
       if constexpr (streams) {
@@ -79,14 +80,22 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   }
 
  private:
+  // A block of a grid split among ranks: a step at a time, each followed by the halo exchange (which
+  // waits for it: no step loop captured on the device).
+  void advance_block(int64_t steps) {
+    for (int64_t k = 0; k < steps; ++k) {
+      step(state_[cur_].cview(), state_[1 - cur_].view());
+      cur_ = 1 - cur_;
+      exchange_halo(this->halo_, state_[cur_].view(), bc_, Exec::space);
+    }
+  }
   static constexpr EulerSchedules schedules() {
     if (Exec::space == MemorySpace::host) return EulerSchedules::host;
     return TimeSchedules<Exec>::euler_tiles && schedules_take<Rhs> ? EulerSchedules::device : EulerSchedules::none;
   }
   void step(FieldView<const T> in, FieldView<T> out) {
     if (ensemble_) return ensemble_step(in, out);
-    if constexpr (!Rhs::tensor)
-      if (planes_) return euler_step_3d(ex_, ArdRhs3D<Rhs>{rhs_}, in, out, bc_, dt_);
+    if (planes_) return euler_step_3d(ex_, ArdRhs3D<Rhs>{rhs_}, in, out, bc_, dt_);
     if constexpr (TimeSchedules<Exec>::euler_strips && schedules_take<Rhs>)
       if (strips_) return euler_strips(ex_, rhs_, in, out, bc_, dt_);
     euler_step(ex_, rhs_, in, out, bc_, dt_);
@@ -113,6 +122,7 @@ std::unique_ptr<Stepper> make_scheme(const Exec& ex, const ArdSpec& spec) {
   if (spec.members.count > 1 && (!spec.mol_scheme.empty() || spec.theta > 0))
     throw InputError("stacked members step by time.scheme = \"euler\"; theta, rk4 and merson members run one after another (pdex sweep)");
   if (spec.grid.is_3d() && !ard_takes_3d(spec)) throw InputError(ard_3d_limits);
+  if (spec.halo && !ard_takes_blocks(spec)) throw InputError(ard_block_limits);
   if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
   if (spec.theta > 0) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
   return std::make_unique<ArdEuler<Exec, T, Rhs>>(ex, spec);

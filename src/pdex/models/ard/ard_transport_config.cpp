@@ -47,11 +47,18 @@ ScalarSpec plane(const std::vector<double>& data, std::size_t p, std::size_t n) 
   return ScalarSpec{0.0, std::vector<double>(data.begin() + std::ptrdiff_t(p * n), data.begin() + std::ptrdiff_t((p + 1) * n))};
 }
 
-// One .npy of shape (3, ny, nx): the xx, xy, yy components.
+// The tensor's entries in their field order: xx, xy, yy, then (3D grids) xz, yz, zz.
+std::vector<ScalarSpec*> tensor_entries(ArdSpec& spec, bool volume) {
+  if (!volume) return {&spec.mxx, &spec.mxy, &spec.myy};
+  return {&spec.mxx, &spec.mxy, &spec.myy, &spec.mxz, &spec.myz, &spec.mzz};
+}
+
+// One .npy of shape (3, ny, nx): the xx, xy, yy components; on a 3D grid (6, nz, ny, nx), xz, yz, zz after them.
 void tensor_from_file(SpecContext& ctx, ArdSpec& spec, const std::string& path) {
-  const std::vector<double> m = read_npy_field(ctx, path, 3);
+  const std::vector<ScalarSpec*> entries = tensor_entries(spec, ctx.grid.is_3d());
+  const std::vector<double> m = read_npy_field(ctx, path, entries.size());
   const std::size_t n = std::size_t(ctx.grid.cells());
-  spec.mxx = plane(m, 0, n), spec.mxy = plane(m, 1, n), spec.myy = plane(m, 2, n);
+  for (std::size_t c = 0; c < entries.size(); ++c) *entries[c] = plane(m, c, n);
 }
 
 // M = e e^T + (I - e e^T) / ratio with e the unit flow direction: diffusion `ratio` times faster along
@@ -62,29 +69,39 @@ void tensor_along_flow(SpecContext& ctx, ArdSpec& spec, const std::string& base)
   const double ratio = ctx.cfg.get_double(base + ".ratio", 10.0);
   if (ratio < 1) ctx.cfg.fail(base + ".ratio", "expected a ratio >= 1 (along-flow over cross-flow diffusivity)");
   const std::size_t n = std::size_t(ctx.grid.cells());
-  spec.mxx.cells.assign(n, 1.0), spec.mxy.cells.assign(n, 0.0), spec.myy.cells.assign(n, 1.0);
+  const bool volume = ctx.grid.is_3d();
+  const std::vector<ScalarSpec*> m = tensor_entries(spec, volume);  // xx, xy, yy, xz, yz, zz
+  for (std::size_t c = 0; c < m.size(); ++c) m[c]->cells.assign(n, c == 0 || c == 2 || c == 5 ? 1.0 : 0.0);
+  auto at = [](const ScalarSpec& s, std::size_t k) { return s.varies() ? s.cells[k] : s.value; };
   for (std::size_t k = 0; k < n; ++k) {
-    const double ax = spec.ax.varies() ? spec.ax.cells[k] : spec.ax.value;
-    const double ay = spec.ay.varies() ? spec.ay.cells[k] : spec.ay.value;
-    const double a = std::hypot(ax, ay);
+    const double ax = at(spec.ax, k), ay = at(spec.ay, k), az = volume ? at(spec.az, k) : 0.0;
+    const double a = std::hypot(ax, ay, az);
     if (a == 0) continue;
-    const double ex = ax / a, ey = ay / a, q = 1 / ratio;
-    spec.mxx.cells[k] = ex * ex + q * (1 - ex * ex);
-    spec.mxy.cells[k] = ex * ey * (1 - q);
-    spec.myy.cells[k] = ey * ey + q * (1 - ey * ey);
+    const double e[3] = {ax / a, ay / a, az / a}, q = 1 / ratio;
+    const int rows[6] = {0, 0, 1, 0, 1, 2}, cols[6] = {0, 1, 1, 2, 2, 2};
+    for (std::size_t c = 0; c < m.size(); ++c) {
+      const double ee = e[rows[c]] * e[cols[c]];
+      m[c]->cells[k] = rows[c] == cols[c] ? ee + q * (1 - ee) : ee * (1 - q);
+    }
   }
 }
 
+// Sylvester's criterion: the leading minors positive (in 3D the determinant too).
 void check_positive_definite(SpecContext& ctx, const ArdSpec& spec, const std::string& base) {
   const std::size_t n = std::size_t(ctx.grid.cells());
+  const bool volume = ctx.grid.is_3d();
   auto at = [](const ScalarSpec& s, std::size_t k) { return s.varies() ? s.cells[k] : s.value; };
   for (std::size_t k = 0; k < n; ++k) {
     const double xx = at(spec.mxx, k), xy = at(spec.mxy, k), yy = at(spec.myy, k);
-    if (!(xx > 0 && yy > 0 && xx * yy - xy * xy > 0))
-      ctx.cfg.fail(base, "the diffusion tensor is not symmetric positive definite at cell (" +
-                             ctx.grid.extents().where(int64_t(k)) + "): xx=" + std::to_string(xx) +
-                             ", xy=" + std::to_string(xy) + ", yy=" + std::to_string(yy) +
-                             "; need xx > 0, yy > 0 and xx*yy > xy^2");
+    const double xz = at(spec.mxz, k), yz = at(spec.myz, k), zz = at(spec.mzz, k);
+    const double minor = xx * yy - xy * xy;
+    const double det = xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz);
+    if (xx > 0 && yy > 0 && minor > 0 && (!volume || det > 0)) continue;
+    std::string entries = "xx=" + std::to_string(xx) + ", xy=" + std::to_string(xy) + ", yy=" + std::to_string(yy);
+    if (volume) entries += ", xz=" + std::to_string(xz) + ", yz=" + std::to_string(yz) + ", zz=" + std::to_string(zz);
+    ctx.cfg.fail(base, "the diffusion tensor is not symmetric positive definite at cell (" +
+                           ctx.grid.extents().where(int64_t(k)) + "): " + entries + "; need xx > 0, yy > 0, xx*yy > xy^2" +
+                           (volume ? " and det(M) > 0" : ""));
   }
 }
 
@@ -129,7 +146,14 @@ void read_diffusion(SpecContext& ctx, ArdSpec& spec) {
     spec.mxx = read_scalar(ctx, base + ".xx", 1.0);
     spec.mxy = read_scalar(ctx, base + ".xy", 0.0);
     spec.myy = read_scalar(ctx, base + ".yy", 1.0);
+    if (ctx.grid.is_3d()) {
+      spec.mxz = read_scalar(ctx, base + ".xz", 0.0);
+      spec.myz = read_scalar(ctx, base + ".yz", 0.0);
+      spec.mzz = read_scalar(ctx, base + ".zz", 1.0);
+    }
   }
+  for (const char* key : {".xz", ".yz", ".zz"})
+    if (!ctx.grid.is_3d() && ctx.cfg.has(base + key)) ctx.cfg.fail(base + key, "a 2D grid's tensor has no z entries; set grid.nz > 1");
   check_positive_definite(ctx, spec, base);
 }
 

@@ -1,0 +1,33 @@
+#pragma once
+// The halo exchange: the one place where a block of a grid split among MPI ranks (grid/blocks.hpp) gets
+// its neighbours' values, into the ghosts of the sides it shares with them (DESIGN principle 3). A time
+// step first pushes its images as on one rank (block_boundary: a shared side is a periodic
+// placeholder), then the exchange overwrites the shared sides' ghosts: along x over every row, ghost rows
+// included, then along y over whole rows, then along z over whole planes, so that a ghost outside along
+// two or three axes ends as the image of an image, as on one rank. Every rank calls exchange() on the
+// same fields in the same order: it communicates.
+#include "pdex/core/memory_space.hpp"
+#include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field_view.hpp"
+
+namespace pdex {
+
+class HaloExchange {
+ public:
+  virtual ~HaloExchange() = default;
+  // The ghosts of f (in memory space `space`) on the sides its block shares with other ranks: those
+  // whose condition in bc (block_boundary's) is periodic, component by component. Waits for the work
+  // queued on f before.
+  virtual void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) = 0;
+  virtual void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space) = 0;
+  // Seconds spent in exchanges so far (waits for the neighbours included).
+  virtual double seconds() const = 0;
+};
+
+// Fills f's shared ghosts where there is an exchange (a block of a split grid); nothing otherwise.
+template <class T>
+void exchange_halo(HaloExchange* halo, FieldView<T> f, const FieldBoundary& bc, MemorySpace space) {
+  if (halo) halo->exchange(f, bc, space);
+}
+
+}  // namespace pdex

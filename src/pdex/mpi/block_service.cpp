@@ -1,0 +1,206 @@
+#include "pdex/mpi/block_service.hpp"
+
+#include <chrono>
+#include <limits>
+
+namespace pdex {
+
+namespace {
+
+enum ErrorKind : int { none = 0, error = 1, input = 2, numerical = 3 };
+
+int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+int size_of(MPI_Comm comm) {
+  int n = 1;
+  MPI_Comm_size(comm, &n);
+  return n;
+}
+
+[[noreturn]] void rethrow(int kind, const std::string& what) {
+  if (kind == input) throw InputError(what);
+  if (kind == numerical) throw NumericalError(what);
+  throw Error(what);
+}
+
+}  // namespace
+
+bool all_ranks_ok(MPI_Comm comm, const std::function<void()>& local) {
+  const int rank = rank_of(comm), size = size_of(comm);
+  int kind = none;
+  std::string what;
+  try {
+    local();
+  } catch (const NumericalError& e) {
+    kind = numerical, what = e.what();
+  } catch (const InputError& e) {
+    kind = input, what = e.what();
+  } catch (const std::exception& e) {
+    kind = error, what = e.what();
+  }
+  int first = kind == none ? size : rank;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return true;
+  int head[2] = {kind, int(what.size())};
+  MPI_Bcast(head, 2, MPI_INT, first, comm);
+  what.resize(std::size_t(head[1]));
+  MPI_Bcast(what.data(), head[1], MPI_CHAR, first, comm);
+  if (rank == 0) rethrow(head[0], first == 0 ? what : "rank " + std::to_string(first) + ": " + what);
+  return false;
+}
+
+BlockService::BlockService(MPI_Comm comm, const Extents2& whole, const ProcessGrid& pg, BlockRun run)
+    : comm_(comm), rank_(rank_of(comm)), size_(size_of(comm)), whole_(whole), pg_(pg),
+      block_(block_of(whole, pg, rank_)), run_(std::move(run)) {}
+
+void BlockService::issue(const Command& c) {
+  Command sent = c;
+  MPI_Bcast(&sent, int(sizeof sent), MPI_BYTE, 0, comm_);
+  perform(sent);
+}
+
+void BlockService::serve() {
+  for (;;) {
+    Command c;
+    MPI_Bcast(&c, int(sizeof c), MPI_BYTE, 0, comm_);
+    if (c.op == Command::quit) return;
+    perform(c);
+  }
+}
+
+void BlockService::perform(const Command& c) {
+  Stepper& own = *run_.own;
+  switch (c.op) {
+    case Command::advance: {
+      const auto t0 = std::chrono::steady_clock::now();
+      all_ranks_ok(comm_, [&] { own.advance(c.steps); });
+      step_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      return;
+    }
+    case Command::values: {
+      std::vector<double> mine;
+      if (all_ranks_ok(comm_, [&] { mine = own.values(c.field); })) gather_values(mine);
+      return;
+    }
+    case Command::stats: {
+      FieldStats s;
+      if (!all_ranks_ok(comm_, [&] { s = own.stats(c.field); })) return;
+      const double cells = double(block_.cells());
+      double lo = s.min, hi = s.max, sum[2] = {s.mean * cells, cells};
+      MPI_Reduce(rank_ ? &lo : MPI_IN_PLACE, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, comm_);
+      MPI_Reduce(rank_ ? &hi : MPI_IN_PLACE, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, comm_);
+      MPI_Reduce(rank_ ? sum : MPI_IN_PLACE, sum, 2, MPI_DOUBLE, MPI_SUM, 0, comm_);
+      stats = FieldStats{lo, hi, sum[0] / sum[1]};
+      return;
+    }
+    case Command::first_nonfinite: {
+      int64_t local = -1;
+      if (!all_ranks_ok(comm_, [&] { local = own.first_nonfinite(c.field); })) return;
+      long long at = std::numeric_limits<long long>::max();
+      if (local >= 0) {
+        const CellIndex2 q = block_.extents().cell(local);
+        at = whole_.index(block_.first[0] + q.i, block_.first[1] + q.j, block_.first[2] + q.k);
+      }
+      MPI_Reduce(rank_ ? &at : MPI_IN_PLACE, &at, 1, MPI_LONG_LONG, MPI_MIN, 0, comm_);
+      first_nonfinite = at == std::numeric_limits<long long>::max() ? -1 : int64_t(at);
+      return;
+    }
+    case Command::set_values: return scatter_values(c.field);
+    case Command::save: all_ranks_ok(comm_, [&] { own.save(); }); return;
+    case Command::restore: all_ranks_ok(comm_, [&] { own.restore(); }); return;
+    case Command::refresh: own.refresh_ghosts(); return;
+    case Command::timing: return gather_timing();
+    default: return;
+  }
+}
+
+// Rank 0 assembles the whole grid's array from every block's.
+void BlockService::gather_values(const std::vector<double>& mine) {
+  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+  for (int r = 0, at = 0; r < size_; ++r) {
+    counts[std::size_t(r)] = int(block_of(whole_, pg_, r).cells());
+    offsets[std::size_t(r)] = at, at += counts[std::size_t(r)];
+  }
+  std::vector<double> all(rank_ ? 0 : std::size_t(whole_.cells()));
+  MPI_Gatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0, comm_);
+  if (rank_) return;
+  values.assign(std::size_t(whole_.cells()), 0.0);
+  for (int r = 0; r < size_; ++r) {
+    const auto first = all.begin() + offsets[std::size_t(r)];
+    place_block(values, whole_, block_of(whole_, pg_, r), std::vector<double>(first, first + counts[std::size_t(r)]));
+  }
+}
+
+// Every rank gets its block of rank 0's `values` and sets it (the exchange inside is collective).
+void BlockService::scatter_values(int field) {
+  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+  std::vector<double> packed;
+  for (int r = 0, at = 0; r < size_; ++r) {
+    const Block b = block_of(whole_, pg_, r);
+    counts[std::size_t(r)] = int(b.cells());
+    offsets[std::size_t(r)] = at, at += counts[std::size_t(r)];
+    if (rank_ == 0) {
+      const std::vector<double> part = block_values(values, whole_, b);
+      packed.insert(packed.end(), part.begin(), part.end());
+    }
+  }
+  std::vector<double> mine(std::size_t(counts[std::size_t(rank_)]));
+  MPI_Scatterv(packed.data(), counts.data(), offsets.data(), MPI_DOUBLE, mine.data(), int(mine.size()), MPI_DOUBLE, 0, comm_);
+  run_.own->set_values(field, mine);
+}
+
+void BlockService::gather_timing() {
+  const double mine[2] = {step_seconds_, run_.halo->seconds()};
+  std::vector<double> all(2 * std::size_t(size_));
+  MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, comm_);
+  if (rank_) return;
+  nlohmann::json per_rank = nlohmann::json::array();
+  for (int r = 0; r < size_; ++r) {
+    const Block b = block_of(whole_, pg_, r);
+    const double stepping = all[2 * std::size_t(r)], exchange = all[2 * std::size_t(r) + 1];
+    per_rank.push_back({{"rank", r}, {"block", {{"first", b.first}, {"cells", b.count}}},
+                        {"compute_seconds", stepping - exchange}, {"exchange_seconds", exchange}});
+  }
+  timing = {{"count", size_}, {"process_grid", pg_.p}, {"per_rank", per_rank}};
+}
+
+DistributedStepper::~DistributedStepper() {
+  try {
+    s_->issue({Command::quit, 0, 0});
+  } catch (...) {  // a destructor does not throw; MPI aborts the job on a failed broadcast anyway
+  }
+}
+
+std::vector<double> DistributedStepper::values(int field) {
+  s_->issue({Command::values, field, 0});
+  return std::move(s_->values);
+}
+
+FieldStats DistributedStepper::stats(int field) {
+  s_->issue({Command::stats, field, 0});
+  return s_->stats;
+}
+
+int64_t DistributedStepper::first_nonfinite(int field) {
+  s_->issue({Command::first_nonfinite, field, 0});
+  return s_->first_nonfinite;
+}
+
+void DistributedStepper::set_values(int field, const std::vector<double>& v) {
+  s_->values = v;
+  s_->issue({Command::set_values, field, 0});
+}
+
+double DistributedStepper::bytes_per_step() const {
+  return s_->own().bytes_per_step() * double(s_->whole().cells()) / double(s_->block().cells());
+}
+
+nlohmann::json DistributedStepper::ranks() {
+  s_->issue({Command::timing, 0, 0});
+  return s_->timing;
+}
+
+}  // namespace pdex

@@ -1,0 +1,100 @@
+#pragma once
+// The protocol between the ranks of a run split into blocks (app/ranks.hpp): rank 0 broadcasts each
+// Stepper call as a Command and every rank performs it on its block, the collectives in the same order
+// everywhere; the results meet on rank 0. DistributedStepper is rank 0's Stepper; serve_block the loop
+// of the others.
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pdex/core/error.hpp"
+#include "pdex/grid/blocks.hpp"
+#include "pdex/grid/halo.hpp"
+#include "pdex/models/family.hpp"
+#include "pdex/time/stepper.hpp"
+
+namespace pdex {
+
+// One rank's part of the run: its exchange, its block's setup and stepper (which points at the
+// exchange, so is destroyed first).
+struct BlockRun {
+  std::unique_ptr<HaloExchange> halo;
+  std::unique_ptr<ModelSetup> setup;
+  std::unique_ptr<Stepper> own;
+};
+
+// Runs `local` on every rank. Where it throws on any, every rank returns false, and rank 0 throws the
+// error of the lowest rank that failed (its kind kept, the rank named); otherwise true.
+bool all_ranks_ok(MPI_Comm comm, const std::function<void()>& local);
+
+struct Command {
+  enum Op : int { advance, values, stats, first_nonfinite, set_values, save, restore, refresh, timing, quit };
+  int op = quit;
+  int field = 0;
+  int64_t steps = 0;
+};
+
+class BlockService {
+ public:
+  BlockService(MPI_Comm comm, const Extents2& whole, const ProcessGrid& pg, BlockRun run);
+  // Rank 0: sends c to the other ranks, then performs it; throws what any rank's share threw.
+  void issue(const Command& c);
+  // The other ranks: performs rank 0's commands until it sends quit.
+  void serve();
+
+  Stepper& own() const { return *run_.own; }
+  const Extents2& whole() const { return whole_; }
+  const Block& block() const { return block_; }
+  // Results on rank 0 of the last command of their kind.
+  std::vector<double> values;  // also set_values' input
+  FieldStats stats{};
+  int64_t first_nonfinite = -1;
+  nlohmann::json timing;
+
+ private:
+  void perform(const Command& c);
+  void gather_values(const std::vector<double>& mine);
+  void scatter_values(int field);
+  void gather_timing();
+
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+  Extents2 whole_;
+  ProcessGrid pg_;
+  Block block_;  // this rank's
+  BlockRun run_;
+  double step_seconds_ = 0;
+};
+
+// Rank 0's Stepper of the whole grid.
+class DistributedStepper final : public Stepper {
+ public:
+  explicit DistributedStepper(std::unique_ptr<BlockService> service) : s_(std::move(service)) {}
+  ~DistributedStepper() override;
+
+  const std::vector<std::string>& field_names() const override { return s_->own().field_names(); }
+  void advance(int64_t steps) override { s_->issue({Command::advance, 0, steps}); }
+  std::vector<double> values(int field) override;
+  FieldStats stats(int field) override;
+  int64_t first_nonfinite(int field) override;
+  bool settable(int field) const override { return s_->own().settable(field); }
+  void set_values(int field, const std::vector<double>& v) override;
+  void refresh_ghosts() override { s_->issue({Command::refresh, 0, 0}); }
+  void save() override { s_->issue({Command::save, 0, 0}); }
+  void restore() override { s_->issue({Command::restore, 0, 0}); }
+  double bytes_per_step() const override;
+  std::string warning() override { return s_->own().warning(); }
+  // summary.json's "ranks" (app/ranks.hpp).
+  nlohmann::json ranks();
+
+ private:
+  std::unique_ptr<BlockService> s_;
+};
+
+}  // namespace pdex

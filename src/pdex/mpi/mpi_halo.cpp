@@ -1,0 +1,84 @@
+#include "pdex/mpi/mpi_halo.hpp"
+
+#include "pdex/core/strided_copy.hpp"
+
+namespace pdex {
+
+namespace {
+
+struct Span {
+  int lo, hi;  // [lo, hi)
+};
+using Box = std::array<Span, 3>;
+
+int length(const Span& s) { return s.hi - s.lo; }
+
+// The cells of `box` of component c of f, and a packed buffer of them (x fastest), as copy_box's rows.
+template <class T>
+struct BoxCopy {
+  const FieldView<T>& f;
+  MemorySpace space;
+  Box box;
+
+  std::size_t bytes_per_comp() const { return sizeof(T) * std::size_t(length(box[0]) * length(box[1]) * length(box[2])); }
+  detail::RowBox rows() const {
+    return {sizeof(T) * std::size_t(length(box[0])), std::size_t(length(box[1])), std::size_t(length(box[2]))};
+  }
+  std::size_t pitch() const { return sizeof(T) * std::size_t(f.pitch); }
+  std::size_t plane() const { return pitch() * std::size_t(f.ny + 2 * f.ghost); }
+  T* at(int c) const { return &f(c, box[0].lo, box[1].lo, box[2].lo); }
+  void pack(int c, unsigned char* out) const {
+    const detail::RowBox r = rows();
+    detail::copy_box(out, r.width, r.width * r.rows, MemorySpace::host, at(c), pitch(), plane(), space, r);
+  }
+  void unpack(int c, const unsigned char* in) const {
+    const detail::RowBox r = rows();
+    detail::copy_box(at(c), pitch(), plane(), space, in, r.width, r.width * r.rows, MemorySpace::host, r);
+  }
+};
+
+// Whether the ghosts of `side` take what the neighbour sends for component c: a shared side (a periodic
+// placeholder) or a periodic side of the grid, not a side with a condition of its own.
+bool takes(const FieldBoundary& bc, int side, int c) { return bc.side[side][c].kind == BcKind::periodic; }
+
+}  // namespace
+
+int MpiHalo::neighbour(int axis, int dir) const {
+  std::array<int, 3> c = block_.coord;
+  c[axis] = (c[axis] + (dir ? 1 : pg_.p[axis] - 1)) % pg_.p[axis];
+  return c[0] + pg_.p[0] * (c[1] + pg_.p[1] * c[2]);
+}
+
+template <class T>
+void MpiHalo::run(FieldView<T> f, const FieldBoundary& bc, MemorySpace space) {
+  const double t0 = MPI_Wtime();
+  const int g = f.ghost, gz = f.nz > 1 ? g : 0;
+  const int n[3] = {f.nx, f.ny, f.nz};
+  const Box whole{Span{-g, f.nx + g}, Span{-g, f.ny + g}, Span{-gz, f.nz + gz}};
+  for (int axis = 0; axis < 3; ++axis) {
+    if (pg_.p[axis] == 1) continue;  // nothing shared along it: the step's own images hold
+    BoxCopy<T> slab[2] = {{f, space, whole}, {f, space, whole}}, ghosts[2] = {{f, space, whole}, {f, space, whole}};
+    for (int dir = 0; dir < 2; ++dir) {
+      slab[dir].box[axis] = dir ? Span{n[axis] - g, n[axis]} : Span{0, g};
+      ghosts[dir].box[axis] = dir ? Span{n[axis], n[axis] + g} : Span{-g, 0};
+    }
+    const std::size_t per_comp = slab[0].bytes_per_comp(), bytes = per_comp * std::size_t(f.ncomp);
+    for (int dir = 0; dir < 2; ++dir) {
+      send_[dir].resize(bytes), recv_[dir].resize(bytes);
+      for (int c = 0; c < f.ncomp; ++c) slab[dir].pack(c, send_[dir].data() + std::size_t(c) * per_comp);
+    }
+    // The low slab goes down and arrives in the high ghosts of the rank below; and the other way.
+    for (int dir = 0; dir < 2; ++dir)
+      MPI_Sendrecv(send_[dir].data(), int(bytes), MPI_BYTE, neighbour(axis, dir), 2 * axis + dir, recv_[1 - dir].data(),
+                   int(bytes), MPI_BYTE, neighbour(axis, 1 - dir), 2 * axis + dir, comm_, MPI_STATUS_IGNORE);
+    for (int dir = 0; dir < 2; ++dir)
+      for (int c = 0; c < f.ncomp; ++c)
+        if (takes(bc, 2 * axis + dir, c)) ghosts[dir].unpack(c, recv_[dir].data() + std::size_t(c) * per_comp);
+  }
+  seconds_ += MPI_Wtime() - t0;
+}
+
+void MpiHalo::exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) { run(f, bc, space); }
+void MpiHalo::exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space) { run(f, bc, space); }
+
+}  // namespace pdex

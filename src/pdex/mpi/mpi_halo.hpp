@@ -1,0 +1,37 @@
+#pragma once
+// The halo exchange (grid/halo.hpp) over MPI: the block's slabs of `ghost` cells next to each shared side
+// go to the neighbour across it, whose slabs come back into the ghosts, with one MPI_Sendrecv each way
+// per cut axis through buffers on the host (a device field's slabs staged there by strided copies: the
+// MPI library need not know CUDA).
+#include <mpi.h>
+
+#include <array>
+#include <vector>
+
+#include "pdex/grid/blocks.hpp"
+#include "pdex/grid/halo.hpp"
+
+namespace pdex {
+
+class MpiHalo final : public HaloExchange {
+ public:
+  MpiHalo(MPI_Comm comm, const ProcessGrid& pg, const Block& b) : comm_(comm), pg_(pg), block_(b) {}
+  void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) override;
+  void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space) override;
+  double seconds() const override { return seconds_; }
+
+ private:
+  template <class T>
+  void run(FieldView<T> f, const FieldBoundary& bc, MemorySpace space);
+  // The rank of the neighbour along `axis` on the low (dir = 0) or high (dir = 1) side, across the
+  // grid's edge by wrapping (a side that is not periodic there ignores what comes back).
+  int neighbour(int axis, int dir) const;
+
+  MPI_Comm comm_;
+  ProcessGrid pg_;
+  Block block_;
+  std::vector<unsigned char> send_[2], recv_[2];
+  double seconds_ = 0;
+};
+
+}  // namespace pdex

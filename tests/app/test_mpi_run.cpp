@@ -1,0 +1,173 @@
+// `mpirun -n P pdex run` (app/ranks.hpp, docs/parallel.md): the grid split into blocks, one per rank,
+// their shared ghosts filled by the halo exchange. Forward Euler's results are those of one process
+// bit for bit, for 1 to 4 ranks (3: an uneven split), periodic, Neumann and Dirichlet sides across the
+// ranks' borders, 2D and 3D grids, automatic and given process grids, on the CPU and (with a device)
+// on CUDA ranks; the summary names each rank's
+// block and times. A blow-up on one rank ends every rank with the first bad cell named, as one process
+// does; what does not run over ranks is refused once, before any step.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app_test_support.hpp"
+#include "pdex/core/executor.hpp"
+#include "pdex/io/npy.hpp"
+
+namespace pdex::app_testing {
+namespace {
+
+class MpiRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!PDEX_MPI_RUNS) GTEST_SKIP() << "pdex was built without MPI (install libopenmpi-dev openmpi-bin and build again)";
+    if (std::system("command -v mpirun > /dev/null 2>&1") != 0) GTEST_SKIP() << "no mpirun on PATH (openmpi-bin)";
+  }
+  // pdex ARGS over `ranks` ranks (OpenMPI: as root in containers, where shared memory's single-copy
+  // transfers are not allowed either; more ranks than cores; one thread each).
+  static Outcome run_ranks(int ranks, const std::vector<std::string>& args) {
+    return run_pdex(args, "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none "
+                          "OMP_NUM_THREADS=1 mpirun --oversubscribe --bind-to none -n " + std::to_string(ranks) + " ");
+  }
+};
+
+// Gray-Scott on 40 x 36 cells with Dirichlet at the left, Neumann at the right, periodic y sides.
+std::string mixed_sides_config(const std::string& grid_extra = "", const std::string& run_extra = "") {
+  std::string text = gray_scott_config("", 40, 36, 60);
+  const std::string periodic = "boundary = \"periodic\"";
+  text.replace(text.find(periodic), periodic.size(),
+               grid_extra + "boundary = { left = { kind = \"dirichlet\", value = 0.5 }, right = \"neumann\", "
+                            "bottom = \"periodic\", top = \"periodic\"" +
+                   (grid_extra.empty() ? "" : ", front = { kind = \"dirichlet\", value = 1.0 }, back = \"neumann\"") + " }");
+  const std::string serial = "backend = \"serial\"";
+  text.replace(text.find(serial), serial.size(), serial + "\n" + run_extra);
+  return text;
+}
+
+void expect_same_fields(const fs::path& a, const fs::path& b, const std::string& step) {
+  for (const char* f : {"u_", "v_"}) {
+    const io::NpyArray x = io::read_npy(a / (f + step + ".npy")), y = io::read_npy(b / (f + step + ".npy"));
+    EXPECT_EQ(x.shape, y.shape) << f;
+    EXPECT_EQ(x.data, y.data) << f << step << ": " << a << " against " << b;
+  }
+}
+
+TEST_F(MpiRun, EveryRankCountGivesTheOneProcessResultBitForBit) {
+  ScratchDir dir;
+  for (const std::string precision : {"f64", "f32"}) {
+    write_file_bytes(dir / "cfg.toml", mixed_sides_config());
+    const fs::path one = dir / ("one_" + precision);
+    ASSERT_EQ(run_pdex({"run", dir.str("cfg.toml"), "--out", one.string(), "--precision", precision}).status, 0);
+    for (int ranks : {1, 2, 3, 4}) {
+      SCOPED_TRACE(precision + " over " + std::to_string(ranks) + " ranks");
+      const fs::path out = dir / (precision + "_" + std::to_string(ranks));
+      const Outcome o = run_ranks(ranks, {"run", dir.str("cfg.toml"), "--out", out.string(), "--precision", precision});
+      ASSERT_EQ(o.status, 0) << o.output;
+      expect_same_fields(one, out, "000060");
+      expect_same_fields(one, out, "000000");
+      const nlohmann::json s = read_json(out / "summary.json");
+      if (ranks > 1) {
+        EXPECT_EQ(s["ranks"]["count"], ranks);
+        EXPECT_EQ(s["ranks"]["per_rank"].size(), std::size_t(ranks));
+        EXPECT_GE(s["ranks"]["per_rank"][1]["exchange_seconds"].get<double>(), 0.0);
+      }
+      EXPECT_EQ(s["fields"]["u"]["min"], read_json(one / "summary.json")["fields"]["u"]["min"]);
+    }
+  }
+}
+
+// A 3D box split along each axis in turn and automatically: the bottom and top sides periodic across
+// the ranks, Dirichlet and Neumann z sides.
+TEST_F(MpiRun, ThreeDimensionalBlocksGiveTheOneProcessResult) {
+  ScratchDir dir;
+  std::string text = mixed_sides_config("nz = 6\n");
+  const std::string dt = "dt = 1.0";  // the 3D limit is 1/(6 Du) = 0.79
+  text.replace(text.find(dt), dt.size(), "dt = 0.5");
+  write_file_bytes(dir / "cfg.toml", text);
+  ASSERT_EQ(run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("one")}).status, 0);
+  const std::vector<std::pair<std::string, int>> cases{{"[2, 1, 1]", 2}, {"[1, 2, 1]", 2}, {"[1, 1, 3]", 3}, {"", 4}};
+  for (std::size_t n = 0; n < cases.size(); ++n) {
+    const auto& [ranks, count] = cases[n];
+    SCOPED_TRACE("run.ranks = " + ranks);
+    const fs::path out = dir / ("split" + std::to_string(n));
+    std::vector<std::string> args{"run", dir.str("cfg.toml"), "--out", out.string()};
+    if (!ranks.empty()) args.insert(args.end(), {"--set", "run.ranks=" + ranks});
+    const Outcome o = run_ranks(count, args);
+    ASSERT_EQ(o.status, 0) << o.output;
+    expect_same_fields(dir / "one", out, "000060");
+  }
+}
+
+// CUDA ranks (one device each, or sharing the one there is): the one-GPU run's result bit for bit, 2D
+// and 3D, f32 and f64.
+TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  ScratchDir dir;
+  std::string deep = mixed_sides_config("nz = 6\n");
+  const std::string dt = "dt = 1.0";
+  deep.replace(deep.find(dt), dt.size(), "dt = 0.5");
+  const std::vector<std::pair<std::string, std::string>> cases{{"flat", mixed_sides_config()}, {"deep", deep}};
+  for (const auto& [name, text] : cases)
+    for (const std::string precision : {"f32", "f64"}) {
+      SCOPED_TRACE(name + " " + precision);
+      write_file_bytes(dir / "cfg.toml", text);
+      const std::vector<std::string> args{"run", dir.str("cfg.toml"), "--backend", "cuda", "--precision", precision};
+      auto with_out = [&](const std::string& out) {
+        std::vector<std::string> a = args;
+        a.insert(a.end(), {"--out", dir.str(out)});
+        return a;
+      };
+      ASSERT_EQ(run_pdex(with_out("one_" + name + precision)).status, 0);
+      const Outcome o = run_ranks(2, with_out("two_" + name + precision));
+      ASSERT_EQ(o.status, 0) << o.output;
+      expect_same_fields(dir / ("one_" + name + precision), dir / ("two_" + name + precision), "000060");
+    }
+}
+
+// Discs of 1e300 in the corner of rank 3's block (of 2 x 2): u v^2 overflows there only, and the run
+// stops naming the cell one process names, with the outputs before it written.
+TEST_F(MpiRun, ABlowUpOnOneRankEndsTheRunAsOneProcessDoes) {
+  ScratchDir dir;
+  const std::string disc = "shapes = [{ shape = \"disc\", center = [35.0, 31.0], radius = 2.0, value = 1e300 }]";
+  write_file_bytes(dir / "cfg.toml", "[model]\nname = \"gray_scott\"\n[grid]\nnx = 40\nny = 36\n"
+                                     "[time]\ndt = 1.0\nsteps = 60\n[initial]\nu = { value = 1.0, " + disc + " }\n"
+                                     "v = { value = 0.25, " + disc + " }\n[output]\nformats = [\"npy\"]\nevery = 10\n"
+                                     "[run]\nbackend = \"serial\"\nprogress = false\n");
+  const Outcome one = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("one")});
+  ASSERT_EQ(one.status, 3) << one.output;
+  const Outcome four = run_ranks(4, {"run", dir.str("cfg.toml"), "--out", dir.str("four")});
+  EXPECT_EQ(four.status, 3) << four.output;
+  const auto cell = one.output.find("at cell x=");
+  ASSERT_NE(cell, std::string::npos) << one.output;
+  EXPECT_TRUE(contains(four.output, one.output.substr(cell, one.output.find('.', cell) - cell))) << four.output;
+  EXPECT_EQ(read_json(dir / "four" / "summary.json")["status"], "failed");
+  EXPECT_TRUE(fs::exists(dir / "four" / "u_000000.npy"));
+}
+
+// Refused on every rank alike, printed once, before any step.
+TEST_F(MpiRun, WhatDoesNotRunOverRanksIsRefusedOnce) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", mixed_sides_config());
+  struct Case {
+    std::vector<std::string> sets;
+    std::string expected;
+  };
+  for (const Case& c : {Case{{"time.scheme=\"theta\""}, "over MPI ranks the advection-reaction-diffusion models step by"},
+                        Case{{"run.ranks=[3, 1]"}, "makes 3 blocks, but the job has 2 ranks"},
+                        Case{{"grid.nx=1", "run.ranks=[2, 1]"}, "leaves a block of the grid (1 x 36) without cells"}}) {
+    std::vector<std::string> args{"run", dir.str("cfg.toml"), "--out", dir.str("out")};
+    for (const std::string& s : c.sets) args.insert(args.end(), {"--set", s});
+    const Outcome o = run_ranks(2, args);
+    EXPECT_NE(o.status, 0) << o.output;
+    const auto first = o.output.find(c.expected);
+    EXPECT_NE(first, std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find(c.expected, first + 1), std::string::npos) << "printed more than once: " << o.output;
+  }
+  const Outcome sweep = run_ranks(2, {"sweep", dir.str("cfg.toml"), "--param", "F=0.03,0.04"});
+  EXPECT_NE(sweep.status, 0);
+  EXPECT_TRUE(contains(sweep.output, "the other commands run in one process")) << sweep.output;
+}
+
+}  // namespace
+}  // namespace pdex::app_testing

@@ -1,0 +1,95 @@
+// A grid split into blocks for MPI ranks (grid/blocks.hpp): the chosen process grid has the least halo
+// surface and respects the limits of 2D and 3D grids; the blocks tile the grid exactly, uneven splits
+// give the first blocks the extra cells; a block's sides keep the grid's conditions on the grid's
+// boundary and are placeholders inside; a block's values round-trip into the whole grid.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "pdex/core/error.hpp"
+#include "pdex/grid/blocks.hpp"
+
+namespace pdex {
+namespace {
+
+TEST(Blocks, TheChosenProcessGridHasTheLeastHaloSurface) {
+  EXPECT_EQ(choose_process_grid({64, 64, 1}, 4).p, (std::array<int, 3>{2, 2, 1}));
+  EXPECT_EQ(choose_process_grid({64, 64, 1}, 2).p, (std::array<int, 3>{1, 2, 1}));  // a tie: fewer x cuts
+  EXPECT_EQ(choose_process_grid({256, 16, 1}, 4).p, (std::array<int, 3>{4, 1, 1}));
+  EXPECT_EQ(choose_process_grid({40, 36, 1}, 3).p, (std::array<int, 3>{3, 1, 1}));
+  EXPECT_EQ(choose_process_grid({32, 32, 32}, 8).p, (std::array<int, 3>{2, 2, 2}));
+  EXPECT_EQ(choose_process_grid({32, 32, 4}, 4).p, (std::array<int, 3>{2, 2, 1}));  // blocks keep two planes
+  EXPECT_EQ(choose_process_grid({64, 64, 1}, 7).p, (std::array<int, 3>{1, 7, 1}));
+}
+
+TEST(Blocks, GridsTooSmallForTheRanksAreRefused) {
+  EXPECT_THROW(choose_process_grid({2, 2, 1}, 5), InputError);
+  EXPECT_THROW(check_process_grid({40, 36, 1}, ProcessGrid{{3, 1, 1}}, 2), InputError);
+  EXPECT_THROW(check_process_grid({40, 36, 1}, ProcessGrid{{1, 1, 2}}, 2), InputError);
+  EXPECT_THROW(check_process_grid({8, 8, 3}, ProcessGrid{{1, 1, 2}}, 2), InputError);
+  EXPECT_NO_THROW(check_process_grid({8, 8, 4}, ProcessGrid{{1, 1, 2}}, 2));
+}
+
+TEST(Blocks, BlocksTileTheGridTheFirstOnesWider) {
+  const Extents2 e{40, 7, 5};
+  const ProcessGrid pg{{3, 2, 2}};
+  std::vector<int> owner(std::size_t(e.cells()), -1);
+  for (int r = 0; r < pg.size(); ++r) {
+    const Block b = block_of(e, pg, r);
+    EXPECT_EQ(b.count[0], b.coord[0] == 0 ? 14 : 13);
+    EXPECT_EQ(b.count[1], b.coord[1] == 0 ? 4 : 3);
+    EXPECT_EQ(b.count[2], b.coord[2] == 0 ? 3 : 2);
+    for (int k = 0; k < b.count[2]; ++k)
+      for (int j = 0; j < b.count[1]; ++j)
+        for (int i = 0; i < b.count[0]; ++i) {
+          int& o = owner[std::size_t(e.index(b.first[0] + i, b.first[1] + j, b.first[2] + k))];
+          EXPECT_EQ(o, -1) << "cell in two blocks";
+          o = r;
+        }
+  }
+  EXPECT_EQ(std::count(owner.begin(), owner.end(), -1), 0);
+  EXPECT_EQ(block_of(e, pg, 7).coord, (std::array<int, 3>{1, 0, 1}));
+}
+
+TEST(Blocks, ABlockKeepsTheGridsConditionsOnTheBoundaryOnly) {
+  FieldBoundary bc = FieldBoundary::all(BcKind::neumann);
+  bc.side[left][0] = SideBc{BcKind::dirichlet, 2.0};
+  bc.side[bottom][0] = bc.side[top][0] = SideBc{BcKind::periodic};
+  const ProcessGrid pg{{2, 2, 1}};
+  const FieldBoundary b0 = block_boundary(bc, pg, block_of({8, 8, 1}, pg, 0), 1);
+  EXPECT_EQ(b0.side[left][0].kind, BcKind::dirichlet);
+  EXPECT_EQ(b0.side[left][0].value, 2.0);
+  EXPECT_EQ(b0.side[right][0].kind, BcKind::periodic);   // shared with rank 1
+  EXPECT_EQ(b0.side[bottom][0].kind, BcKind::periodic);  // the grid's, wrapped across ranks
+  EXPECT_EQ(b0.side[top][0].kind, BcKind::periodic);     // shared with rank 2
+  const FieldBoundary b3 = block_boundary(bc, pg, block_of({8, 8, 1}, pg, 3), 1);
+  EXPECT_EQ(b3.side[left][0].kind, BcKind::periodic);
+  EXPECT_EQ(b3.side[right][0].kind, BcKind::neumann);
+}
+
+TEST(Blocks, BlockValuesRoundTripAndTheBlockGridSitsInPlace) {
+  const Extents2 e{5, 4, 3};
+  std::vector<double> whole(std::size_t(e.cells()));
+  std::iota(whole.begin(), whole.end(), 0.0);
+  const ProcessGrid pg{{2, 2, 1}};
+  std::vector<double> back(whole.size(), -1.0);
+  for (int r = 0; r < pg.size(); ++r) {
+    const Block b = block_of(e, pg, r);
+    const std::vector<double> part = block_values(whole, e, b);
+    EXPECT_EQ(part[0], double(e.index(b.first[0], b.first[1], b.first[2])));
+    place_block(back, e, b, part);
+  }
+  EXPECT_EQ(back, whole);
+  Grid2 g{5, 4, 0.5, 0.25, 1.0, 2.0, 3, 2.0, -1.0};
+  const Grid2 b = block_grid(g, block_of(e, pg, 3));
+  EXPECT_EQ(b.nx, 2);
+  EXPECT_EQ(b.ny, 2);
+  EXPECT_DOUBLE_EQ(b.x(0), g.x(3));
+  EXPECT_DOUBLE_EQ(b.y(0), g.y(2));
+  EXPECT_DOUBLE_EQ(b.z(2), g.z(2));
+}
+
+}  // namespace
+}  // namespace pdex
