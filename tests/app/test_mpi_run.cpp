@@ -99,6 +99,51 @@ TEST_F(MpiRun, ThreeDimensionalBlocksGiveTheOneProcessResult) {
   }
 }
 
+// rk4, Merson (its step sizes chosen from the largest error estimate over the ranks) and a diffusion
+// tensor that varies per cell (its coefficients read beyond a block's sides), in 2D and 3D: the one-process
+// result bit for bit over 3 ranks.
+TEST_F(MpiRun, RungeKuttaSchemesAndTensorsGiveTheOneProcessResult) {
+  ScratchDir dir;
+  std::string deep = mixed_sides_config("nz = 6\n");
+  const std::string dt = "dt = 1.0";
+  deep.replace(deep.find(dt), dt.size(), "dt = 0.5");
+  const std::string tensor = "model.diffusion={ kind = \"tensor\", xx = { value = 1.0, noise = 0.3, seed = 3 }, xy = 0.2 }";
+  const std::string tensor3 = "model.diffusion={ kind = \"tensor\", xx = { value = 1.0, noise = 0.3, seed = 3 }, xy = 0.2, xz = -0.1, yz = 0.15 }";
+  struct Case {
+    std::string name, text;
+    std::vector<std::string> sets;
+  };
+  const auto to_time = [](std::string text, const std::string& scheme) {  // the method of lines runs to a time
+    const std::string steps = "steps = 60";
+    return text.replace(text.find(steps), steps.size(), "t_end = 30.0\nscheme = \"" + scheme + "\"");
+  };
+  const std::vector<Case> cases{{"rk4", to_time(mixed_sides_config(), "rk4"), {}},
+                                {"merson", to_time(mixed_sides_config(), "merson"), {}},
+                                {"tensor", mixed_sides_config(), {tensor, "time.dt=0.5"}},
+                                {"tensor3", deep, {tensor3}},
+                                {"rk4_3d", to_time(deep, "rk4"), {}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    write_file_bytes(dir / "cfg.toml", c.text);
+    std::vector<std::string> args{"run", dir.str("cfg.toml"), "--precision", "f64"};
+    for (const std::string& s : c.sets) args.insert(args.end(), {"--set", s});
+    auto with_out = [&](const std::string& out) {
+      std::vector<std::string> a = args;
+      a.insert(a.end(), {"--out", dir.str(out)});
+      return a;
+    };
+    const Outcome one = run_pdex(with_out("one_" + c.name));
+    ASSERT_EQ(one.status, 0) << one.output;
+    const Outcome three = run_ranks(3, with_out("three_" + c.name));
+    ASSERT_EQ(three.status, 0) << three.output;
+    const std::vector<std::string> files = file_names(dir / ("one_" + c.name));
+    ASSERT_EQ(files, file_names(dir / ("three_" + c.name)));
+    for (const std::string& f : files)
+      if (f.ends_with(".npy"))
+        EXPECT_EQ(io::read_npy(dir / ("one_" + c.name) / f).data, io::read_npy(dir / ("three_" + c.name) / f).data) << f;
+  }
+}
+
 // CUDA ranks (one device each, or sharing the one there is): the one-GPU run's result bit for bit, 2D
 // and 3D, f32 and f64.
 TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {

@@ -20,6 +20,9 @@ class HaloExchange {
   // queued on f before.
   virtual void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) = 0;
   virtual void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space) = 0;
+  // The largest x over the ranks (infinity where x is NaN on any): a number every rank must agree on, as
+  // an adaptive step's error estimate.
+  virtual double max_over_ranks(double x) = 0;
   // Seconds spent in exchanges so far (waits for the neighbours included).
   virtual double seconds() const = 0;
 };

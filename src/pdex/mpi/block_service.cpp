@@ -80,6 +80,12 @@ void BlockService::perform(const Command& c) {
       step_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       return;
     }
+    case Command::advance_to: {
+      const auto t0 = std::chrono::steady_clock::now();
+      all_ranks_ok(comm_, [&] { dynamic_cast<MolStepper&>(own).advance_to(c.t, c.steps); });
+      step_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      return;
+    }
     case Command::values: {
       std::vector<double> mine;
       if (all_ranks_ok(comm_, [&] { mine = own.values(c.field); })) gather_values(mine);
@@ -109,6 +115,12 @@ void BlockService::perform(const Command& c) {
       return;
     }
     case Command::set_values: return scatter_values(c.field);
+    case Command::set_time: own.set_time(c.t); return;
+    case Command::set_extra_state: {
+      share_extra_state();
+      all_ranks_ok(comm_, [&] { own.set_extra_state(extra); });
+      return;
+    }
     case Command::save: all_ranks_ok(comm_, [&] { own.save(); }); return;
     case Command::restore: all_ranks_ok(comm_, [&] { own.restore(); }); return;
     case Command::refresh: own.refresh_ghosts(); return;
@@ -152,6 +164,21 @@ void BlockService::scatter_values(int field) {
   run_.own->set_values(field, mine);
 }
 
+// Rank 0's `extra` (a checkpoint's clock) to every rank: count, then each array's name and values.
+void BlockService::share_extra_state() {
+  int count = int(extra.size());
+  MPI_Bcast(&count, 1, MPI_INT, 0, comm_);
+  extra.resize(std::size_t(count));
+  for (NamedArray& a : extra) {
+    int sizes[2] = {int(a.name.size()), int(a.values.size())};
+    MPI_Bcast(sizes, 2, MPI_INT, 0, comm_);
+    a.name.resize(std::size_t(sizes[0]));
+    a.values.resize(std::size_t(sizes[1]));
+    MPI_Bcast(a.name.data(), sizes[0], MPI_CHAR, 0, comm_);
+    MPI_Bcast(a.values.data(), sizes[1], MPI_DOUBLE, 0, comm_);
+  }
+}
+
 void BlockService::gather_timing() {
   const double mine[2] = {step_seconds_, run_.halo->seconds()};
   std::vector<double> all(2 * std::size_t(size_));
@@ -169,29 +196,46 @@ void BlockService::gather_timing() {
 
 DistributedStepper::~DistributedStepper() {
   try {
-    s_->issue({Command::quit, 0, 0});
+    s_->issue({Command::quit, 0, 0, 0});
   } catch (...) {  // a destructor does not throw; MPI aborts the job on a failed broadcast anyway
   }
 }
 
+// Rank 0's clock is every rank's.
+double DistributedStepper::time() const {
+  const auto* mol = dynamic_cast<const MolStepper*>(&s_->own());
+  return mol ? mol->time() : 0.0;
+}
+
+const StepStats& DistributedStepper::step_stats() const {
+  static const StepStats none;
+  const auto* mol = dynamic_cast<const MolStepper*>(&s_->own());
+  return mol ? mol->step_stats() : none;
+}
+
+void DistributedStepper::set_extra_state(const std::vector<NamedArray>& state) {
+  s_->extra = state;
+  s_->issue({Command::set_extra_state, 0, 0, 0});
+}
+
 std::vector<double> DistributedStepper::values(int field) {
-  s_->issue({Command::values, field, 0});
+  s_->issue({Command::values, field, 0, 0});
   return std::move(s_->values);
 }
 
 FieldStats DistributedStepper::stats(int field) {
-  s_->issue({Command::stats, field, 0});
+  s_->issue({Command::stats, field, 0, 0});
   return s_->stats;
 }
 
 int64_t DistributedStepper::first_nonfinite(int field) {
-  s_->issue({Command::first_nonfinite, field, 0});
+  s_->issue({Command::first_nonfinite, field, 0, 0});
   return s_->first_nonfinite;
 }
 
 void DistributedStepper::set_values(int field, const std::vector<double>& v) {
   s_->values = v;
-  s_->issue({Command::set_values, field, 0});
+  s_->issue({Command::set_values, field, 0, 0});
 }
 
 double DistributedStepper::bytes_per_step() const {
@@ -199,7 +243,7 @@ double DistributedStepper::bytes_per_step() const {
 }
 
 nlohmann::json DistributedStepper::ranks() {
-  s_->issue({Command::timing, 0, 0});
+  s_->issue({Command::timing, 0, 0, 0});
   return s_->timing;
 }
 

@@ -34,10 +34,14 @@ struct BlockRun {
 bool all_ranks_ok(MPI_Comm comm, const std::function<void()>& local);
 
 struct Command {
-  enum Op : int { advance, values, stats, first_nonfinite, set_values, save, restore, refresh, timing, quit };
+  enum Op : int {
+    advance, advance_to, values, stats, first_nonfinite, set_values, set_time, set_extra_state, save, restore, refresh,
+    timing, quit
+  };
   int op = quit;
   int field = 0;
   int64_t steps = 0;
+  double t = 0;
 };
 
 class BlockService {
@@ -53,6 +57,7 @@ class BlockService {
   const Block& block() const { return block_; }
   // Results on rank 0 of the last command of their kind.
   std::vector<double> values;  // also set_values' input
+  std::vector<NamedArray> extra;  // set_extra_state's input
   FieldStats stats{};
   int64_t first_nonfinite = -1;
   nlohmann::json timing;
@@ -61,6 +66,7 @@ class BlockService {
   void perform(const Command& c);
   void gather_values(const std::vector<double>& mine);
   void scatter_values(int field);
+  void share_extra_state();
   void gather_timing();
 
   MPI_Comm comm_;
@@ -72,22 +78,30 @@ class BlockService {
   double step_seconds_ = 0;
 };
 
-// Rank 0's Stepper of the whole grid.
-class DistributedStepper final : public Stepper {
+// Rank 0's Stepper of the whole grid. A MolStepper, so that runs by simulated time (rk4, Merson) go
+// through it too; their clocks agree on every rank (Merson's step sizes come from the largest error
+// estimate over the ranks).
+class DistributedStepper final : public MolStepper {
  public:
   explicit DistributedStepper(std::unique_ptr<BlockService> service) : s_(std::move(service)) {}
   ~DistributedStepper() override;
 
   const std::vector<std::string>& field_names() const override { return s_->own().field_names(); }
-  void advance(int64_t steps) override { s_->issue({Command::advance, 0, steps}); }
+  void advance(int64_t steps) override { s_->issue({Command::advance, 0, steps, 0}); }
+  void advance_to(double t, int64_t max_steps) override { s_->issue({Command::advance_to, 0, max_steps, t}); }
+  double time() const override;
+  const StepStats& step_stats() const override;
+  void set_time(double t) override { s_->issue({Command::set_time, 0, 0, t}); }
+  std::vector<NamedArray> extra_state() override { return s_->own().extra_state(); }
+  void set_extra_state(const std::vector<NamedArray>& state) override;
   std::vector<double> values(int field) override;
   FieldStats stats(int field) override;
   int64_t first_nonfinite(int field) override;
   bool settable(int field) const override { return s_->own().settable(field); }
   void set_values(int field, const std::vector<double>& v) override;
-  void refresh_ghosts() override { s_->issue({Command::refresh, 0, 0}); }
-  void save() override { s_->issue({Command::save, 0, 0}); }
-  void restore() override { s_->issue({Command::restore, 0, 0}); }
+  void refresh_ghosts() override { s_->issue({Command::refresh, 0, 0, 0}); }
+  void save() override { s_->issue({Command::save, 0, 0, 0}); }
+  void restore() override { s_->issue({Command::restore, 0, 0, 0}); }
   double bytes_per_step() const override;
   std::string warning() override { return s_->own().warning(); }
   // summary.json's "ranks" (app/ranks.hpp).

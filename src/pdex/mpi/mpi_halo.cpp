@@ -1,5 +1,8 @@
 #include "pdex/mpi/mpi_halo.hpp"
 
+#include <cmath>
+#include <limits>
+
 #include "pdex/core/strided_copy.hpp"
 
 namespace pdex {
@@ -76,6 +79,12 @@ void MpiHalo::run(FieldView<T> f, const FieldBoundary& bc, MemorySpace space) {
         if (takes(bc, 2 * axis + dir, c)) ghosts[dir].unpack(c, recv_[dir].data() + std::size_t(c) * per_comp);
   }
   seconds_ += MPI_Wtime() - t0;
+}
+
+double MpiHalo::max_over_ranks(double x) {
+  double m = std::isnan(x) ? std::numeric_limits<double>::infinity() : x;
+  MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  return m;
 }
 
 void MpiHalo::exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) { run(f, bc, space); }

@@ -18,6 +18,7 @@ class MpiHalo final : public HaloExchange {
   MpiHalo(MPI_Comm comm, const ProcessGrid& pg, const Block& b) : comm_(comm), pg_(pg), block_(b) {}
   void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) override;
   void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space) override;
+  double max_over_ranks(double x) override;
   double seconds() const override { return seconds_; }
 
  private:

@@ -26,7 +26,7 @@ constexpr int ghost_width = ard_ghost_width;
 template <class Exec, class T>
 class ParamStore {
  public:
-  ParamStore(const Grid2& g, const Members& members) : grid_(g), members_(members) {}
+  ParamStore(const Grid2& g, const Members& members, HaloExchange* halo) : grid_(g), members_(members), halo_(halo) {}
 
   // Ghosts of parameter fields follow the state's sides: periodic stays periodic, every other side
   // mirrors evenly (or oddly, for the off-diagonal tensor entry, so that no flux crosses a zero-flux side).
@@ -45,7 +45,7 @@ class ParamStore {
     const ScalarSpec* parts[6] = {&spec.mxx, &spec.mxy, &spec.myy, &spec.mxz, &spec.myz, &spec.mzz};
     for (int c = 0; c < n; ++c) host.set_interior(c, cells_of(*parts[c]));
     fill_ghosts(Serial{}, host, tensor_boundary(spec.bc, n), members_);
-    keep(std::move(host));
+    keep(std::move(host), tensor_boundary(spec.bc, n));
     return fields_.back().cview();
   }
 
@@ -57,16 +57,21 @@ class ParamStore {
   const T* upload_cells(const std::vector<double>& cells, const FieldBoundary& state_bc, bool odd) {
     Field<T> host(grid_, 1, ghost_width, MemorySpace::host);
     host.set_interior(0, cells);
-    fill_ghosts(Serial{}, host, coefficient_boundary(state_bc, 1, odd ? 0 : -1), members_);
-    return keep(std::move(host));
+    const FieldBoundary bc = coefficient_boundary(state_bc, 1, odd ? 0 : -1);
+    fill_ghosts(Serial{}, host, bc, members_);
+    return keep(std::move(host), bc);
   }
-  const T* keep(Field<T>&& host) {
+  // A block's coefficients are read beyond its shared sides too (a tensor's faces): their ghosts come
+  // from the neighbours, once.
+  const T* keep(Field<T>&& host, const FieldBoundary& bc) {
+    exchange_halo(halo_, host.view(), bc, MemorySpace::host);
     fields_.push_back(to_space(host, Exec::space));
     return fields_.back().cview().data;
   }
 
   Grid2 grid_;
   Members members_;
+  HaloExchange* halo_;
   std::vector<Field<T>> fields_;
   // Host executors read constants through a stride-0 pointer (see Param); the storage never moves.
   Buffer<T> constants_{64, MemorySpace::host};
@@ -86,7 +91,7 @@ template <class Exec, class T, class Rhs, class Interface = Stepper>
 class ArdBase : public Interface {
  public:
   ArdBase(const Exec& ex, const ArdSpec& spec)
-      : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), members_(spec.members), params_(spec.grid, spec.members) {
+      : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), members_(spec.members), params_(spec.grid, spec.members, spec.halo) {
     const Grid2& g = spec.grid;
     if (int(spec.species.size()) != Rhs::ncomp || spec.initial.size() != spec.species.size())
       throw Error("internal: model '" + spec.reaction + "' has " + std::to_string(Rhs::ncomp) + " species");

@@ -74,7 +74,7 @@ std::unique_ptr<ModelSetup> ArdSetup::block(const ProcessGrid& pg, const Block& 
   const auto cut = [&](ScalarSpec& p) {
     if (p.varies()) p.cells = block_values(p.cells, whole, b);
   };
-  for (ScalarSpec* p : {&s.ax, &s.ay, &s.az}) cut(*p);
+  for (ScalarSpec* p : {&s.ax, &s.ay, &s.az, &s.mxx, &s.mxy, &s.myy, &s.mxz, &s.myz, &s.mzz}) cut(*p);
   for (auto& entry : s.params) cut(entry.second);
   s.halo = &halo;
   return out;

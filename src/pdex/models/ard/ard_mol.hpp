@@ -46,6 +46,7 @@ class ArdMol final : public ArdBase<Exec, T, Rhs, MolStepper> {
         mol_(RungeKutta<Exec, T, System>(ex, tableau_, System{this->rhs_}, std::move(this->state_[0]), this->bc_),
              spec.dt, spec.tol) {
     this->state_[1] = Field<T>();
+    mol_.rk().exchange_with(this->halo_);
   }
 
   void advance(int64_t steps) override { mol_.advance_steps(steps); }

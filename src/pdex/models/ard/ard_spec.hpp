@@ -41,7 +41,7 @@ struct ArdSpec {
   Members members;
   bool uniform_members = false;  // every parameter of the ensemble is one number within each member
   // A block of a grid split among MPI ranks (grid/blocks.hpp): fills its shared sides' ghosts after every
-  // step (forward Euler, ard_takes_blocks); null for a whole grid.
+  // step or stage (the explicit schemes, ard_takes_blocks); null for a whole grid.
   HaloExchange* halo = nullptr;
 };
 
@@ -55,14 +55,12 @@ inline std::vector<std::string> diffusivity_names(const ArdSpec& s) {
 // What the family runs on a 3D grid: isotropic diffusion (the seven-point Laplacian) or a tensor's (by
 // the explicit schemes), advection by a velocity (ax, ay, az), one run at a time (an ensemble's members
 // one after another).
-// What the family runs as a block of a grid split among MPI ranks: forward Euler, isotropic diffusion,
-// one run (the other schemes and tensors read or solve across the block's sides between exchanges).
-inline bool ard_takes_blocks(const ArdSpec& s) {
-  return s.theta == 0 && s.mol_scheme.empty() && !s.anisotropic && s.members.count <= 1;
-}
+// What the family runs as a block of a grid split among MPI ranks: the explicit schemes, one run (the
+// theta scheme's solves need distributed solvers).
+inline bool ard_takes_blocks(const ArdSpec& s) { return s.theta == 0 && s.members.count <= 1; }
 inline constexpr const char* ard_block_limits =
-    "over MPI ranks the advection-reaction-diffusion models step by time.scheme = \"euler\" with isotropic "
-    "diffusion for now; run the theta scheme, rk4, merson and diffusion tensors with one process";
+    "over MPI ranks the advection-reaction-diffusion models step by time.scheme = \"euler\", \"rk4\" or \"merson\" "
+    "for now; run the theta scheme with one process";
 
 inline bool ard_takes_3d(const ArdSpec& s) { return !(s.anisotropic && s.theta > 0) && s.members.count <= 1; }
 inline constexpr const char* ard_3d_limits =

@@ -18,6 +18,7 @@
 #include "pdex/core/parallel.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/grid/members.hpp"
 #include "pdex/time/rk/rk_kernels.hpp"
 #include "pdex/time/rk/tableau.hpp"
@@ -121,11 +122,17 @@ class RungeKutta {
     FieldView<const T> at = u_.cview();
     for (int s = 0; s < tab_.stages; ++s) {
       const double e = stage(s, t + tab_.c[s] * tau, tau, at, t + (s + 1 < tab_.stages ? tab_.c[s + 1] : 1.0) * tau);
-      if (s + 1 == tab_.stages) return e;
+      const bool last = s + 1 == tab_.stages;
+      exchange_halo(halo_, (last ? next_ : arg_[s % 2]).view(), bc_, Exec::space);
+      if (last) return halo_ ? halo_->max_over_ranks(e) : e;
       at = arg_[s % 2].cview();
     }
     return 0.0;
   }
+
+  // A block of a grid split among ranks (grid/halo.hpp): each stage's result gets its shared ghosts from
+  // the neighbours, and the error estimate is the largest over the ranks.
+  void exchange_with(HaloExchange* halo) { halo_ = halo; }
 
   void accept() { std::swap(u_, next_); }
 
@@ -204,6 +211,7 @@ class RungeKutta {
   Field<T> u_, next_, arg_[2];
   Field<T> rhs_;            // host schedule: the stage's right-hand side
   Field<T> k_[max_stages];  // only the stored stages are allocated
+  HaloExchange* halo_ = nullptr;
 };
 
 }  // namespace pdex
