@@ -144,6 +144,40 @@ TEST_F(MpiRun, RungeKuttaSchemesAndTensorsGiveTheOneProcessResult) {
   }
 }
 
+// A text model (model.name = "equations") with a feed rate that varies along x, a tensor flux, a side
+// whose value is an expression of y and t, and a 3D text model, by rk4 and forward Euler: the one-process
+// result bit for bit over 4 ranks.
+TEST_F(MpiRun, TextModelsGiveTheOneProcessResult) {
+  ScratchDir dir;
+  const std::string model =
+      "[model]\nname = \"equations\"\nspecies = [\"u\", \"v\"]\n[model.equations]\n"
+      "u = \"div(tensor(Du, 0.3*Du, Du)*grad(u)) - u*v^2 + F*(1 - u)\"\nv = \"Dv*lap(v) + u*v^2 - (F + k)*v\"\n"
+      "[model.params]\nDu = 0.2\nDv = 0.1\nF = \"0.03 + 0.01*x/L_x\"\nk = 0.0649\n";
+  const std::string start = "[initial]\nu = { value = 1.0, noise = 0.1, seed = 1 }\nv = { value = 0.25, noise = 0.1, seed = 2 }\n"
+                            "[output]\nformats = [\"npy\"]\n[run]\nbackend = \"serial\"\nprogress = false\nprecision = \"f64\"\n";
+  const auto flat_diffusion = [](std::string text) {  // tensor(...) is 2D
+    const std::string flux = "div(tensor(Du, 0.3*Du, Du)*grad(u))";
+    return text.replace(text.find(flux), flux.size(), "Du*lap(u)");
+  };
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"flat", model + "[grid]\nnx = 30\nny = 26\nboundary = { left = { kind = \"dirichlet\", value = \"0.5 + 0.1*sin(y)*t\" }, "
+               "right = \"neumann\", bottom = \"periodic\", top = \"periodic\" }\n[time]\nscheme = \"rk4\"\ndt = 0.5\nt_end = 20.0\n" + start},
+      {"deep", flat_diffusion(model) + "[grid]\nnx = 16\nny = 12\nnz = 8\nboundary = \"neumann\"\n[time]\ndt = 0.4\nsteps = 40\n" + start}};
+  for (const auto& [name, text] : cases) {
+    SCOPED_TRACE(name);
+    write_file_bytes(dir / "cfg.toml", text);
+    const Outcome one = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("one_" + name)});
+    ASSERT_EQ(one.status, 0) << one.output;
+    const Outcome four = run_ranks(4, {"run", dir.str("cfg.toml"), "--out", dir.str("four_" + name)});
+    ASSERT_EQ(four.status, 0) << four.output;
+    const std::vector<std::string> files = file_names(dir / ("one_" + name));
+    ASSERT_EQ(files, file_names(dir / ("four_" + name)));
+    for (const std::string& f : files)
+      if (f.ends_with(".npy"))
+        EXPECT_EQ(io::read_npy(dir / ("one_" + name) / f).data, io::read_npy(dir / ("four_" + name) / f).data) << f;
+  }
+}
+
 // CUDA ranks (one device each, or sharing the one there is): the one-GPU run's result bit for bit, 2D
 // and 3D, f32 and f64.
 TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {

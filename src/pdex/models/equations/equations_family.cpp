@@ -11,6 +11,7 @@
 #include "pdex/core/hash.hpp"
 #include "pdex/config/grid_config.hpp"
 #include "pdex/config/time_config.hpp"
+#include "pdex/grid/blocks.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/builtin_families.hpp"
@@ -39,6 +40,7 @@ class EquationsSetup : public SpecSetup<EquationsSpec> {
     return make_equations_stepper(spec, backend, precision);
   }
   std::string generated_source() const override { return eq::host_source(spec.program); }
+  std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override;
   std::vector<std::pair<std::string, std::vector<double>>> varying_params() const override {
     std::vector<std::pair<std::string, std::vector<double>>> out;
     for (std::size_t k = 0; k < spec.params.size(); ++k)
@@ -276,6 +278,27 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   setup->fields = output_fields(s.text);
   setup->grid = s.grid;
   return setup;
+}
+
+// The block's cells of every per-cell input; the sides inside the grid become the exchange's, so a
+// side's value given as an expression stays with the blocks on that side.
+std::unique_ptr<ModelSetup> EquationsSetup::block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const {
+  if (spec.scheme == "theta")
+    throw InputError("over MPI ranks text models step by time.scheme = \"euler\", \"rk4\" or \"merson\" for now; "
+                     "run the theta scheme with one process");
+  auto out = std::make_unique<EquationsSetup>(*this);
+  EquationsSpec& s = out->spec;
+  const Extents2 whole = spec.grid.extents();
+  s.grid = out->grid = block_grid(spec.grid, b);
+  s.bc = block_boundary(spec.bc, pg, b, int(s.text.species.size()));
+  std::vector<std::vector<double>> initial;
+  for (const std::vector<double>& cells : *spec.initial) initial.push_back(block_values(cells, whole, b));
+  s.initial = std::make_shared<const std::vector<std::vector<double>>>(std::move(initial));
+  for (ScalarSpec& p : s.params)
+    if (p.varies()) p.cells = block_values(p.cells, whole, b);
+  std::erase_if(s.boundary_values, [&](const BoundaryExpression& e) { return s.bc.side[e.text.side][0].kind == BcKind::periodic; });
+  s.halo = &halo;
+  return out;
 }
 
 }  // namespace

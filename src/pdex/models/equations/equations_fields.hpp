@@ -54,6 +54,7 @@ Field<T> parameter_field(const EquationsSpec& spec, MemorySpace space) {
     const std::vector<double> v = spec.params[k].per_cell(std::size_t(spec.grid.cells()));
     host.set_interior(c, v);
     fill_ghosts(Serial{}, host.view().components(c, 1), bc);
+    exchange_halo(spec.halo, host.view().components(c, 1), bc, MemorySpace::host);  // read beyond a block's sides too
   }
   return space == MemorySpace::host ? std::move(host) : to_space(host, space);  // no copy on the host
 }

@@ -7,6 +7,7 @@
 #include "pdex/config/boundary_text.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/grid/scalar_spec.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 #include "pdex/models/equations/program.hpp"
@@ -35,6 +36,9 @@ struct EquationsSpec {
   double tol = 0;                // Merson's
   double theta = 0;              // theta's: the implicit share of the D*lap(u) terms (program.hpp)
   SolverSettings solver;         // theta's
+  // A block of a grid split among MPI ranks (grid/blocks.hpp): its shared ghosts come from the neighbours
+  // after every stage (the explicit schemes); null for a whole grid.
+  HaloExchange* halo = nullptr;
 };
 
 }  // namespace pdex

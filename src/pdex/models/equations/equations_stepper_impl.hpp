@@ -93,11 +93,13 @@ class TextStepper : public Base {
   void set_values(int field, const std::vector<double>& v) override {
     set_interior_values(current(), field, v, spec_.bc);
     sides_->apply(current().view(), now());
+    exchange_halo(spec_.halo, current().view(), spec_.bc, Exec::space);
   }
   FieldMemory memory(int field) override { return settable(field) ? field_memory(current(), field) : FieldMemory{}; }
   void refresh_ghosts() override {
     fill_ghosts(ex_, current(), spec_.bc);
     sides_->apply(current().view(), now());
+    exchange_halo(spec_.halo, current().view(), spec_.bc, Exec::space);
   }
   void save() override {
     if (saved_.components() == 0) saved_ = current().like(Exec::space);
@@ -146,7 +148,10 @@ class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
   EquationsRk(const Exec& ex, const EquationsSpec& spec)
       : Base(ex, spec), tableau_(spec.scheme == "euler" ? euler_tableau : mol_tableau(spec.scheme)),
         mol_(RungeKutta<Exec, T, TextSystem<Exec, T>>(ex, tableau_, this->system(0.0), initial_state<T>(spec, Exec::space), spec.bc),
-             spec.dt, spec.tol) {}
+             spec.dt, spec.tol) {
+    mol_.rk().exchange_with(spec.halo);
+    exchange_halo(spec.halo, current().view(), spec.bc, Exec::space);
+  }
 
   void advance(int64_t steps) override {
     mol_.advance_steps(steps);
@@ -167,6 +172,7 @@ class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
   void set_time(double t) override {
     mol_.set_time(t);
     this->sides_->apply(current().view(), t);
+    exchange_halo(this->spec_.halo, current().view(), this->spec_.bc, Exec::space);
   }
   std::vector<NamedArray> extra_state() override { return {{"clock", mol_.clock_state()}}; }
   void set_extra_state(const std::vector<NamedArray>& s) override {
