@@ -243,6 +243,11 @@ TEST_F(MpiRun, WhatDoesNotRunOverRanksIsRefusedOnce) {
     EXPECT_NE(first, std::string::npos) << o.output;
     EXPECT_EQ(o.output.find(c.expected, first + 1), std::string::npos) << "printed more than once: " << o.output;
   }
+  write_file_bytes(dir / "wave.toml", "[model]\nname = \"wave\"\n[grid]\nnx = 16\n[time]\ndt = 0.1\nsteps = 2\n"
+                                      "[run]\nbackend = \"serial\"\nprogress = false\n");
+  const Outcome wave = run_ranks(2, {"run", dir.str("wave.toml"), "--out", dir.str("wave")});
+  EXPECT_NE(wave.status, 0);
+  EXPECT_TRUE(contains(wave.output, "this model does not run over MPI ranks yet")) << wave.output;
   const Outcome sweep = run_ranks(2, {"sweep", dir.str("cfg.toml"), "--param", "F=0.03,0.04"});
   EXPECT_NE(sweep.status, 0);
   EXPECT_TRUE(contains(sweep.output, "the other commands run in one process")) << sweep.output;
