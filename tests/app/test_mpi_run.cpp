@@ -204,6 +204,20 @@ TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
     }
 }
 
+// pdex compare --ranks: the run in one process against the same over 3 ranks, no difference.
+TEST_F(MpiRun, CompareTakesARunOverRanks) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", mixed_sides_config());
+  const Outcome o = run_pdex({"compare", dir.str("cfg.toml"), "--backends", "serial", "--ranks", "3", "--out", dir.str("cmp")},
+                             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none "
+                             "PDEX_MPIRUN='mpirun --oversubscribe --bind-to none' ");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, "time ratio serial / serial, 3 ranks")) << o.output;
+  const nlohmann::json j = read_json(dir / "cmp" / "compare.json");
+  EXPECT_EQ(j["runs"][1]["ranks"], 3);
+  for (const char* f : {"u", "v"}) EXPECT_EQ(j["differences"][f]["linf"].get<double>(), 0.0) << f;
+}
+
 // Discs of 1e300 in the corner of rank 3's block (of 2 x 2): u v^2 overflows there only, and the run
 // stops naming the cell one process names, with the outputs before it written.
 TEST_F(MpiRun, ABlowUpOnOneRankEndsTheRunAsOneProcessDoes) {

@@ -15,7 +15,8 @@ namespace pdex {
 int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source = false, const RestartFrom& restart = {});
 // pdex sweep, and pdex run of a file with [ensemble] (cmd_sweep.cpp).
 int cmd_sweep(const std::string& file, const CliOverrides& cli);
-int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vector<std::string>& backends);
+// ranks > 0: the first backend in this process against the same over `ranks` MPI ranks (mpirun).
+int cmd_compare(const std::string& file, const CliOverrides& cli, const std::vector<std::string>& backends, int ranks = 0);
 int cmd_list(bool json = false);  // --json: the same for programs (the explorer, Python)
 nlohmann::json list_json();       // what `pdex list --json` prints
 

@@ -98,6 +98,9 @@ int main(int argc, char** argv) {
   compare->add_option("--backends", backends, "two backends, e.g. openmp,cuda (default: openmp,cuda or serial,openmp)")
       ->delimiter(',');
   add_overrides(compare, cli, false);
+  int compare_ranks = 0;
+  compare->add_option("--ranks", compare_ranks, "compare the run in this process with the same over this many MPI ranks (mpirun, or $PDEX_MPIRUN)")
+      ->check(CLI::Range(1, 65536));
 
   pdex::SolveOptions so;
   auto* solve = app.add_subcommand("solve", "solve a linear system A x = b from Matrix Market files");
@@ -133,7 +136,7 @@ int main(int argc, char** argv) {
       return pdex::serve::run_server(live, serve_opts);
     }
     if (*sweep) return pdex::cmd_sweep(file, cli);
-    if (*compare) return pdex::cmd_compare(file, cli, backends);
+    if (*compare) return pdex::cmd_compare(file, cli, backends, compare_ranks);
     if (*list) return pdex::cmd_list(list_json);
     if (*solve) return pdex::cmd_solve(so);
     for (CLI::App* cmd : {bench, verify}) {
