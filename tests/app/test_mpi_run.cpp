@@ -53,6 +53,17 @@ void expect_same_fields(const fs::path& a, const fs::path& b, const std::string&
   }
 }
 
+// Every .npy output of two runs, value for value.
+void expect_same_outputs(const fs::path& a, const fs::path& b) {
+  const std::vector<std::string> files = file_names(a);
+  ASSERT_EQ(files, file_names(b));
+  for (const std::string& f : files) {
+    if (f.ends_with(".npy")) {
+      EXPECT_EQ(io::read_npy(a / f).data, io::read_npy(b / f).data) << f;
+    }
+  }
+}
+
 TEST_F(MpiRun, EveryRankCountGivesTheOneProcessResultBitForBit) {
   ScratchDir dir;
   for (const std::string precision : {"f64", "f32"}) {
@@ -136,11 +147,7 @@ TEST_F(MpiRun, RungeKuttaSchemesAndTensorsGiveTheOneProcessResult) {
     ASSERT_EQ(one.status, 0) << one.output;
     const Outcome three = run_ranks(3, with_out("three_" + c.name));
     ASSERT_EQ(three.status, 0) << three.output;
-    const std::vector<std::string> files = file_names(dir / ("one_" + c.name));
-    ASSERT_EQ(files, file_names(dir / ("three_" + c.name)));
-    for (const std::string& f : files)
-      if (f.ends_with(".npy"))
-        EXPECT_EQ(io::read_npy(dir / ("one_" + c.name) / f).data, io::read_npy(dir / ("three_" + c.name) / f).data) << f;
+    expect_same_outputs(dir / ("one_" + c.name), dir / ("three_" + c.name));
   }
 }
 
@@ -170,11 +177,7 @@ TEST_F(MpiRun, TextModelsGiveTheOneProcessResult) {
     ASSERT_EQ(one.status, 0) << one.output;
     const Outcome four = run_ranks(4, {"run", dir.str("cfg.toml"), "--out", dir.str("four_" + name)});
     ASSERT_EQ(four.status, 0) << four.output;
-    const std::vector<std::string> files = file_names(dir / ("one_" + name));
-    ASSERT_EQ(files, file_names(dir / ("four_" + name)));
-    for (const std::string& f : files)
-      if (f.ends_with(".npy"))
-        EXPECT_EQ(io::read_npy(dir / ("one_" + name) / f).data, io::read_npy(dir / ("four_" + name) / f).data) << f;
+    expect_same_outputs(dir / ("one_" + name), dir / ("four_" + name));
   }
 }
 
