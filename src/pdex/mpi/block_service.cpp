@@ -159,7 +159,7 @@ void BlockService::scatter_values(int field) {
       packed.insert(packed.end(), part.begin(), part.end());
     }
   }
-  std::vector<double> mine(std::size_t(counts[std::size_t(rank_)]));
+  std::vector<double> mine(static_cast<std::size_t>(counts[std::size_t(rank_)]));
   MPI_Scatterv(packed.data(), counts.data(), offsets.data(), MPI_DOUBLE, mine.data(), int(mine.size()), MPI_DOUBLE, 0, comm_);
   run_.own->set_values(field, mine);
 }
