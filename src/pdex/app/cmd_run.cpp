@@ -20,6 +20,9 @@ int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source, 
     return 0;
   }
   if (job_rank() != 0) return serve_run(rc);
+  if (job_size() == 1 && !rc.ranks.empty())
+    std::fprintf(stderr, "pdex: warning: %s sets run.ranks, but this is one process: start it with mpirun -n P to split the grid\n",
+                 file.c_str());
   const RunClock& c = rc.clock();
   const std::string clock = c.simulated_time ? c.scheme + " to t=" + format_number(c.t_end)
                                              : std::to_string(c.steps) + " steps of dt=" + format_number(c.dt);
