@@ -207,6 +207,38 @@ TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
     }
 }
 
+// A checkpoint written over 2 ranks continues over 3 to the result of one process straight through, bit
+// for bit, for forward Euler and for Merson, whose clock travels in the checkpoint.
+TEST_F(MpiRun, CheckpointsWrittenOverRanksContinueOverOtherRanks) {
+  ScratchDir dir;
+  std::string merson = mixed_sides_config();
+  const std::string steps = "steps = 60";
+  merson.replace(merson.find(steps), steps.size(), "t_end = 30.0\nscheme = \"merson\"");
+  const std::vector<std::pair<std::string, std::string>> cases{{"euler", mixed_sides_config()}, {"merson", merson}};
+  for (const auto& [name, text] : cases) {
+    SCOPED_TRACE(name);
+    write_file_bytes(dir / "cfg.toml", text);
+    const std::string every = name == "euler" ? "output.checkpoint_every=30" : "output.checkpoint_every=15.0";
+    // Merson lands on the checkpoint times: the run straight through takes them too.
+    ASSERT_EQ(run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("one_" + name), "--set", every}).status, 0);
+    const Outcome two = run_ranks(2, {"run", dir.str("cfg.toml"), "--out", dir.str("two_" + name), "--set", every});
+    ASSERT_EQ(two.status, 0) << two.output;
+    std::vector<std::string> saved = file_names(dir / ("two_" + name) / "checkpoints");
+    std::erase_if(saved, [](const std::string& f) { return !f.starts_with("step_"); });
+    ASSERT_GE(saved.size(), 2u);
+    const fs::path halfway = dir / ("two_" + name) / "checkpoints" / saved.front();
+    const Outcome three = run_ranks(3, {"run", dir.str("cfg.toml"), "--out", dir.str("three_" + name), "--restart", halfway.string()});
+    ASSERT_EQ(three.status, 0) << three.output;
+    const std::vector<std::string> last = file_names(dir / ("one_" + name));
+    for (const std::string& f : last) {
+      if (f.ends_with(".npy") && fs::exists(dir / ("three_" + name) / f) && !f.ends_with("_000000.npy")) {
+        EXPECT_EQ(io::read_npy(dir / ("one_" + name) / f).data, io::read_npy(dir / ("three_" + name) / f).data) << f;
+      }
+    }
+    EXPECT_EQ(read_json(dir / ("three_" + name) / "summary.json")["steps"], read_json(dir / ("one_" + name) / "summary.json")["steps"]);
+  }
+}
+
 // pdex compare --ranks: the run in one process against the same over 3 ranks, no difference.
 TEST_F(MpiRun, CompareTakesARunOverRanks) {
   ScratchDir dir;
