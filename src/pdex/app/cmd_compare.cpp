@@ -9,6 +9,7 @@
 #include "pdex/app/field_diff.hpp"
 #include "pdex/app/simulation.hpp"
 #include "pdex/core/error.hpp"
+#include "pdex/core/shell_quote.hpp"
 #include "pdex/io/atomic_file.hpp"
 #include "pdex/io/npy.hpp"
 
@@ -38,23 +39,17 @@ RunResult run_here(const std::string& file, CliOverrides o, Backend backend, Run
   return run_simulation(rc, final_values_only());
 }
 
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // The run over `ranks` MPI ranks, by `mpirun -n RANKS` (or PDEX_MPIRUN's launcher) of this pdex, its final
 // fields read back from the .npy files it writes into `dir`, its stepping time from its summary.
 RunResult run_over_ranks(const std::string& file, const CliOverrides& cli, Backend backend, int ranks,
                          const std::vector<std::string>& fields, const std::string& dir) {
   const char* launcher = std::getenv("PDEX_MPIRUN");
   std::string cmd = std::string(launcher ? launcher : "mpirun") + " -n " + std::to_string(ranks) + " " +
-                    quoted(std::filesystem::read_symlink("/proc/self/exe").string()) + " run " + quoted(file) +
-                    " --backend " + std::string(backend_name(backend)) + " --out " + quoted(dir) +
+                    shell_quoted(std::filesystem::read_symlink("/proc/self/exe").string()) + " run " + shell_quoted(file) +
+                    " --backend " + std::string(backend_name(backend)) + " --out " + shell_quoted(dir) +
                     " --set 'output.formats=[\"npy\"]' --set output.every=0 --set run.progress=false";
   if (!cli.precision.empty()) cmd += " --precision " + cli.precision;
-  for (const std::string& s : cli.sets) cmd += " --set " + quoted(s);
+  for (const std::string& s : cli.sets) cmd += " --set " + shell_quoted(s);
   std::fprintf(stderr, "running over %d ranks: %s\n", ranks, cmd.c_str());
   if (std::system(cmd.c_str()) != 0) throw Error("the run over " + std::to_string(ranks) + " ranks failed: " + cmd);
   std::ifstream in(dir + "/summary.json");

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "pdex/models/equations/codegen.hpp"
+#include "pdex/core/shell_quote.hpp"
 #include "pdex/models/equations/jit_headers.hpp"
 #include "pdex/models/equations/kernel_cache.hpp"
 
@@ -20,12 +21,6 @@ namespace pdex::eq {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string shell_quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 std::string read_text(const fs::path& file) {
   std::ifstream in(file);
