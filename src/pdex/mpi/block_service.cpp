@@ -53,8 +53,14 @@ bool all_ranks_ok(MPI_Comm comm, const std::function<void()>& local) {
 }
 
 BlockService::BlockService(MPI_Comm comm, const Extents2& whole, const ProcessGrid& pg, BlockRun run)
-    : comm_(comm), rank_(rank_of(comm)), size_(size_of(comm)), whole_(whole), pg_(pg),
-      block_(block_of(whole, pg, rank_)), run_(std::move(run)) {}
+    : comm_(comm), rank_(rank_of(comm)), size_(size_of(comm)), whole_(whole), pg_(pg), run_(std::move(run)) {
+  for (int r = 0, at = 0; r < size_; ++r) {
+    blocks_.push_back(block_of(whole, pg, r));
+    counts_.push_back(int(blocks_.back().cells()));
+    offsets_.push_back(at);
+    at += counts_.back();
+  }
+}
 
 void BlockService::issue(const Command& c) {
   Command sent = c;
@@ -94,7 +100,7 @@ void BlockService::perform(const Command& c) {
     case Command::stats: {
       FieldStats s;
       if (!all_ranks_ok(comm_, [&] { s = own.stats(c.field); })) return;
-      const double cells = double(block_.cells());
+      const double cells = double(block().cells());
       double lo = s.min, hi = s.max, sum[2] = {s.mean * cells, cells};
       MPI_Reduce(rank_ ? &lo : MPI_IN_PLACE, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, comm_);
       MPI_Reduce(rank_ ? &hi : MPI_IN_PLACE, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, comm_);
@@ -107,8 +113,9 @@ void BlockService::perform(const Command& c) {
       if (!all_ranks_ok(comm_, [&] { local = own.first_nonfinite(c.field); })) return;
       long long at = std::numeric_limits<long long>::max();
       if (local >= 0) {
-        const CellIndex2 q = block_.extents().cell(local);
-        at = whole_.index(block_.first[0] + q.i, block_.first[1] + q.j, block_.first[2] + q.k);
+        const Block& b = block();
+        const CellIndex2 q = b.extents().cell(local);
+        at = whole_.index(b.first[0] + q.i, b.first[1] + q.j, b.first[2] + q.k);
       }
       MPI_Reduce(rank_ ? &at : MPI_IN_PLACE, &at, 1, MPI_LONG_LONG, MPI_MIN, 0, comm_);
       first_nonfinite = at == std::numeric_limits<long long>::max() ? -1 : int64_t(at);
@@ -131,36 +138,26 @@ void BlockService::perform(const Command& c) {
 
 // Rank 0 assembles the whole grid's array from every block's.
 void BlockService::gather_values(const std::vector<double>& mine) {
-  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-  for (int r = 0, at = 0; r < size_; ++r) {
-    counts[std::size_t(r)] = int(block_of(whole_, pg_, r).cells());
-    offsets[std::size_t(r)] = at, at += counts[std::size_t(r)];
-  }
   std::vector<double> all(rank_ ? 0 : std::size_t(whole_.cells()));
-  MPI_Gatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0, comm_);
+  MPI_Gatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts_.data(), offsets_.data(), MPI_DOUBLE, 0, comm_);
   if (rank_) return;
   values.assign(std::size_t(whole_.cells()), 0.0);
   for (int r = 0; r < size_; ++r) {
-    const auto first = all.begin() + offsets[std::size_t(r)];
-    place_block(values, whole_, block_of(whole_, pg_, r), std::vector<double>(first, first + counts[std::size_t(r)]));
+    const auto first = all.begin() + offsets_[std::size_t(r)];
+    place_block(values, whole_, blocks_[std::size_t(r)], std::vector<double>(first, first + counts_[std::size_t(r)]));
   }
 }
 
 // Every rank gets its block of rank 0's `values` and sets it (the exchange inside is collective).
 void BlockService::scatter_values(int field) {
-  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
   std::vector<double> packed;
-  for (int r = 0, at = 0; r < size_; ++r) {
-    const Block b = block_of(whole_, pg_, r);
-    counts[std::size_t(r)] = int(b.cells());
-    offsets[std::size_t(r)] = at, at += counts[std::size_t(r)];
-    if (rank_ == 0) {
+  if (rank_ == 0)
+    for (const Block& b : blocks_) {
       const std::vector<double> part = block_values(values, whole_, b);
       packed.insert(packed.end(), part.begin(), part.end());
     }
-  }
-  std::vector<double> mine(static_cast<std::size_t>(counts[std::size_t(rank_)]));
-  MPI_Scatterv(packed.data(), counts.data(), offsets.data(), MPI_DOUBLE, mine.data(), int(mine.size()), MPI_DOUBLE, 0, comm_);
+  std::vector<double> mine(static_cast<std::size_t>(counts_[std::size_t(rank_)]));
+  MPI_Scatterv(packed.data(), counts_.data(), offsets_.data(), MPI_DOUBLE, mine.data(), int(mine.size()), MPI_DOUBLE, 0, comm_);
   run_.own->set_values(field, mine);
 }
 
@@ -186,7 +183,7 @@ void BlockService::gather_timing() {
   if (rank_) return;
   nlohmann::json per_rank = nlohmann::json::array();
   for (int r = 0; r < size_; ++r) {
-    const Block b = block_of(whole_, pg_, r);
+    const Block& b = blocks_[std::size_t(r)];
     const double stepping = all[2 * std::size_t(r)], exchange = all[2 * std::size_t(r) + 1];
     per_rank.push_back({{"rank", r}, {"block", {{"first", b.first}, {"cells", b.count}}},
                         {"compute_seconds", stepping - exchange}, {"exchange_seconds", exchange}});

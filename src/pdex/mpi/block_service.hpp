@@ -54,7 +54,7 @@ class BlockService {
 
   Stepper& own() const { return *run_.own; }
   const Extents2& whole() const { return whole_; }
-  const Block& block() const { return block_; }
+  const Block& block() const { return blocks_[std::size_t(rank_)]; }
   // Results on rank 0 of the last command of their kind.
   std::vector<double> values;  // also set_values' input
   std::vector<NamedArray> extra;  // set_extra_state's input
@@ -73,7 +73,8 @@ class BlockService {
   int rank_ = 0, size_ = 1;
   Extents2 whole_;
   ProcessGrid pg_;
-  Block block_;  // this rank's
+  std::vector<Block> blocks_;  // every rank's, by rank
+  std::vector<int> counts_, offsets_;  // their cells, and where each starts in a gathered array
   BlockRun run_;
   double step_seconds_ = 0;
 };
