@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "pdex/config/field_specs.hpp"
 #include "pdex/app/suite_args.hpp"
 #include "pdex/core/executor.hpp"
+#include "pdex/grid/cell_source.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
 
@@ -27,18 +27,18 @@ inline ArdSpec bench_spec(const std::string& model, int n, bool blocked = true, 
   s.reaction = model;
   s.grid = Grid2{n, n};
   if (dims == 3) s.grid.nz = n;
-  const std::size_t cells = std::size_t(s.grid.cells());
+  const auto noisy = [&](double value, double noise, uint64_t seed) {
+    CellRecipe r;
+    r.grid = s.grid, r.value = value, r.noise = noise, r.seed = seed;
+    return CellSource(r);
+  };
   for (const auto& p : info.params) s.params[p.name] = ScalarSpec{p.default_value, {}};
-  if (model == "turing") s.params["alpha"].cells = uniform_noise(cells, 0.1, 7);
-  if (model == "turing") for (double& a : s.params["alpha"].cells) a += 12.0;
+  if (model == "turing") s.params["alpha"].cells = noisy(12.0, 0.1, 7).cells(s.grid.cells());
   // Every species a little noise about its steady state, the second and later ones raised by 0.25 (Gray-Scott's
   // v: the autocatalyst present everywhere, so that the kinetics are busy).
   s.species = info.species;
   s.initial.clear();
-  for (std::size_t c = 0; c < info.species.size(); ++c) {
-    s.initial.push_back(uniform_noise(cells, 0.01, c + 1));
-    for (double& u : s.initial[c]) u += info.initial[c] + (c > 0 ? 0.25 : 0.0);
-  }
+  for (std::size_t c = 0; c < info.species.size(); ++c) s.initial.push_back(noisy(info.initial[c] + (c > 0 ? 0.25 : 0.0), 0.01, c + 1));
   s.dt = info.dt;
   s.temporal_blocking = blocked;
   return s;

@@ -63,7 +63,7 @@ EquationsSpec text_spec(const ArdSpec& a) {
     s.params.push_back(a.params.at(p.name));
   }
   s.program = eq::compile(s.text);
-  s.initial = std::make_shared<const std::vector<std::vector<double>>>(a.initial);
+  s.initial = a.initial;
   s.bc = a.bc;
   s.floor.assign(r.species.size(), a.clamp ? 0.0 : -std::numeric_limits<double>::infinity());
   s.dt = a.dt;

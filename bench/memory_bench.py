@@ -26,8 +26,11 @@ def run(args, n, outputs, folder):
     formats = '["npy"]' if outputs else "[]"
     sets = [f"grid.nx={n}", f"grid.ny={n}", "time.steps=4", "time.check_every=4", "run.progress=false",
             "output.every=4", f"output.formats={formats}"]
-    if args.dims == 3:
-        sets.append(f"grid.nz={n}")
+    if args.dims == 3:  # the example's squares, as cubes at the centre
+        sets += [f"grid.nz={n}", "time.dt=0.5"]  # the stable step is smaller in 3D
+        for name, seed, inside in (("u", 1, 0.5), ("v", 2, 0.25)):
+            cube = f'{{ shape = "square", center = [{n / 2}, {n / 2}, {n / 2}], size = 20.0, value = {inside} }}'
+            sets.append(f"initial.{name}={{ value = {1.0 if name == 'u' else 0.0}, noise = 0.01, seed = {seed}, shapes = [{cube}] }}")
     if args.text:
         sets += ["model.name=equations", "model.preset=gray_scott"]
     cmd = [args.pdex, "run", GRAY_SCOTT, "--backend", args.backend, "--precision", args.precision, "--out", out]

@@ -46,8 +46,9 @@ TEST(ConfigErrors, ThreeSpeciesRunByName) {
   for (const char* f : {"u1", "u2", "u3"}) EXPECT_TRUE(fs::exists(dir / "out" / (std::string(f) + "_000020.npy"))) << f;
   const auto s = read_json(dir / "out" / "summary.json");
   EXPECT_DOUBLE_EQ(s["config"]["grid"]["boundary"]["left"]["u3"]["value"].get<double>(), 0.5);
-  EXPECT_DOUBLE_EQ(s["config"]["initial"]["u1"]["min"].get<double>(), 0.2);
-  EXPECT_DOUBLE_EQ(s["config"]["initial"]["u3"]["min"].get<double>(), 1.0 / 3) << "the model's default";
+  EXPECT_DOUBLE_EQ(s["config"]["initial"]["u1"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(s["config"]["initial"]["u3"].get<double>(), 1.0 / 3) << "the model's default";
+  EXPECT_NEAR(s["config"]["initial"]["u2"]["mean"].get<double>(), 0.3, 0.002) << "a noisy field's summary";
   const Outcome theta = run_config(dir, text, {"--set", "time.scheme=theta"});
   EXPECT_EQ(theta.status, 0) << theta.output;
   expect_refused(run_config(dir, text, {"--set", "initial.v=1.0"}), {"cfg.toml", "key 'initial.v'", "unknown key"});

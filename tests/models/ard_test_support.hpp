@@ -78,7 +78,7 @@ inline ArdSpec catalog_spec(const std::string& reaction, const Grid2& grid) {
   s.grid = grid;
   s.species = ard_reaction(reaction).species;
   s.initial.clear();
-  for (double x : ard_reaction(reaction).initial) s.initial.emplace_back(std::size_t(grid.cells()), x);
+  for (double x : ard_reaction(reaction).initial) s.initial.emplace_back(x);
   return s;
 }
 
@@ -109,6 +109,9 @@ std::vector<double> sample3(const Grid2& g, F f) {
   for_each_cell(g.extents(), [&](int i, int j, int k) { out[std::size_t(g.extents().index(i, j, k))] = f(g.x(i), g.y(j), g.z(k)); });
   return out;
 }
+
+// Species c's initial cells.
+inline std::vector<double> initial_of(const ArdSpec& s, std::size_t c) { return s.initial[c].cells(s.grid.cells()); }
 
 inline std::vector<double> uniform_noise(std::size_t n, double mean, double amplitude, uint64_t seed) {
   std::mt19937_64 rng(seed);

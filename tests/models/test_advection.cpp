@@ -45,7 +45,7 @@ class AdvectionTest : public ArdBackendTest {
     const double t = s.dt * double(steps);
     for (int f = 0; f < 2; ++f) {
       SCOPED_TRACE(f == 0 ? "u" : "v");
-      const Moments m0 = moments(g, f == 0 ? s.initial[0] : s.initial[1]), m = moments(g, st->values(f));
+      const Moments m0 = moments(g, f == 0 ? initial_of(s, 0) : initial_of(s, 1)), m = moments(g, st->values(f));
       EXPECT_NEAR(m.cx, m0.cx + c.ax * t, 1e-4);
       EXPECT_NEAR(m.cy, m0.cy + c.ay * t, 1e-4);
       EXPECT_NEAR(m.mass / m0.mass, 1.0, tol(1e-12, 1e-6));

@@ -22,9 +22,9 @@ void expect_mass_conserved(ArdBackendTest& t, const ArdSpec& s) {
   st->advance(300);
   const auto u = st->values(0), v = st->values(1);
   const double tol = t.GetParam().precision == Precision::f32 ? 1e-6 : 1e-12;
-  EXPECT_NEAR(total(u) / total(s.initial[0]), 1.0, tol);
-  EXPECT_NEAR(total(v) / total(s.initial[1]), 1.0, tol);
-  EXPECT_LT(variance(u), 0.1 * variance(s.initial[0])) << "diffusion did not act";
+  EXPECT_NEAR(total(u) / total(initial_of(s, 0)), 1.0, tol);
+  EXPECT_NEAR(total(v) / total(initial_of(s, 1)), 1.0, tol);
+  EXPECT_LT(variance(u), 0.1 * variance(initial_of(s, 0))) << "diffusion did not act";
 }
 
 TEST_P(AnisotropicTest, VaryingTensorWithOffDiagonalConservesMassOnAPeriodicDomain) {
@@ -57,7 +57,7 @@ TEST_P(AnisotropicTest, IdentityTensorReproducesTheIsotropicOperator) {
     for (int f = 0; f < 2; ++f) {
       const auto ua = a->values(f), ub = b->values(f);
       EXPECT_LT(max_abs_diff(ua, ub) / max_abs(ua), tol(1e-12, 1e-5)) << "field " << f;
-      EXPECT_GT(max_abs_diff(ua, f == 0 ? iso.initial[0] : iso.initial[1]), 0.1) << "nothing happened";
+      EXPECT_GT(max_abs_diff(ua, f == 0 ? initial_of(iso, 0) : initial_of(iso, 1)), 0.1) << "nothing happened";
     }
   }
 }
@@ -82,7 +82,7 @@ TEST_P(AnisotropicTest, ConstantTensorGrowsTheCovarianceOfAGaussianBy2DMt) {
   auto st = make(s);
   st->advance(steps);
   const double t = s.dt * double(steps);
-  const Moments m0 = moments(g, s.initial[0]), m = moments(g, st->values(0));
+  const Moments m0 = moments(g, initial_of(s, 0)), m = moments(g, st->values(0));
   const double growth = 2 * D * t, rel = tol(1e-6, 1e-5);
   EXPECT_NEAR(m.cxx - m0.cxx, growth * mxx, rel * growth);
   EXPECT_NEAR(m.cxy - m0.cxy, growth * mxy, rel * growth);

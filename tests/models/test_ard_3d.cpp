@@ -147,10 +147,11 @@ ArdSpec gray_scott_2d() {
 ArdSpec stacked_in_z(const ArdSpec& flat, int nz, BcKind z_sides) {
   ArdSpec s = flat;
   s.grid.nz = nz;
-  for (auto& cells : s.initial) {
+  for (std::size_t c = 0; c < s.initial.size(); ++c) {
+    const std::vector<double> cells = initial_of(flat, c);
     std::vector<double> planes;
     for (int k = 0; k < nz; ++k) planes.insert(planes.end(), cells.begin(), cells.end());
-    cells = planes;
+    s.initial[c] = planes;
   }
   for (int c = 0; c < 2; ++c) s.bc.side[front][c] = s.bc.side[back][c] = SideBc{z_sides};
   return s;

@@ -54,8 +54,7 @@ class ReactionOdeTest : public ArdBackendTest {
     ArdSpec s = catalog_spec(c.reaction, g);
     for (const auto& [name, value] : c.params) s.params[name] = ScalarSpec{value, {}};
     s.clamp = false;  // the ODE has no clamp; these trajectories stay positive anyway
-    s.initial[0].assign(std::size_t(g.cells()), c.start.u);
-    s.initial[1].assign(std::size_t(g.cells()), c.start.v);
+    s.initial = {c.start.u, c.start.v};
     const State exact = rk4(c.f, c.start, c.t_end, 100 * 4 * c.steps);
     double err[3];
     for (int level = 0; level < 3; ++level) {

@@ -24,11 +24,13 @@ ArdSpec logistic_sum_spec(const std::string& model, const Grid2& g, double s0) {
   const std::size_t n = s.species.size();
   std::vector<std::vector<double>> w;
   for (std::size_t c = 0; c < n; ++c) w.push_back(uniform_noise(std::size_t(g.cells()), 1.0, 0.5, 70 + c));
+  std::vector<std::vector<double>> cells(n, std::vector<double>(std::size_t(g.cells())));
   for (std::size_t k = 0; k < std::size_t(g.cells()); ++k) {
     double sum = 0;
     for (std::size_t c = 0; c < n; ++c) sum += w[c][k];
-    for (std::size_t c = 0; c < n; ++c) s.initial[c][k] = s0 * w[c][k] / sum;
+    for (std::size_t c = 0; c < n; ++c) cells[c][k] = s0 * w[c][k] / sum;
   }
+  s.initial.assign(cells.begin(), cells.end());
   return s;
 }
 

@@ -40,9 +40,10 @@ class CheckerboardTest : public ArdBackendTest {
   double amplitude_after(double factor, double dx, double dy) {
     const Grid2 g{16, 12, dx, dy};
     ArdSpec s = inert_diffusion_spec(g, 0.3, 0.15, FieldBoundary::all(BcKind::periodic));
-    s.initial[0].resize(std::size_t(g.cells()));
+    std::vector<double> checker(std::size_t(g.cells()));
     for (int j = 0; j < g.ny; ++j)
-      for (int i = 0; i < g.nx; ++i) s.initial[0][std::size_t(j) * g.nx + i] = (i + j) % 2 ? -1.0 : 1.0;
+      for (int i = 0; i < g.nx; ++i) checker[std::size_t(j) * g.nx + i] = (i + j) % 2 ? -1.0 : 1.0;
+    s.initial[0] = checker;
     s.initial[1] = s.initial[0];
     s.dt = factor * ard_stable_step(s).dt_max;
     auto st = make(s);

@@ -39,7 +39,7 @@ TEST_P(TuringPatternTest, SpotsGrowFromNoiseSaturateAndNumberBetween5And400) {
   const int64_t steps = int64_t(std::llround(12000 / s.dt));
   auto st = make(s);
   st->advance(steps * 3 / 4);
-  const double var_initial = variance(s.initial[0]), var_three_quarters = variance(st->values(0));
+  const double var_initial = variance(initial_of(s, 0)), var_three_quarters = variance(st->values(0));
   st->advance(steps - steps * 3 / 4);
   const auto u = st->values(0);
   const double var_end = variance(u);

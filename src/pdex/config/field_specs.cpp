@@ -3,30 +3,36 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
+#include <span>
 #include <set>
 #include <string_view>
 
 #include "pdex/core/error.hpp"
-#include "pdex/core/hash.hpp"
 #include "pdex/io/npy.hpp"
 
 namespace pdex {
 
-std::vector<double> uniform_noise(std::size_t count, double amplitude, uint64_t seed) {
-  uint64_t state = seed;
-  std::vector<double> out(count);
-  for (auto& x : out) x = amplitude * (2 * unit_draw(state) - 1);
-  return out;
-}
-
 namespace {
 
-void paint_shapes(SpecContext& ctx, const std::string& path, std::vector<double>& cells) {
+// summary.json's min, max and mean of cells added a part at a time.
+struct CellSummary {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0;
+  std::size_t count = 0;
+  void add(std::span<const double> cells) {
+    for (const double c : cells) lo = std::min(lo, c), hi = std::max(hi, c), sum += c;
+    count += cells.size();
+  }
+  nlohmann::json json() const { return {{"varies", true}, {"min", lo}, {"max", hi}, {"mean", sum / double(count)}}; }
+};
+
+std::vector<CellShape> read_shapes(SpecContext& ctx, const std::string& path) {
   const toml::node* n = ctx.cfg.find(path);
   const toml::array* shapes = n ? n->as_array() : nullptr;
   if (!shapes) ctx.cfg.fail(path, "expected an array of tables like { shape = \"disc\", center = [x, y], radius = r, value = 1.0 }");
   const Grid2& g = ctx.grid;
   const std::size_t dims = g.is_3d() ? 3 : 2;
+  std::vector<CellShape> out;
   for (std::size_t k = 0; k < shapes->size(); ++k) {
     const std::string p = path + "." + std::to_string(k);
     const toml::table* t = shapes->get(k)->as_table();
@@ -37,26 +43,23 @@ void paint_shapes(SpecContext& ctx, const std::string& path, std::vector<double>
         ctx.cfg.fail(p + "." + std::string(key.str()),
                      "unknown key in a shape; expected shape, center, value and size | width, height (, depth) | radius");
     const std::string kind = ctx.cfg.get_choice(p + ".shape", {"square", "rectangle", "disc"});
-    std::vector<double> c{g.x0 + g.width() / 2, g.y0 + g.height() / 2, g.z0 + g.depth() / 2};
+    CellShape s;
+    s.c = {g.x0 + g.width() / 2, g.y0 + g.height() / 2, g.z0 + g.depth() / 2};
     if (ctx.cfg.has(p + ".center")) {
       const std::vector<double> given = ctx.cfg.get_doubles(p + ".center", dims);
-      std::copy(given.begin(), given.end(), c.begin());
+      std::copy(given.begin(), given.end(), s.c.begin());
     }
     if (!g.is_3d() && ctx.cfg.has(p + ".depth")) ctx.cfg.fail(p + ".depth", "a 2D grid's shapes have no depth; set grid.nz > 1");
-    const double value = ctx.cfg.get_double(p + ".value");
-    double hx = 0, hy = 0, hz = 0, r = 0;
-    if (kind == "square") hx = hy = hz = ctx.cfg.get_double(p + ".size") / 2;
-    if (kind == "rectangle")
-      hx = ctx.cfg.get_double(p + ".width") / 2, hy = ctx.cfg.get_double(p + ".height") / 2, hz = ctx.cfg.get_double(p + ".depth", g.depth()) / 2;
-    if (kind == "disc") r = ctx.cfg.get_double(p + ".radius");
+    s.value = ctx.cfg.get_double(p + ".value");
     // In 3D a square is a cube, a disc a ball, and a rectangle a box (as deep as the grid unless `depth`).
-    for_each_cell(g.extents(), [&](int i, int j, int l) {
-      const double x = g.x(i) - c[0], y = g.y(j) - c[1], z = g.is_3d() ? g.z(l) - c[2] : 0.0;
-      const bool inside = kind == "disc" ? x * x + y * y + z * z <= r * r : std::abs(x) <= hx && std::abs(y) <= hy && std::abs(z) <= hz;
-      if (inside) cells[std::size_t(g.extents().index(i, j, l))] = value;
-    });
+    if (kind == "square") s.h[0] = s.h[1] = s.h[2] = ctx.cfg.get_double(p + ".size") / 2;
+    if (kind == "rectangle")
+      s.h = {ctx.cfg.get_double(p + ".width") / 2, ctx.cfg.get_double(p + ".height") / 2, ctx.cfg.get_double(p + ".depth", g.depth()) / 2};
+    if (kind == "disc") s.ball = true, s.r = ctx.cfg.get_double(p + ".radius");
+    out.push_back(s);
   }
   ctx.cfg.mark_used(path);
+  return out;
 }
 
 }  // namespace
@@ -89,47 +92,55 @@ std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, st
   return a.data;
 }
 
-ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<double> fallback) {
+CellSource read_source(SpecContext& ctx, const std::string& path, std::optional<double> fallback) {
   const toml::node* n = ctx.cfg.find(path);
   if (!n) {
     if (!fallback) ctx.cfg.fail(path, "missing; expected a number or a table { value = ..., noise = ... }");
-    return ScalarSpec{*fallback, {}};
+    return *fallback;
   }
-  if (n->is_number()) return ScalarSpec{ctx.cfg.get_double(path), {}};
+  if (n->is_number()) return ctx.cfg.get_double(path);
   if (!n->is_table())
     ctx.cfg.fail(path, "expected a number, { value = x, noise = a, seed = s }, or { file = \"name.npy\" }");
 
-  ScalarSpec s;
+  CellRecipe r;
+  r.grid = ctx.grid;
   const bool from_file = ctx.cfg.has(path + ".file");
   if (from_file && ctx.cfg.has(path + ".value")) ctx.cfg.fail(path, "give either 'value' or 'file', not both");
-  s.value = from_file ? 0.0 : ctx.cfg.get_double(path + ".value", fallback);
-  const double noise = ctx.cfg.get_double(path + ".noise", 0.0);
-  const int64_t seed = ctx.cfg.get_int(path + ".seed", 1);
-  if (noise < 0) ctx.cfg.fail(path + ".noise", "expected a non-negative amplitude");
-  const double scale = ctx.cfg.get_double(path + ".scale", 1.0);  // the explorer's slider for a varying field
-  if (!std::isfinite(scale)) ctx.cfg.fail(path + ".scale", "expected a finite factor");
+  r.value = from_file ? 0.0 : ctx.cfg.get_double(path + ".value", fallback);
+  r.noise = ctx.cfg.get_double(path + ".noise", 0.0);
+  r.seed = uint64_t(ctx.cfg.get_int(path + ".seed", 1));
+  if (r.noise < 0) ctx.cfg.fail(path + ".noise", "expected a non-negative amplitude");
+  r.scale = ctx.cfg.get_double(path + ".scale", 1.0);  // the explorer's slider for a varying field
+  if (!std::isfinite(r.scale)) ctx.cfg.fail(path + ".scale", "expected a finite factor");
   const bool shapes = ctx.cfg.has(path + ".shapes");
-  if (!from_file && noise == 0 && !shapes) {
-    s.value *= scale;
-    return s;
-  }
+  if (!from_file && r.noise == 0 && !shapes) return r.value * r.scale;
+  if (from_file) r.cells = std::make_shared<const std::vector<double>>(read_npy_field(ctx, path + ".file"));
+  if (shapes) r.shapes = read_shapes(ctx, path + ".shapes");
+  return CellSource(std::move(r));
+}
 
-  const std::size_t count = std::size_t(ctx.grid.cells());
-  s.cells = from_file ? read_npy_field(ctx, path + ".file") : std::vector<double>(count, s.value);
-  if (shapes) paint_shapes(ctx, path + ".shapes", s.cells);
-  if (noise > 0) {
-    auto eta = uniform_noise(count, noise, uint64_t(seed));
-    for (std::size_t k = 0; k < count; ++k) s.cells[k] += eta[k];
-  }
-  for (double& c : s.cells) c *= scale;
-  return s;
+ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<double> fallback) {
+  const CellSource s = read_source(ctx, path, fallback);
+  return ScalarSpec{s.value(), s.varies() ? s.cells(ctx.grid.cells()) : std::vector<double>{}};
 }
 
 nlohmann::json spec_json(const ScalarSpec& s) {
   if (!s.varies()) return s.value;
-  double sum = 0;
-  for (double c : s.cells) sum += c;
-  return {{"varies", true}, {"min", s.min_value()}, {"max", s.max_value()}, {"mean", sum / double(s.cells.size())}};
+  CellSummary m;
+  m.add(s.cells);
+  return m.json();
+}
+
+nlohmann::json source_json(const CellSource& s, int64_t count) {
+  if (!s.varies()) return s.value();
+  CellSummary m;
+  std::vector<double> part(std::size_t(std::min<int64_t>(count, 1 << 16)));
+  for (int64_t first = 0; first < count; first += int64_t(part.size())) {
+    const std::span<double> out(part.data(), std::size_t(std::min<int64_t>(count - first, int64_t(part.size()))));
+    s.fill(first, out);
+    m.add(out);
+  }
+  return m.json();
 }
 
 std::vector<double> read_cells(SpecContext& ctx, const std::string& path, std::optional<double> fallback) {

@@ -9,13 +9,11 @@
 #include <vector>
 
 #include "pdex/config/config_reader.hpp"
+#include "pdex/grid/cell_source.hpp"
 #include "pdex/grid/grid.hpp"
 #include "pdex/grid/scalar_spec.hpp"
 
 namespace pdex {
-
-// Uniform noise in [-amplitude, amplitude], one value per cell in row-major order.
-std::vector<double> uniform_noise(std::size_t count, double amplitude, uint64_t seed);
 
 struct SpecContext {
   ConfigReader& cfg;
@@ -27,11 +25,16 @@ struct SpecContext {
 // arrays of shape (ny, nx) of finite values; C order, so plane p's [y, x] is at (p * ny + y) * nx + x.
 std::vector<double> read_npy_field(SpecContext& ctx, const std::string& path, std::size_t planes = 1);
 
-// A number, or { value = , noise = , seed = , file = , shapes = [...] }. Missing: `fallback`, or an error.
+// A number, or { value = , noise = , seed = , file = , shapes = [...], scale = }, as a recipe made a row
+// at a time (grid/cell_source.hpp). Missing: `fallback`, or an error.
+CellSource read_source(SpecContext& ctx, const std::string& path, std::optional<double> fallback = std::nullopt);
+// read_source's cells (or its number).
 ScalarSpec read_scalar(SpecContext& ctx, const std::string& path, std::optional<double> fallback = std::nullopt);
 
 // summary.json's view of an input: the number, or { varies, min, max, mean } of its cells.
 nlohmann::json spec_json(const ScalarSpec& s);
+// The same of a source's `count` cells, read a row at a time.
+nlohmann::json source_json(const CellSource& s, int64_t count);
 inline nlohmann::json cells_json(const std::vector<double>& cells) { return spec_json(ScalarSpec{0.0, cells}); }
 
 // read_scalar's value in every cell.

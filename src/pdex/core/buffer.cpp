@@ -167,4 +167,14 @@ std::size_t host_peak_bytes() {
   return std::size_t(u.ru_maxrss) * 1024;  // Linux reports kilobytes
 }
 
+MemorySpace spare_space(MemorySpace space, std::size_t bytes) {
+  if (space == MemorySpace::host) return space;
+#ifdef PDEX_HAVE_CUDA
+  std::size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 2 >= bytes) return space;
+  (void)cudaGetLastError();
+#endif
+  return MemorySpace::host;
+}
+
 }  // namespace pdex

@@ -4,9 +4,14 @@
 // host memory.
 #include <cstddef>
 
+#include "pdex/core/memory_space.hpp"
+
 namespace pdex {
 
 std::size_t device_bytes_peak();
 std::size_t host_peak_bytes();
+// Where a rarely read copy of `bytes` from `space` (a blow-up guard's) is kept: beside the state where the
+// device has room for it twice over, in host memory otherwise, so that the largest grids still fit.
+MemorySpace spare_space(MemorySpace space, std::size_t bytes);
 
 }  // namespace pdex

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pdex/core/error.hpp"
+#include "pdex/core/memory_stats.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
@@ -111,7 +112,7 @@ class ArdBase : public Interface {
     }
     rhs_.clamp.floor = spec.clamp ? T(0) : std::numeric_limits<T>::lowest();
     Field<T> host(g, Rhs::ncomp, ghost_width, MemorySpace::host);
-    for (int c = 0; c < Rhs::ncomp; ++c) host.set_interior(c, spec.initial[c]);
+    for (int c = 0; c < Rhs::ncomp; ++c) set_interior(host, c, spec.initial[c]);
     fill_ghosts(Serial{}, host, bc_, members_);
     const FieldView<T> v = host.view();
     rhs_.h = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, v.pitch, g.dz, v.plane) : Spacing<T>::make(g.dx, g.dy, v.pitch);
@@ -144,7 +145,7 @@ class ArdBase : public Interface {
   }
   // The copy the run's guard restores is made at the first save (a run without one holds no copy).
   void save() override {
-    if (saved_.components() == 0) saved_ = current().like(Exec::space);
+    if (saved_.components() == 0) saved_ = current().like(spare_space(Exec::space, current().bytes()));
     copy(saved_, current());
   }
   void restore() override { copy(current(), saved_); }

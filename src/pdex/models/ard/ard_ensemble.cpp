@@ -37,7 +37,8 @@ std::string difference(const ArdSpec& a, const ArdSpec& b) {
   if (a.anisotropic != b.anisotropic || !same(a.mxx, b.mxx) || !same(a.mxy, b.mxy) || !same(a.myy, b.myy))
     return "model.diffusion";
   if (a.clamp != b.clamp) return "model.clamp";
-  if (a.initial != b.initial) return "[initial]";
+  for (std::size_t c = 0; c < a.initial.size(); ++c)
+    if (!a.initial[c].same_as(b.initial[c], a.grid.cells())) return "[initial]";
   return {};
 }
 
@@ -96,7 +97,7 @@ ArdSpec stack_members(const std::vector<const ArdSpec*>& members) {
   s.myy = stack_by(members, s.members, [](const ArdSpec& a) -> const ScalarSpec& { return a.myy; });
   for (std::size_t c = 0; c < s.initial.size(); ++c) {  // the same in every member (difference() checked)
     ScalarSpec own;
-    own.cells = first.initial[c];
+    own.cells = first.initial[c].cells(first.grid.cells());
     s.initial[c] = stack(std::vector<const ScalarSpec*>(members.size(), &own), s.members, first.grid.nx).cells;
   }
   return s;

@@ -70,7 +70,7 @@ std::unique_ptr<ModelSetup> ArdSetup::block(const ProcessGrid& pg, const Block& 
   const Extents2 whole = spec.grid.extents();
   s.grid = out->grid = block_grid(spec.grid, b);
   s.bc = block_boundary(spec.bc, pg, b, int(s.species.size()));
-  for (std::vector<double>& cells : s.initial) cells = block_values(cells, whole, b);
+  for (CellSource& cells : s.initial) cells = cells.block(whole, b);
   const auto cut = [&](ScalarSpec& p) {
     if (p.varies()) p.cells = block_values(p.cells, whole, b);
   };
@@ -100,7 +100,7 @@ nlohmann::json ArdSetup::resolved() const {
             {"run", {{"temporal_blocking", s.temporal_blocking}}},
             {"solver", s.theta > 0 ? solver_json(s.solver) : nlohmann::json()},
             {"initial", nlohmann::json::object()}});
-  for (std::size_t c = 0; c < s.species.size(); ++c) j["initial"][s.species[c]] = cells_json(s.initial[c]);
+  for (std::size_t c = 0; c < s.species.size(); ++c) j["initial"][s.species[c]] = source_json(s.initial[c], s.grid.cells());
   return j;
 }
 
@@ -153,7 +153,7 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   read_diffusion(ctx, s);
   s.initial.clear();
   for (std::size_t c = 0; c < s.species.size(); ++c)
-    s.initial.push_back(read_cells(ctx, "initial." + s.species[c], info.initial[c]));
+    s.initial.push_back(read_source(ctx, "initial." + s.species[c], info.initial[c]));
   setup->clock = read_clock(cfg, s);  // after the model: Merson's first step comes from its stable step
   if (s.grid.is_3d() && !ard_takes_3d(s)) cfg.fail("model.diffusion.kind", ard_3d_limits);
   setup->fields = s.species;

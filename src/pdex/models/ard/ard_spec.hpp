@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pdex/grid/boundary.hpp"
+#include "pdex/grid/cell_source.hpp"
 #include "pdex/grid/grid.hpp"
 #include "pdex/grid/halo.hpp"
 #include "pdex/grid/members.hpp"
@@ -30,7 +31,7 @@ struct ArdSpec {
   bool clamp = true;
   FieldBoundary bc = FieldBoundary::all(BcKind::periodic);
   Grid2 grid;
-  std::vector<std::vector<double>> initial = std::vector<std::vector<double>>(2);  // per species, row-major
+  std::vector<CellSource> initial = std::vector<CellSource>(2);  // per species
   double dt = 1.0;
   double theta = 0.0;      // 0: forward Euler; > 0: the theta scheme, seed 000 eqs. (11)-(14)
   std::string mol_scheme;  // "merson" | "rk4": the method of lines (dt is then Merson's first step); "": as theta says

@@ -61,7 +61,7 @@ class EquationsSetup : public SpecSetup<EquationsSpec> {
     std::vector<BoundaryText> texts;
     for (const BoundaryExpression& e : s.boundary_values) texts.push_back(e.text);
     j.update({{"model", model}, {"grid", {{"boundary", boundary_json(s.bc, s.text.species, texts)}}}, {"initial", nlohmann::json::object()}});
-    for (std::size_t c = 0; c < s.text.species.size(); ++c) j["initial"][s.text.species[c]] = cells_json((*s.initial)[c]);
+    for (std::size_t c = 0; c < s.text.species.size(); ++c) j["initial"][s.text.species[c]] = source_json(s.initial[c], s.grid.cells());
     return j;
   }
 };
@@ -259,14 +259,13 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
     for (std::size_t k = 0; k < used.size(); ++k) used[k] = used[k] || s.boundary_values.back().program.params_used[k];
   }
   s.floor = read_clamp(cfg, s.text.species, preset);
-  std::vector<std::vector<double>> initial;
   for (const std::string& sp : s.text.species) {
     const std::string key = "initial." + sp;
     const int k = preset ? index_in(preset->species, sp) : -1;
     const double fallback = k >= 0 ? preset->initial[std::size_t(k)] : 0.0;
-    initial.push_back(is_expression(cfg, key) ? expression_cells(cfg, s, key, s.params.size(), used) : read_cells(ctx, key, fallback));
+    s.initial.push_back(is_expression(cfg, key) ? CellSource(expression_cells(cfg, s, key, s.params.size(), used))
+                                                : read_source(ctx, key, fallback));
   }
-  s.initial = std::make_shared<const std::vector<std::vector<double>>>(std::move(initial));
   for (std::size_t k = 0; k < used.size(); ++k)
     if (!used[k])
       std::fprintf(stderr, "pdex: warning: %s: model.params.%s is never used (in the equations, the initial values or the sides)\n",
@@ -291,9 +290,7 @@ std::unique_ptr<ModelSetup> EquationsSetup::block(const ProcessGrid& pg, const B
   const Extents2 whole = spec.grid.extents();
   s.grid = out->grid = block_grid(spec.grid, b);
   s.bc = block_boundary(spec.bc, pg, b, int(s.text.species.size()));
-  std::vector<std::vector<double>> initial;
-  for (const std::vector<double>& cells : *spec.initial) initial.push_back(block_values(cells, whole, b));
-  s.initial = std::make_shared<const std::vector<std::vector<double>>>(std::move(initial));
+  for (CellSource& cells : s.initial) cells = cells.block(whole, b);
   for (ScalarSpec& p : s.params)
     if (p.varies()) p.cells = block_values(p.cells, whole, b);
   std::erase_if(s.boundary_values, [&](const BoundaryExpression& e) { return s.bc.side[e.text.side][0].kind == BcKind::periodic; });

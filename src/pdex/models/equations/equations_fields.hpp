@@ -26,9 +26,9 @@ inline int ghost_of(const EquationsSpec& spec) { return std::max(1, spec.program
 // The species with the interior values `values` (one vector per species) in `space`, ghosts filled as
 // their boundaries say at time t.
 template <class T>
-Field<T> species_field(const EquationsSpec& spec, const std::vector<std::vector<double>>& values, MemorySpace space, double t) {
+Field<T> species_field(const EquationsSpec& spec, const std::vector<CellSource>& values, MemorySpace space, double t) {
   Field<T> host(spec.grid, int(spec.text.species.size()), ghost_of(spec), MemorySpace::host);
-  for (std::size_t s = 0; s < values.size(); ++s) host.set_interior(int(s), values[s]);
+  for (std::size_t s = 0; s < values.size(); ++s) set_interior(host, int(s), values[s]);
   fill_ghosts(Serial{}, host.view(), spec.bc);
   BoundaryValues<Serial, T>(Serial{}, spec, ghost_of(spec)).apply(host.view(), t);
   return space == MemorySpace::host ? std::move(host) : to_space(host, space);  // no copy on the host
@@ -37,7 +37,7 @@ Field<T> species_field(const EquationsSpec& spec, const std::vector<std::vector<
 // The initial state in `space`, its ghosts filled.
 template <class T>
 Field<T> initial_state(const EquationsSpec& spec, MemorySpace space) {
-  return species_field<T>(spec, *spec.initial, space, 0.0);
+  return species_field<T>(spec, spec.initial, space, 0.0);
 }
 
 // The parameters that vary from cell to cell, a component each (eq::param_component), ghosts filled once:
@@ -46,7 +46,7 @@ template <class T>
 Field<T> parameter_field(const EquationsSpec& spec, MemorySpace space) {
   int varying = 0;
   for (std::size_t k = 0; k < spec.params.size(); ++k) varying += eq::is_constant_param(spec.program, int(k)) ? 0 : 1;
-  Field<T> host(spec.grid, std::max(1, varying), ghost_of(spec), MemorySpace::host);
+  Field<T> host(spec.grid, varying, ghost_of(spec), MemorySpace::host);  // none: no memory
   const FieldBoundary bc = parameter_boundary(spec.bc);
   for (std::size_t k = 0; k < spec.params.size(); ++k) {
     if (eq::is_constant_param(spec.program, int(k))) continue;

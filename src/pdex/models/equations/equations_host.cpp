@@ -62,7 +62,7 @@ TextStage<T> text_stage(const OpenMP& ex, const eq::Program& p) {
 }
 
 std::vector<double> algebraic_values(const EquationsSpec& spec, int a, const std::vector<std::vector<double>>& species, double t) {
-  const Field<double> u = equations_detail::species_field<double>(spec, species, MemorySpace::host, t);
+  const Field<double> u = equations_detail::species_field<double>(spec, {species.begin(), species.end()}, MemorySpace::host, t);
   const Field<double> params = equations_detail::parameter_field<double>(spec, MemorySpace::host);
   const int root = spec.program.defines[std::size_t(spec.program.algebraic[std::size_t(a)])];
   return eq::cells_of<double>(spec.program, root, u.cview(), params.cview(), spec.grid, t, 0, equations_detail::constants_of<double>(spec));

@@ -6,6 +6,7 @@
 
 #include "pdex/config/boundary_text.hpp"
 #include "pdex/grid/boundary.hpp"
+#include "pdex/grid/cell_source.hpp"
 #include "pdex/grid/grid.hpp"
 #include "pdex/grid/halo.hpp"
 #include "pdex/grid/scalar_spec.hpp"
@@ -26,8 +27,7 @@ struct EquationsSpec {
   eq::TextModel text;
   eq::Program program;
   std::vector<ScalarSpec> params;                // one per text.params
-  // Per species, every cell; shared, so that a copy of the spec (a stepper's) costs no copy of the fields.
-  std::shared_ptr<const std::vector<std::vector<double>>> initial;
+  std::vector<CellSource> initial;               // per species; a copy shares the cells
   FieldBoundary bc;                              // per species; a side whose value is an expression holds 0
   std::vector<BoundaryExpression> boundary_values;  // those sides' values
   std::vector<double> floor;                     // [model.clamp]: per species, -infinity where none

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pdex/core/error.hpp"
+#include "pdex/core/memory_stats.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
@@ -102,7 +103,7 @@ class TextStepper : public Base {
     exchange_halo(spec_.halo, current().view(), spec_.bc, Exec::space);
   }
   void save() override {
-    if (saved_.components() == 0) saved_ = current().like(Exec::space);
+    if (saved_.components() == 0) saved_ = current().like(spare_space(Exec::space, current().bytes()));
     copy(saved_, current());
     saved_t_ = now();
   }
@@ -115,7 +116,7 @@ class TextStepper : public Base {
   TextStepper(const Exec& ex, const EquationsSpec& spec)
       : ex_(ex), spec_(spec), fields_(output_fields(spec.text)), params_(parameter_field<T>(spec, Exec::space)),
         stage_(text_stage<T>(ex, spec_.program)), sides_(std::make_shared<BoundaryValues<Exec, T>>(ex, spec_, ghost_of(spec_))) {
-    spec_.initial.reset();  // the schemes build their state from the caller's spec
+    spec_.initial.clear();  // the schemes build their state from the caller's spec
   }
   virtual Field<T>& current() = 0;
   virtual double now() const = 0;
