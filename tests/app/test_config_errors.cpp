@@ -137,6 +137,14 @@ TEST(ConfigErrors, MalformedNpyFilesAreRefused) {
                  {"cfg.toml", "key 'initial.v.file'", "has shape (4, 3); expected (24, 32)", "[y, x]"});
 }
 
+// A grid beyond this machine's memory (2^20 cells a side: far beyond any) is refused before anything of
+// its size is allocated, with what it would need.
+TEST(ConfigErrors, AGridBeyondMemoryIsRefusedBeforeAllocating) {
+  ScratchDir dir;
+  const Outcome o = run_config(dir, gray_scott_config(), {"--set", "grid.nx=1048576", "--set", "grid.ny=1048576", "--set", "grid.nz=1048576"});
+  expect_refused(o, {"cfg.toml", "key 'grid.nx'", "1048576 x 1048576 x 1048576 grid needs about", "but this machine has"});
+}
+
 TEST(ConfigErrors, PeriodicOnOneSideOnlyIsRefused) {
   ScratchDir dir;
   const Outcome o = run_config(dir, gray_scott_config(),

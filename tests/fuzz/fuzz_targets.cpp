@@ -66,7 +66,7 @@ bool grid_too_big(const std::string& file) {
   try {
     ConfigReader cfg = ConfigReader::from_file(file);
     const Grid2 g = read_grid(cfg);
-    check_grid_fits(cfg, g, Precision::f32);
+    check_grid_fits(cfg, g, Precision::f32, false);
     return double(g.nx) * double(g.ny) > double(max_fuzz_cells);
   } catch (const Error&) {
     return false;

@@ -201,7 +201,7 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli) {
   const Grid2 grid = read_grid(cfg);
   read_run(cfg, rc, cli);
   read_ranks(cfg, rc, grid);
-  check_grid_fits(cfg, grid, rc.precision);
+  check_grid_fits(cfg, grid, rc.precision, rc.backend == Backend::cuda);
   rc.model = cfg.get_string("model.name");
   rc.setup = read_model(cfg, rc, grid, file);
   read_output(cfg, rc, cli);

@@ -140,12 +140,12 @@ nlohmann::json grid_json(const Grid2& g, bool origin) {
   return j;
 }
 
-// The initial state and per-cell inputs (doubles while reading), two states and a checkpoint of two
-// fields, and parameter fields: a bound that holds for every family's set-up.
-void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precision) {
+// Inputs read whole in f64 (a .npy file, some families' initial states) come on top: where they do not
+// fit, the allocation that fails is named.
+void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precision, bool device_state) {
   const double cells = double(g.nx + 64) * double(g.ny + 2) * double(g.is_3d() ? g.nz + 2 : 1);
   const double value = precision == Precision::f32 ? 4 : 8;
-  const double need = cells * (4 * 8 + 8 * value);
+  const double need = cells * 2 * value * (device_state ? 1 : 3);
   const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
   if (need > have)
     cfg.fail("grid.nx", "a " + g.extents().text() + " grid needs about " + gib(need) + " but this machine has " + gib(have) +

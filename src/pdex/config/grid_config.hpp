@@ -20,8 +20,10 @@ Grid2 read_grid(ConfigReader& cfg);
 // (and z0) on a 3D grid.
 nlohmann::json grid_json(const Grid2& g, bool origin = true);
 
-// Refuses a grid that cannot fit in this machine's memory, before anything of its size is allocated.
-void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precision);
+// Refuses a grid that cannot fit in this machine's memory, before anything of its size is allocated:
+// the least a run of two fields holds on the host, the step's two states and the guard's copy, or with
+// the state on a device (`device_state`) one copy while it is uploaded.
+void check_grid_fits(const ConfigReader& cfg, const Grid2& g, Precision precision, bool device_state);
 
 // grid.boundary: one kind for every side, or a table per side (left, right, bottom, top; front, back in 3D) whose entries are a kind,
 // { kind = , value = } (with per-field values), or a condition per field by name. `fields` names the
