@@ -23,6 +23,9 @@ class HaloExchange {
   // The largest x over the ranks (infinity where x is NaN on any): a number every rank must agree on, as
   // an adaptive step's error estimate.
   virtual double max_over_ranks(double x) = 0;
+  // The sum of x over the ranks, added in rank order on every rank, so that all get the same bits: a
+  // solver's dot products, on which every rank must take the same decisions.
+  virtual double sum_over_ranks(double x) = 0;
   // Seconds spent in exchanges so far (waits for the neighbours included).
   virtual double seconds() const = 0;
 };
@@ -32,5 +35,8 @@ template <class T>
 void exchange_halo(HaloExchange* halo, FieldView<T> f, const FieldBoundary& bc, MemorySpace space) {
   if (halo) halo->exchange(f, bc, space);
 }
+
+// x summed over the ranks where there is an exchange; x otherwise.
+inline double sum_over_ranks(HaloExchange* halo, double x) { return halo ? halo->sum_over_ranks(x) : x; }
 
 }  // namespace pdex

@@ -1,8 +1,11 @@
 #pragma once
 // The matrix-free grid operator (helmholtz.hpp) as a Krylov System (krylov.hpp): corrections obey the
 // homogeneous boundary conditions, written into their ghosts before each application; M is none,
-// Jacobi (the operator's exact diagonal) or one multigrid cycle.
+// Jacobi (the operator's exact diagonal) or one multigrid cycle. On a block of a grid split among MPI
+// ranks (halo set), the shared sides' ghosts come from the neighbours and the products are the whole
+// grid's (multigrid is not split).
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/krylov_kernels.hpp"
@@ -19,22 +22,26 @@ struct GridSystem {
   FieldBoundary hbc;  // homogeneous conditions
   Preconditioner pre = Preconditioner::none;
   MultigridOf<Exec, T, Op>* mg = nullptr;  // when pre is multigrid
+  HaloExchange* halo = nullptr;            // a block's exchange with the other ranks
 
-  // x's ghosts must hold its boundary images.
-  double residual(FieldView<const T> x, FieldView<const T> b, FieldView<T> r) { return pdex::residual(ex, op, x, b, r); }
+  // x's ghosts must hold its boundary images (and its neighbours' values).
+  double residual(FieldView<const T> x, FieldView<const T> b, FieldView<T> r) {
+    return sum_over_ranks(halo, pdex::residual(ex, op, x, b, r));
+  }
 
   double apply_dot(FieldView<T> p, FieldView<T> q) {
     fill_ghosts(ex, p, hbc);
-    return pdex::apply_dot(ex, op, as_const(p), q);
+    exchange_halo(halo, p, hbc, Exec::space);
+    return sum_over_ranks(halo, pdex::apply_dot(ex, op, as_const(p), q));
   }
 
   double precondition(FieldView<const T> r, FieldView<T> z, double rr) {
     switch (pre) {
-      case Preconditioner::jacobi: return jacobi_precondition(ex, op, r, z);
+      case Preconditioner::jacobi: return sum_over_ranks(halo, jacobi_precondition(ex, op, r, z));
       case Preconditioner::multigrid:
         fill_all(ex, z, T(0));
         mg->cycle(z, r);
-        return dot(ex, r, as_const(z));
+        return sum_over_ranks(halo, dot(ex, r, as_const(z)));
       case Preconditioner::none: copy_interior(ex, r, z); return rr;
     }
     return rr;

@@ -6,11 +6,13 @@
 //   double apply_dot(FieldView<T> p, FieldView<T> q)    q = A p; p . q (p a correction: homogeneous conditions)
 //   double precondition(FieldView<const T> r, FieldView<T> z, double rr)        z = M r; r . z (rr = r . r)
 // The vector updates are the fused kernels of krylov_kernels.hpp: one memory pass each, with the dot
-// products the method needs next.
+// products the method needs next. A System whose vectors are blocks of a grid split among MPI ranks
+// (its `halo` set) sums its own products over the ranks, and the methods sum the kernels' (total()).
 #include <cmath>
 #include <string>
 
 #include "pdex/core/error.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/linalg/krylov_kernels.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 
@@ -31,6 +33,17 @@ struct KrylovGoal {
 };
 
 namespace krylov_detail {
+
+// A dot product of the kernels, over every rank's block where the system is split (System::halo).
+template <class System>
+double total(const System& sys, double local) {
+  if constexpr (requires { sys.halo; }) return sum_over_ranks(sys.halo, local);
+  else return local;
+}
+template <class System>
+Pair total(const System& sys, Pair local) {
+  return {total(sys, local.a), total(sys, local.b)};
+}
 
 inline void record(SolveStats& st, double rel) {
   st.residual = rel;
@@ -66,7 +79,7 @@ SolveStats cg(const Exec& ex, System& sys, FieldView<T> x, FieldView<const T> b,
   while (st.iterations < goal.max_iter) {
     const double pq = sys.apply_dot(w.p, w.q);
     const T a = T(rz / pq);
-    rr = cg_update(ex, a, as_const(w.p), as_const(w.q), x, w.r);
+    rr = total(sys, cg_update(ex, a, as_const(w.p), as_const(w.q), x, w.r));
     ++st.iterations;
     record(st, std::sqrt(rr) / goal.bnorm);
     if (goal.reached(st.residual)) return converged(st);
@@ -90,7 +103,7 @@ SolveStats bicgstab(const Exec& ex, System& sys, FieldView<T> x, FieldView<const
   fill_all(ex, w.q, T(0));  // q holds v = A p-hat
   double rho = 1, alpha = 1, omega = 1;
   while (st.iterations < goal.max_iter) {
-    const double rho_new = dot(ex, as_const(w.rhat), as_const(w.r));
+    const double rho_new = total(sys, dot(ex, as_const(w.rhat), as_const(w.r)));
     if (rho_new == 0)
       throw NumericalError("bicgstab broke down (r-hat . r = 0) after " + std::to_string(st.iterations) +
                                " iterations; use another method (multigrid for grids) or another initial guess",
@@ -99,8 +112,8 @@ SolveStats bicgstab(const Exec& ex, System& sys, FieldView<T> x, FieldView<const
     rho = rho_new;
     sys.precondition(as_const(w.p), w.z, 0);
     sys.apply_dot(w.z, w.q);
-    alpha = rho / dot(ex, as_const(w.rhat), as_const(w.q));
-    const double ss = combine(ex, T(1), as_const(w.r), T(-alpha), as_const(w.q), w.s);
+    alpha = rho / total(sys, dot(ex, as_const(w.rhat), as_const(w.q)));
+    const double ss = total(sys, combine(ex, T(1), as_const(w.r), T(-alpha), as_const(w.q), w.s));
     ++st.iterations;
     if (goal.reached(std::sqrt(ss) / goal.bnorm)) {
       add_two(ex, T(alpha), as_const(w.z), T(0), as_const(w.z), x);
@@ -109,10 +122,10 @@ SolveStats bicgstab(const Exec& ex, System& sys, FieldView<T> x, FieldView<const
     }
     sys.precondition(as_const(w.s), w.shat, 0);
     sys.apply_dot(w.shat, w.t);
-    const Pair ts = dot_pair(ex, as_const(w.t), as_const(w.s));  // (t . s, t . t)
+    const Pair ts = total(sys, dot_pair(ex, as_const(w.t), as_const(w.s)));  // (t . s, t . t)
     omega = ts.a / ts.b;
     add_two(ex, T(alpha), as_const(w.z), T(omega), as_const(w.shat), x);
-    rr = combine(ex, T(1), as_const(w.s), T(-omega), as_const(w.t), w.r);  // r = s - omega t
+    rr = total(sys, combine(ex, T(1), as_const(w.s), T(-omega), as_const(w.t), w.r));  // r = s - omega t
     record(st, std::sqrt(rr) / goal.bnorm);
     if (goal.reached(st.residual)) return converged(st);
   }

@@ -15,6 +15,7 @@
 #include "pdex/core/error.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/grid_system.hpp"
@@ -77,6 +78,17 @@ class LinearSolver {
   const SolverSettings& settings() const { return s_; }
   int multigrid_levels() const { return mg_ ? mg_->levels() : 0; }
 
+  // Makes this the solver of a block of a grid split among MPI ranks (grid/blocks.hpp): the shared
+  // sides' ghosts come from `halo`, the products are summed over the ranks. The Krylov methods run so,
+  // with no preconditioner or Jacobi's; the others throw InputError.
+  void exchange_with(HaloExchange* halo) {
+    if (!halo) return;
+    if (!solves_over_ranks(s_)) throw InputError(solves_over_ranks_limits);
+    if (singular_)
+      throw InputError("a problem fixed only up to a constant (no Dirichlet side, no zeroth-order term) runs with one process");
+    halo_ = halo;
+  }
+
   // Solves A x = b, x holding the initial guess (its ghosts need not be filled). b is not changed.
   // With fixed multigrid cycles (settings.cycles) nothing waits for the host unless `measure` asks for
   // the residual reached.
@@ -91,6 +103,7 @@ class LinearSolver {
     const bool fixed = s_.method == SolverMethod::multigrid && s_.cycles > 0;
     if ((!fixed || measure) && !run_) set_bnorm();
     fill_ghosts(ex_, x, bc_);
+    exchange_halo(halo_, x, bc_, Exec::space);
     SolveStats st;
     switch (s_.method) {
       case SolverMethod::jacobi:
@@ -108,6 +121,7 @@ class LinearSolver {
     // Multigrid's cycles keep x's boundary images (Multigrid::cycle); the other methods, and removing
     // the mean, change the interior alone.
     if (singular_ || s_.method != SolverMethod::multigrid) fill_ghosts(ex_, x, bc_);
+    exchange_halo(halo_, x, bc_, Exec::space);
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return st;
   }
@@ -128,7 +142,7 @@ class LinearSolver {
     bnorm_ = std::sqrt(b_norm2);
     if (bnorm_ == 0) bnorm_ = 1;  // then the residual test is absolute
   }
-  void set_bnorm() { set_bnorm(dot(ex_, b_, b_)); }
+  void set_bnorm() { set_bnorm(sum_over_ranks(halo_, dot(ex_, b_, b_))); }
 
   double relative_residual(FieldView<const T> x) {
     return std::sqrt(residual_norm2(ex_, op_, x, b_)) / bnorm_;
@@ -199,7 +213,7 @@ class LinearSolver {
   }
 
   SolveStats krylov(FieldView<T> x) {
-    GridSystem<Exec, T, Op> sys{ex_, op_, hbc_, preconditioner(), mg_.get()};
+    GridSystem<Exec, T, Op> sys{ex_, op_, hbc_, preconditioner(), mg_.get(), halo_};
     const KrylovGoal goal{s_.tol, s_.max_iter, bnorm_};
     if (s_.method == SolverMethod::bicgstab) return pdex::bicgstab(ex_, sys, x, b_, krylov_vectors(), goal);
     return pdex::cg(ex_, sys, x, b_, krylov_vectors(), goal);
@@ -273,6 +287,7 @@ class LinearSolver {
   FieldView<const T> b_{};  // the right-hand side of the current solve
   Field<T> b_copy_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;
   std::unique_ptr<MultigridOf<Exec, T, Op>> mg_;
+  HaloExchange* halo_ = nullptr;  // a block's exchange with the other ranks (exchange_with)
 };
 
 }  // namespace pdex

@@ -24,6 +24,16 @@ struct SolverSettings {
   int cycles = 0;            // multigrid: > 0: exactly this many cycles per solve, no convergence test
 };
 
+// Whether solves run on a grid split among MPI ranks (LinearSolver::exchange_with): the Krylov methods,
+// with no preconditioner or Jacobi's.
+inline bool solves_over_ranks(const SolverSettings& s) {
+  if (s.method == SolverMethod::cg) return true;
+  return (s.method == SolverMethod::pcg || s.method == SolverMethod::bicgstab) && s.preconditioner != Preconditioner::multigrid;
+}
+inline constexpr const char* solves_over_ranks_limits =
+    "over MPI ranks the theta scheme solves by solver.method = \"cg\", \"pcg\" or \"bicgstab\" (with "
+    "solver.preconditioner = \"none\" or \"jacobi\"); multigrid and the relaxations run with one process";
+
 struct SolveStats {
   int iterations = 0;          // sweeps, Krylov iterations or cycles
   double residual = 0;         // final relative residual (NaN when not measured: a change test or fixed cycles)

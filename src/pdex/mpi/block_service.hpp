@@ -92,6 +92,8 @@ class DistributedStepper final : public MolStepper {
   void advance_to(double t, int64_t max_steps) override { s_->issue({Command::advance_to, 0, max_steps, t}); }
   double time() const override;
   const StepStats& step_stats() const override;
+  // Rank 0's solves: every rank's take the same iterations (their products are summed over the ranks).
+  const SolverTotals* solver_totals() const override { return s_->own().solver_totals(); }
   void set_time(double t) override { s_->issue({Command::set_time, 0, 0, t}); }
   std::vector<NamedArray> extra_state() override { return s_->own().extra_state(); }
   void set_extra_state(const std::vector<NamedArray>& state) override;

@@ -1,5 +1,6 @@
 #include "pdex/mpi/mpi_halo.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -85,6 +86,16 @@ double MpiHalo::max_over_ranks(double x) {
   double m = std::isnan(x) ? std::numeric_limits<double>::infinity() : x;
   MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_DOUBLE, MPI_MAX, comm_);
   return m;
+}
+
+double MpiHalo::sum_over_ranks(double x) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<double> all(std::size_t(pg_.size()));
+  MPI_Allgather(&x, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, comm_);
+  double sum = 0;
+  for (const double v : all) sum += v;
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return sum;
 }
 
 void MpiHalo::exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) { run(f, bc, space); }

@@ -19,6 +19,7 @@ class MpiHalo final : public HaloExchange {
   void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) override;
   void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space) override;
   double max_over_ranks(double x) override;
+  double sum_over_ranks(double x) override;
   double seconds() const override { return seconds_; }
 
  private:

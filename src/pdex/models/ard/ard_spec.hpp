@@ -56,12 +56,10 @@ inline std::vector<std::string> diffusivity_names(const ArdSpec& s) {
 // What the family runs on a 3D grid: isotropic diffusion (the seven-point Laplacian) or a tensor's (by
 // the explicit schemes), advection by a velocity (ax, ay, az), one run at a time (an ensemble's members
 // one after another).
-// What the family runs as a block of a grid split among MPI ranks: the explicit schemes, one run (the
-// theta scheme's solves need distributed solvers).
-inline bool ard_takes_blocks(const ArdSpec& s) { return s.theta == 0 && s.members.count <= 1; }
-inline constexpr const char* ard_block_limits =
-    "over MPI ranks the advection-reaction-diffusion models step by time.scheme = \"euler\", \"rk4\" or \"merson\" "
-    "for now; run the theta scheme with one process";
+// What the family runs as a block of a grid split among MPI ranks: one run, by the explicit schemes or
+// by the theta scheme with solves that split (solves_over_ranks).
+inline bool ard_takes_blocks(const ArdSpec& s) { return (s.theta == 0 || solves_over_ranks(s.solver)) && s.members.count <= 1; }
+inline constexpr const char* ard_block_limits = solves_over_ranks_limits;
 
 inline bool ard_takes_3d(const ArdSpec& s) { return !(s.anisotropic && s.theta > 0) && s.members.count <= 1; }
 inline constexpr const char* ard_3d_limits =

@@ -124,7 +124,7 @@ bool theta_tiles_apply(const ArdSpec& s) {
 template <class Exec, class T, class Rhs>
 class ArdTheta final : public ArdBase<Exec, T, Rhs> {
   using Base = ArdBase<Exec, T, Rhs>;
-  using Base::bc_, Base::cur_, Base::dt_, Base::ex_, Base::params_, Base::rhs_, Base::state_;
+  using Base::bc_, Base::cur_, Base::dt_, Base::ex_, Base::halo_, Base::params_, Base::rhs_, Base::state_;
 
  public:
   ArdTheta(const Exec& ex, const ArdSpec& spec)
@@ -142,9 +142,11 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
         if (spec.grid.is_3d()) {
           solvers3_.push_back(std::make_unique<Solver3>(ex, layout, implicit_operator<Op3>(spec, first, count, bc), bc,
                                                         spec.solver));
+          solvers3_.back()->exchange_with(spec.halo);
           continue;
         }
       solvers_.push_back(std::make_unique<Solver>(ex, layout, implicit_operator<Op>(spec, first, count, bc), bc, spec.solver));
+      solvers_.back()->exchange_with(spec.halo);
     }
     if (tiled_) queue_ = Buffer<ThetaQueue>(1, Exec::space);
   }
@@ -162,6 +164,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       theta_rhs(ex_, rhs_, state_[cur_].cview(), b_.view(), state_[next].view(), dt_, theta_);
       solve(state_[next].view(), k + 1 == steps);
       limit_state(ex_, rhs_.clamp, state_[next].cview(), state_[next].view(), bc_);
+      exchange_halo(halo_, state_[next].view(), bc_, Exec::space);
       cur_ = next;
       has_previous_ = true;
     }
@@ -171,14 +174,16 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     Base::restore();
     has_previous_ = false;  // the saved state has no previous one
   }
-  // The previous state is where the next solve starts (its guess 2 u - previous).
+  // The previous state is where the next solve starts (its guess 2 u - previous). A block's is not kept:
+  // after a restart over MPI ranks the first solve starts from the state (its result the same within the
+  // solver's tolerance).
   std::vector<NamedArray> extra_state() override {
-    if (!has_previous_) return {};
+    if (!has_previous_ || halo_) return {};
     return {buffer_array("previous", state_[1 - cur_])};
   }
   void set_extra_state(const std::vector<NamedArray>& s) override {
     has_previous_ = false;
-    for (const NamedArray& a : s) has_previous_ = has_previous_ || a.name == "previous";
+    for (const NamedArray& a : s) has_previous_ = has_previous_ || (a.name == "previous" && !halo_);
     if (has_previous_) set_buffer_array(state_[1 - cur_], s, "previous");
   }
 

@@ -221,7 +221,9 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
       const Field<T> layout = count == n ? Field<T>() : Field<T>(spec.grid, count, u_.ghost(), MemorySpace::host);
       solvers_.push_back(std::make_unique<Solver>(ex, count == n ? u_ : layout, implicit_operator(first, count),
                                                   spec.bc.components(first, count), spec.solver));
+      solvers_.back()->exchange_with(spec.halo);
     }
+    exchange_halo(spec.halo, u_.view(), spec.bc, Exec::space);
   }
 
   void advance(int64_t steps) override {
@@ -237,6 +239,7 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
       }
       limit_in_place(this->ex_, sys_.floor, u_.view(), s.bc);
       this->sides_->apply(u_.view(), t_ + s.dt);
+      exchange_halo(s.halo, u_.view(), s.bc, Exec::space);
       t_ += s.dt;
     }
     finish(this->ex_);
@@ -246,6 +249,7 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
   void set_time(double t) override {
     t_ = t;
     this->sides_->apply(u_.view(), t);
+    exchange_halo(this->spec_.halo, u_.view(), this->spec_.bc, Exec::space);
   }
   // The clock adds dt a step: its sum, not step * dt, continues bitwise.
   std::vector<NamedArray> extra_state() override { return {{"t", {t_}}}; }
