@@ -89,10 +89,11 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   if (suite == "curvature") return cmd_bench_curvature(args);
   if (suite == "chemotaxis") return cmd_bench_chemotaxis(args);
   if (suite == "linalg") return cmd_bench_linalg(args);
+  if (suite == "scaling") return cmd_bench_scaling(args);
   if (suite == "serve-client") return cmd_bench_serve_client(args);
   if (suite != "explicit")
     throw InputError("unknown benchmark suite '" + suite +
-                     "': expected explicit, implicit, curvature, chemotaxis, linalg or serve-client");
+                     "': expected explicit, implicit, curvature, chemotaxis, linalg, scaling or serve-client");
   CLI::App app{"forward-Euler reaction-diffusion throughput, and seed 000's Table 1 explicit run",
                "pdex bench explicit"};
   std::vector<int> sizes{128, 256, 512, 1024, 2048, 4096, 8192};

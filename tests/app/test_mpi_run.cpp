@@ -323,6 +323,33 @@ TEST_F(MpiRun, ABlowUpOnOneRankEndsTheRunAsOneProcessDoes) {
   EXPECT_TRUE(fs::exists(dir / "four" / "u_000000.npy"));
 }
 
+// pdex bench scaling over 1 and 2 ranks, weak and strong, with OpenMP threads beside: a row each, the
+// weak grid twice as tall over 2 ranks, the one-rank rows the reference of the efficiencies.
+TEST_F(MpiRun, TheScalingBenchmarkRunsWeakAndStrong) {
+  ScratchDir dir;
+  const Outcome o = run_pdex({"bench", "scaling", "--ranks", "2", "--weak", "32", "--strong", "48", "--steps", "10", "--backend", "serial",
+                              "--config", std::string(PDEX_SOURCE_DIR) + "/examples/gray_scott_spots.toml", "--dir", dir.str("runs"),
+                              "--json", dir.str("scaling.json")},
+                             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none "
+                             "PDEX_MPIRUN='mpirun --oversubscribe --bind-to none' ");
+  ASSERT_EQ(o.status, 0) << o.output;
+  const nlohmann::json rows = read_json(dir / "scaling.json")["rows"];
+  ASSERT_EQ(rows.size(), 6u) << rows.dump();
+  for (const auto& r : rows) {
+    EXPECT_GT(r["stepping_seconds"].get<double>(), 0.0) << r.dump();
+    if (r["ranks"] == 1) {
+      EXPECT_DOUBLE_EQ(r["efficiency"].get<double>(), 1.0) << r.dump();
+    }
+    if (r["mode"] == "weak") {
+      EXPECT_EQ(r["grid"][1], 32 * r["ranks"].get<int>()) << r.dump();
+    }
+    if (r["mode"] == "strong" && r["ranks"] == 2) {
+      EXPECT_GT(r["exchange_share"].get<double>(), 0.0) << r.dump();
+    }
+  }
+  EXPECT_TRUE(contains(o.output, "efficiency")) << o.output;
+}
+
 // Refused on every rank alike, printed once, before any step.
 TEST_F(MpiRun, WhatDoesNotRunOverRanksIsRefusedOnce) {
   ScratchDir dir;

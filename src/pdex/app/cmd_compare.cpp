@@ -1,15 +1,13 @@
 // pdex compare: one configuration on two backends, side by side (seed 000's one-to-one comparison), or
 // in one process against a run over MPI ranks (--ranks).
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "pdex/app/commands.hpp"
 #include "pdex/app/field_diff.hpp"
+#include "pdex/app/rank_launch.hpp"
 #include "pdex/app/simulation.hpp"
 #include "pdex/core/error.hpp"
-#include "pdex/core/shell_quote.hpp"
 #include "pdex/io/atomic_file.hpp"
 #include "pdex/io/npy.hpp"
 
@@ -43,17 +41,11 @@ RunResult run_here(const std::string& file, CliOverrides o, Backend backend, Run
 // fields read back from the .npy files it writes into `dir`, its stepping time from its summary.
 RunResult run_over_ranks(const std::string& file, const CliOverrides& cli, Backend backend, int ranks,
                          const std::vector<std::string>& fields, const std::string& dir) {
-  const char* launcher = std::getenv("PDEX_MPIRUN");
-  std::string cmd = std::string(launcher ? launcher : "mpirun") + " -n " + std::to_string(ranks) + " " +
-                    shell_quoted(std::filesystem::read_symlink("/proc/self/exe").string()) + " run " + shell_quoted(file) +
-                    " --backend " + std::string(backend_name(backend)) + " --out " + shell_quoted(dir) +
-                    " --set 'output.formats=[\"npy\"]' --set output.every=0 --set run.progress=false";
-  if (!cli.precision.empty()) cmd += " --precision " + cli.precision;
-  for (const std::string& s : cli.sets) cmd += " --set " + shell_quoted(s);
-  std::fprintf(stderr, "running over %d ranks: %s\n", ranks, cmd.c_str());
-  if (std::system(cmd.c_str()) != 0) throw Error("the run over " + std::to_string(ranks) + " ranks failed: " + cmd);
-  std::ifstream in(dir + "/summary.json");
-  const nlohmann::json s = nlohmann::json::parse(in);
+  std::vector<std::string> args{"--backend", std::string(backend_name(backend)), "--set", "output.formats=[\"npy\"]",
+                                "--set", "output.every=0", "--set", "run.progress=false"};
+  if (!cli.precision.empty()) args.insert(args.end(), {"--precision", cli.precision});
+  for (const std::string& s : cli.sets) args.insert(args.end(), {"--set", s});
+  const nlohmann::json s = run_pdex_child(ranks, file, dir, args);
   RunResult r;
   r.steps = s["steps"].get<int64_t>();
   r.step_seconds = s["wall_seconds"]["stepping"].get<double>();

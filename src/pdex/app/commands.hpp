@@ -32,6 +32,7 @@ int cmd_solve(const SolveOptions& o);
 int cmd_bench(const std::string& suite, const std::vector<std::string>& args);
 int cmd_bench_curvature(const std::vector<std::string>& args);  // bench/curvature_bench.cpp
 int cmd_bench_chemotaxis(const std::vector<std::string>& args);  // bench/chemotaxis_bench.cpp
+int cmd_bench_scaling(const std::vector<std::string>& args);     // bench/scaling_bench.cpp
 int cmd_verify(const std::string& suite, const std::vector<std::string>& args);  // bench/curvature_verify.cpp
 
 }  // namespace pdex

@@ -119,8 +119,8 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand("list", "list models, parameters, schemes, boundaries and backends");
   list->add_flag("--json", list_json, "print the same as JSON, for programs");
 
-  auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit, implicit, curvature, chemotaxis, linalg) and write JSON");
-  add_suite(bench, suite, "suite name: explicit | implicit | curvature | chemotaxis | linalg");
+  auto* bench = app.add_subcommand("bench", "run a benchmark suite (explicit, implicit, curvature, chemotaxis, linalg, scaling) and write JSON");
+  add_suite(bench, suite, "suite name: explicit | implicit | curvature | chemotaxis | linalg | scaling");
 
   auto* verify = app.add_subcommand("verify", "run a convergence study against an exact solution (curvature)");
   add_suite(verify, suite, "suite name: curvature");
