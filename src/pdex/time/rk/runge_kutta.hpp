@@ -13,6 +13,7 @@
 // which runs the whole stage and, with reduce, returns the largest error estimate; t_out is the time of
 // the state it writes (for boundary values that change with time).
 // All fields live in the executor's memory space and are allocated here, at set-up.
+#include <algorithm>
 #include <utility>
 
 #include "pdex/core/parallel.hpp"
@@ -106,7 +107,8 @@ class RungeKutta {
   // u0: the initial state with its ghosts filled, in Exec's space.
   RungeKutta(const Exec& ex, const Tableau& tab, System sys, Field<T>&& u0, const FieldBoundary& bc)
       : ex_(ex), tab_(tab), sys_(std::move(sys)), bc_(bc), u_(std::move(u0)), next_(u_.like(Exec::space)) {
-    for (auto& a : arg_) a = u_.like(Exec::space);
+    // Stage s < stages - 1 writes the next stage's argument into arg_[s % 2]: none for forward Euler.
+    for (int a = 0; a < std::min(2, tab_.stages - 1); ++a) arg_[a] = u_.like(Exec::space);
     if (Exec::space == MemorySpace::host && !runs_stages) rhs_ = u_.like(Exec::space);
     for (int s = 0; s < tab_.stages; ++s)
       if (stage_stored(tab_, s)) k_[s] = u_.like(Exec::space);
