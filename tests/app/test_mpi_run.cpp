@@ -231,6 +231,51 @@ TEST_F(MpiRun, TheThetaSchemeSolvesOverRanksWithinTheSolversTolerance) {
   EXPECT_TRUE(contains(mg.output, "over MPI ranks the theta scheme solves by solver.method = \"cg\"")) << mg.output;
 }
 
+// Heat by forward Euler over 3 ranks: one process's result bit for bit; the Poisson problem by CG over 2
+// ranks and heat's theta scheme by Jacobi-preconditioned CG over 4 ranks in 3D: within the solves'
+// tolerance, with the iterations one process takes within 10%. A Poisson problem with no Dirichlet side
+// (fixed only up to a constant) is refused.
+TEST_F(MpiRun, HeatAndPoissonRunOverRanks) {
+  ScratchDir dir;
+  const std::string run = "[output]\nformats = [\"npy\"]\n[run]\nbackend = \"serial\"\nprogress = false\n";
+  const std::string disc = "[initial]\nu = { value = 0.0, shapes = [{ shape = \"disc\", radius = 6.0, value = 100.0 }], noise = 1.0 }\n";
+  const std::string sides = "boundary = { left = { kind = \"dirichlet\", value = 1.0 }, right = \"neumann\", bottom = \"periodic\", "
+                            "top = \"periodic\" }\n";
+  struct Case {
+    std::string name, text;
+    int ranks;
+    bool exact;
+  };
+  const std::vector<Case> cases{
+      {"heat", "[model]\nname = \"heat\"\n[model.params]\nD = 0.2\n[grid]\nnx = 40\nny = 36\n" + sides +
+                   "[time]\ndt = 1.0\nsteps = 60\n" + disc + run, 3, true},
+      {"poisson", "[model]\nname = \"poisson\"\n[model.params]\nf = { value = 1.0, noise = 0.5 }\n[grid]\nnx = 40\nny = 36\n" + sides +
+                      "[solver]\nmethod = \"cg\"\ntol = 1e-11\n" + run, 2, false},
+      {"theta", "[model]\nname = \"heat\"\n[grid]\nnx = 16\nny = 12\nnz = 8\nboundary = \"neumann\"\n[time]\nscheme = \"theta\"\n"
+                    "dt = 2.0\nsteps = 10\n[solver]\nmethod = \"pcg\"\ntol = 1e-11\n" + disc + run, 4, false}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    write_file_bytes(dir / "cfg.toml", c.text);
+    const Outcome one = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("one_" + c.name)});
+    ASSERT_EQ(one.status, 0) << one.output;
+    const Outcome o = run_ranks(c.ranks, {"run", dir.str("cfg.toml"), "--out", dir.str("split_" + c.name)});
+    ASSERT_EQ(o.status, 0) << o.output;
+    if (c.exact) {
+      expect_same_outputs(dir / ("one_" + c.name), dir / ("split_" + c.name));
+      continue;
+    }
+    EXPECT_LT(largest_difference(dir / ("one_" + c.name), dir / ("split_" + c.name)), 1e-7);
+    const nlohmann::json a = read_json(dir / ("one_" + c.name) / "summary.json")["solver"],
+                         b = read_json(dir / ("split_" + c.name) / "summary.json")["solver"];
+    EXPECT_GT(a["iterations"].get<double>(), 10.0) << "the solves did work";
+    EXPECT_NEAR(b["iterations"].get<double>(), a["iterations"].get<double>(), 0.1 * a["iterations"].get<double>());
+  }
+  write_file_bytes(dir / "cfg.toml", "[model]\nname = \"poisson\"\n[grid]\nnx = 16\nboundary = \"neumann\"\n[solver]\nmethod = \"cg\"\n" + run);
+  const Outcome singular = run_ranks(2, {"run", dir.str("cfg.toml"), "--out", dir.str("singular")});
+  EXPECT_NE(singular.status, 0);
+  EXPECT_TRUE(contains(singular.output, "fixed only up to a constant")) << singular.output;
+}
+
 // CUDA ranks (one device each, or sharing the one there is): the one-GPU run's result bit for bit, 2D
 // and 3D, f32 and f64.
 TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {

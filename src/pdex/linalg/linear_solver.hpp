@@ -84,8 +84,10 @@ class LinearSolver {
   void exchange_with(HaloExchange* halo) {
     if (!halo) return;
     if (!solves_over_ranks(s_)) throw InputError(solves_over_ranks_limits);
-    if (singular_)
+    // A block's shared sides are placeholders: the problem is singular where no block has a fixing side.
+    if (halo->sum_over_ranks(singular_ ? 0.0 : 1.0) == 0)
       throw InputError("a problem fixed only up to a constant (no Dirichlet side, no zeroth-order term) runs with one process");
+    singular_ = false;
     halo_ = halo;
   }
 

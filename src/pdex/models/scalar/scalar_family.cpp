@@ -8,6 +8,7 @@
 #include "pdex/config/solver_config.hpp"
 #include "pdex/config/time_config.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/grid/blocks.hpp"
 #include "pdex/models/builtin_families.hpp"
 #include "pdex/models/scalar/scalar_stepper.hpp"
 
@@ -47,6 +48,23 @@ class ScalarSetup : public SpecSetup<ScalarModelSpec> {
               {"solver", m.steady || m.theta > 0 ? solver_json(m.solver) : nlohmann::json()},
               {"initial", {{"u", cells_json(m.u0)}}}});
     return j;
+  }
+  // The block's cells of u0 and f; the theta scheme's and the steady problems' solves by the Krylov
+  // methods (LinearSolver::exchange_with).
+  std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override {
+    if ((spec.steady || spec.theta > 0) && !solves_over_ranks(spec.solver))
+      throw InputError("over MPI ranks the Poisson and Laplace solves and heat's theta scheme take solver.method = \"cg\", "
+                       "\"pcg\" or \"bicgstab\" (with solver.preconditioner = \"none\" or \"jacobi\"); multigrid and the "
+                       "relaxations run with one process");
+    auto out = std::make_unique<ScalarSetup>(*this);
+    ScalarModelSpec& s = out->spec;
+    const Extents2 whole = spec.grid.extents();
+    s.grid = out->grid = block_grid(spec.grid, b);
+    s.bc = block_boundary(spec.bc, pg, b, 1);
+    s.u0 = block_values(spec.u0, whole, b);
+    if (!s.source.empty()) s.source = block_values(spec.source, whole, b);
+    s.halo = &halo;
+    return out;
   }
 };
 

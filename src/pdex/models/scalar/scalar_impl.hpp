@@ -53,6 +53,7 @@ class ScalarStepper final : public Stepper {
     fill_ghosts(Serial{}, host, spec.bc);
     h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch, spec.grid.dz, host.view().plane);
     u_[0] = to_space(host, Exec::space);
+    exchange_halo(spec.halo, u_[0].view(), spec.bc, Exec::space);
     u_[1] = host.like(Exec::space);
     saved_ = host.like(Exec::space);
     Field<T> f = host.like(MemorySpace::host);
@@ -64,6 +65,7 @@ class ScalarStepper final : public Stepper {
       const double alpha = spec.steady ? 0.0 : 1.0, beta = spec.steady ? spec.D : spec.theta * spec.dt * spec.D;
       const Op op = make_grid_operator<Op>(spec.grid, host.view(), alpha, &beta, 1, spec.bc);
       solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver);
+      solver_->exchange_with(spec.halo);
     }
   }
 
@@ -79,6 +81,7 @@ class ScalarStepper final : public Stepper {
       } else {
         heat_euler_step(ex_, u_[cur_].cview(), f_.cview(), u_[1 - cur_].view(), spec_.bc, h_, dt_, T(spec_.D));
         cur_ = 1 - cur_;
+        exchange_halo(spec_.halo, u_[cur_].view(), spec_.bc, Exec::space);
       }
     }
   }
@@ -88,9 +91,15 @@ class ScalarStepper final : public Stepper {
   QuantizedField quantized(int) override { return quantize(ex_, u_[cur_], 0, frame_scratch_); }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
   bool settable(int field) const override { return field == 0; }
-  void set_values(int, const std::vector<double>& v) override { set_interior_values(u_[cur_], 0, v, spec_.bc); }
+  void set_values(int, const std::vector<double>& v) override {
+    set_interior_values(u_[cur_], 0, v, spec_.bc);
+    exchange_halo(spec_.halo, u_[cur_].view(), spec_.bc, Exec::space);
+  }
   FieldMemory memory(int) override { return field_memory(u_[cur_], 0); }
-  void refresh_ghosts() override { fill_ghosts(ex_, u_[cur_], spec_.bc); }
+  void refresh_ghosts() override {
+    fill_ghosts(ex_, u_[cur_], spec_.bc);
+    exchange_halo(spec_.halo, u_[cur_].view(), spec_.bc, Exec::space);
+  }
   void save() override { copy(saved_, u_[cur_]); }
   void restore() override { copy(u_[cur_], saved_); }
   double bytes_per_step() const override { return 2.0 * sizeof(T) * double(spec_.grid.cells()); }

@@ -6,6 +6,7 @@
 
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 
 namespace pdex {
@@ -20,6 +21,9 @@ struct ScalarModelSpec {
   double dt = 1.0;             // heat only
   double theta = 0.0;          // heat only: 0 forward Euler, > 0 the theta scheme
   SolverSettings solver;       // steady problems and the theta scheme
+  // A block of a grid split among MPI ranks (grid/blocks.hpp): its shared ghosts come from the
+  // neighbours after every step and in the solves; null for a whole grid.
+  HaloExchange* halo = nullptr;
 };
 
 }  // namespace pdex
