@@ -42,9 +42,9 @@ struct SweepLog {
   double b_norm2() const { return sum(b2); }
 
  private:
-  static double sum(const double (&words)[sum_words]) {
+  static double sum(const double (&parts)[sum_words]) {
     double s = 0;
-    for (double w : words) s += w;
+    for (double w : parts) s += w;
     return s;
   }
 };
