@@ -16,7 +16,7 @@ nlohmann::json run_pdex_child(int ranks, const std::string& file, const std::str
   std::string cmd = env.empty() ? "" : env + " ";
   if (ranks > 0) cmd += std::string(launcher ? launcher : "mpirun") + " -n " + std::to_string(ranks) + " ";
   cmd += shell_quoted(std::filesystem::read_symlink("/proc/self/exe").string()) + " run " + shell_quoted(file) + " --out " + shell_quoted(out);
-  for (const std::string& a : args) cmd += " " + shell_quoted(a);
+  for (const std::string& a : args) cmd.append(" ").append(shell_quoted(a));
   std::fprintf(stderr, "running: %s\n", cmd.c_str());
   if (std::system(cmd.c_str()) != 0) throw Error("the run failed: " + cmd);
   std::ifstream in(out + "/summary.json");
