@@ -1,6 +1,6 @@
 // A grid split into blocks for MPI ranks (grid/blocks.hpp): the chosen process grid has the least halo
-// surface and respects the limits of 2D and 3D grids; the blocks tile the grid exactly, uneven splits
-// give the first blocks the extra cells; a block's sides keep the grid's conditions on the grid's
+// surface and respects the limits of 2D and 3D grids; the blocks tile the grid exactly, in pairs of
+// cells where the length is even, uneven splits giving the first blocks the extra cells; a block's sides keep the grid's conditions on the grid's
 // boundary and are placeholders inside; a block's values round-trip into the whole grid.
 #include <gtest/gtest.h>
 
@@ -32,13 +32,17 @@ TEST(Blocks, GridsTooSmallForTheRanksAreRefused) {
   EXPECT_NO_THROW(check_process_grid({8, 8, 4}, ProcessGrid{{1, 1, 2}}, 2));
 }
 
-TEST(Blocks, BlocksTileTheGridTheFirstOnesWider) {
+// Along x (40 cells, even) the blocks take pairs of cells, the first ones a pair wider, so that each
+// starts at an even index; along y and z (odd lengths) single cells, the first ones one wider. An even
+// length with fewer pairs than blocks splits by single cells too.
+TEST(Blocks, BlocksTileTheGridInPairsWhereTheyCanTheFirstOnesWider) {
   const Extents2 e{40, 7, 5};
   const ProcessGrid pg{{3, 2, 2}};
   std::vector<int> owner(std::size_t(e.cells()), -1);
   for (int r = 0; r < pg.size(); ++r) {
     const Block b = block_of(e, pg, r);
-    EXPECT_EQ(b.count[0], b.coord[0] == 0 ? 14 : 13);
+    EXPECT_EQ(b.count[0], b.coord[0] == 2 ? 12 : 14);
+    EXPECT_EQ(b.first[0] % 2, 0);
     EXPECT_EQ(b.count[1], b.coord[1] == 0 ? 4 : 3);
     EXPECT_EQ(b.count[2], b.coord[2] == 0 ? 3 : 2);
     for (int k = 0; k < b.count[2]; ++k)
@@ -51,6 +55,26 @@ TEST(Blocks, BlocksTileTheGridTheFirstOnesWider) {
   }
   EXPECT_EQ(std::count(owner.begin(), owner.end(), -1), 0);
   EXPECT_EQ(block_of(e, pg, 7).coord, (std::array<int, 3>{1, 0, 1}));
+  const ProcessGrid three{{3, 1, 1}};
+  EXPECT_EQ(block_of({4, 1, 1}, three, 0).count[0], 2);  // 2 pairs for 3 blocks: cells, 2 + 1 + 1
+  EXPECT_EQ(block_of({4, 1, 1}, three, 2).count[0], 1);
+}
+
+// A 2D array given with a ring of ghosts: the block's cells and the ring around them, which is the
+// neighbouring blocks' cells inside the grid and the array's ring at the grid's sides.
+TEST(Blocks, ABlocksRingIsItsNeighboursCells) {
+  const Extents2 e{6, 4, 1};
+  const Extents2 ringed = e.grown(1);
+  std::vector<double> whole(std::size_t(ringed.cells()));
+  std::iota(whole.begin(), whole.end(), 0.0);
+  const ProcessGrid pg{{2, 1, 1}};
+  const std::vector<double> right = block_ring_values(whole, e, block_of(e, pg, 1));
+  ASSERT_EQ(right.size(), std::size_t(4 * 6));  // cells 4 and 5, and the ring: (2 + 2) x (4 + 2)
+  // Its ghost column at the left is the ringed array's column 4, cell 3: the left block's last.
+  for (int j = 0; j < 6; ++j) {
+    EXPECT_EQ(right[std::size_t(j * 4)], whole[std::size_t(ringed.index(4, j))]);
+    EXPECT_EQ(right[std::size_t(j * 4 + 3)], whole[std::size_t(ringed.index(7, j))]);  // the grid's own ring
+  }
 }
 
 TEST(Blocks, ABlockKeepsTheGridsConditionsOnTheBoundaryOnly) {

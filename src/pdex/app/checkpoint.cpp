@@ -43,7 +43,12 @@ nlohmann::json write_state(const fs::path& dir, Stepper& s, const RunConfig& rc,
     fields.push_back(s.field_names()[f]);
   }
   for (const NamedArray& a : s.extra_state()) {
-    io::write_npy(dir / ("extra_" + a.name + ".npy"), a.values.data(), {a.values.size()});
+    std::vector<std::size_t> shape{a.values.size()};
+    if (a.per_cell > 0) {  // (components, [nz,] ny, nx): the reader knows it by its dimensions
+      shape = g.extents().shape();
+      shape.insert(shape.begin(), std::size_t(a.per_cell));
+    }
+    io::write_npy(dir / ("extra_" + a.name + ".npy"), a.values.data(), shape);
     extra.push_back(a.name);
   }
   return {{"fields", fields}, {"extra", extra}};
@@ -174,7 +179,8 @@ CheckpointClock read_checkpoint(const RunConfig& rc, Stepper& s, const RestartFr
   std::vector<NamedArray> extra;
   for (const auto& name : st.at("extra")) {
     io::NpyArray a = io::read_npy(dir / ("extra_" + name.get<std::string>() + ".npy"));
-    extra.push_back({name.get<std::string>(), std::move(a.data)});
+    const int per_cell = a.shape.size() > 1 ? int(a.shape[0]) : 0;
+    extra.push_back({name.get<std::string>(), std::move(a.data), per_cell});
   }
   s.set_extra_state(extra);
   return {st.at("step").get<int64_t>(), st.at("time").get<double>(), st.at("schedule")};

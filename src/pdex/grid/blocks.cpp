@@ -72,9 +72,12 @@ Block block_of(const Extents2& e, const ProcessGrid& pg, int rank) {
   b.coord = {rank % pg.p[0], (rank / pg.p[0]) % pg.p[1], rank / (pg.p[0] * pg.p[1])};
   const std::array<int, 3> n = extents_of(e);
   for (int a = 0; a < 3; ++a) {
-    const int base = n[a] / pg.p[a], extra = n[a] % pg.p[a], c = b.coord[a];
-    b.count[a] = base + (c < extra ? 1 : 0);
-    b.first[a] = c * base + (c < extra ? c : extra);
+    // Pairs of cells where the axis has an even length and a pair for every block: every block then
+    // starts at an even index, so red-black colours agree across the ranks.
+    const int unit = n[a] % 2 == 0 && n[a] / 2 >= pg.p[a] ? 2 : 1;
+    const int units = n[a] / unit, base = units / pg.p[a], extra = units % pg.p[a], c = b.coord[a];
+    b.count[a] = unit * (base + (c < extra ? 1 : 0));
+    b.first[a] = unit * (c * base + (c < extra ? c : extra));
   }
   return b;
 }
@@ -115,6 +118,13 @@ std::vector<double> block_values(const std::vector<double>& whole, const Extents
   std::vector<double> out(std::size_t(b.cells()));
   each_block_cell(e, b, [&](std::size_t w, std::size_t o) { out[o] = whole[w]; });
   return out;
+}
+
+std::vector<double> block_ring_values(const std::vector<double>& whole, const Extents2& e, const Block& b) {
+  Block ringed = b;  // the first cell's index in the ringed array is the block's first ghost's
+  ringed.count[0] += 2;
+  ringed.count[1] += 2;
+  return block_values(whole, e.grown(1), ringed);
 }
 
 void place_block(std::vector<double>& whole, const Extents2& e, const Block& b, const std::vector<double>& values) {

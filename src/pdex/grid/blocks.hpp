@@ -1,7 +1,10 @@
 #pragma once
 // A grid split into blocks, one per MPI rank (docs/parallel.md): a process grid of px x py (x pz) ranks,
-// rank r at coordinates (r % px, (r / px) % py, r / (px py)); along each axis the first n % p blocks are
-// one cell wider than the others. Host-side plain data: the decomposition apart from the transport.
+// rank r at coordinates (r % px, (r / px) % py, r / (px py)). Along an axis of even length n with at least
+// a pair of cells for each of its p blocks, the blocks take pairs, the first (n / 2) % p one pair more,
+// so that every block starts at an even index (red-black colours agree across ranks); otherwise the
+// first n % p blocks are one cell wider than the others. Host-side plain data: the decomposition apart
+// from the transport.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -50,6 +53,9 @@ FieldBoundary block_boundary(const FieldBoundary& bc, const ProcessGrid& pg, con
 // The block's cells of a whole-grid array (row-major [z][y][x]), and the inverse: a block's values put
 // into the whole-grid array.
 std::vector<double> block_values(const std::vector<double>& whole, const Extents2& e, const Block& b);
+// The block's cells and one ring around them of a 2D array given with a ring of ghosts ((ny+2) x (nx+2)):
+// where the block meets another, its ring is that block's cells.
+std::vector<double> block_ring_values(const std::vector<double>& whole, const Extents2& e, const Block& b);
 void place_block(std::vector<double>& whole, const Extents2& e, const Block& b, const std::vector<double>& values);
 
 }  // namespace pdex

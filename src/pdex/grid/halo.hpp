@@ -8,6 +8,7 @@
 // same fields in the same order: it communicates.
 #include "pdex/core/memory_space.hpp"
 #include "pdex/grid/boundary.hpp"
+#include "pdex/grid/extents.hpp"
 #include "pdex/grid/field_view.hpp"
 
 namespace pdex {
@@ -28,6 +29,8 @@ class HaloExchange {
   virtual double sum_over_ranks(double x) = 0;
   // Seconds spent in exchanges so far (waits for the neighbours included).
   virtual double seconds() const = 0;
+  // The extents of the whole grid the block belongs to (SOR's weight is the whole grid's).
+  virtual Extents2 whole() const = 0;
 };
 
 // Fills f's shared ghosts where there is an exchange (a block of a split grid); nothing otherwise.

@@ -79,16 +79,25 @@ class LinearSolver {
   int multigrid_levels() const { return mg_ ? mg_->levels() : 0; }
 
   // Makes this the solver of a block of a grid split among MPI ranks (grid/blocks.hpp): the shared
-  // sides' ghosts come from `halo`, the products are summed over the ranks. The Krylov methods run so,
-  // with no preconditioner or Jacobi's; the others throw InputError.
+  // sides' ghosts come from `halo`, the products and tests are over the ranks. Every method but
+  // multigrid runs so (the others throw InputError); the relaxations sweep colour by colour with an
+  // exchange after each (relax_block).
   void exchange_with(HaloExchange* halo) {
     if (!halo) return;
-    if (!solves_over_ranks(s_)) throw InputError(solves_over_ranks_limits);
+    if (!solves_over_ranks(s_)) throw InputError(solves_over_ranks_limits("the solves"));
     // A block's shared sides are placeholders: the problem is singular where no block has a fixing side.
     if (halo->sum_over_ranks(singular_ ? 0.0 : 1.0) == 0)
       throw InputError("a problem fixed only up to a constant (no Dirichlet side, no zeroth-order term) runs with one process");
     singular_ = false;
     halo_ = halo;
+    if (!is_relaxation(s_.method)) return;
+    check_colours_split();
+    queued_ = into_ = run_ = false;
+    if (s_.method == SolverMethod::sor && !(s_.omega > 0)) {
+      Op whole = op_;  // the weight of the whole grid's lowest mode, the same on every rank
+      whole.extents = halo->whole();
+      omega_ = sor_omega(whole, ncomp_);
+    }
   }
 
   // Solves A x = b, x holding the initial guess (its ghosts need not be filled). b is not changed.
@@ -147,7 +156,7 @@ class LinearSolver {
   void set_bnorm() { set_bnorm(sum_over_ranks(halo_, dot(ex_, b_, b_))); }
 
   double relative_residual(FieldView<const T> x) {
-    return std::sqrt(residual_norm2(ex_, op_, x, b_)) / bnorm_;
+    return std::sqrt(sum_over_ranks(halo_, residual_norm2(ex_, op_, x, b_))) / bnorm_;
   }
 
   bool reached(double rel) const { return rel <= s_.tol; }
@@ -169,6 +178,7 @@ class LinearSolver {
   }
 
   SolveStats relax(FieldView<T> x) {
+    if (halo_) return relax_block(x);
     if constexpr (Schedules::queued_sweeps && planar())
       if (queued_) return device_.queued(*this, x);
     if constexpr (Schedules::one_launch_relaxation && !Op::volume())
@@ -203,6 +213,64 @@ class LinearSolver {
     }
     if (cur.data != x.data) copy_all(cur, x);
     return st;
+  }
+
+  // Red-black colours agree across the ranks where every block starts at an even index and, in place,
+  // a colour's sweep must not push an image of a cell into a ghost that a cell of the same colour reads
+  // (a block's shared sides are periodic placeholders until the exchange): every block even along the
+  // axes that have such sides. blocks.hpp splits even lengths so; the ranks refuse alike otherwise.
+  void check_colours_split() {
+    if (jacobi()) return;
+    const Extents2 n = op_.extents;
+    const int count[3] = {n.nx, n.ny, n.nz};
+    bool odd = false;
+    for (int side = 0; side < (n.is_3d() ? 6 : 4); ++side)
+      for (int c = 0; c < ncomp_; ++c) odd = odd || (bc_.side[side][c].kind == BcKind::periodic && count[side / 2] % 2);
+    if (halo_->sum_over_ranks(odd ? 1.0 : 0.0) > 0)
+      throw InputError("over MPI ranks the Gauss-Seidel and SOR sweeps need an even number of cells along every axis that is "
+                       "periodic or split among the ranks: make grid.nx, grid.ny (grid.nz) even there, or solve by "
+                       "solver.method = \"cg\" or \"jacobi\"");
+  }
+
+  // A block's relaxation: Jacobi with an exchange after each sweep; Gauss-Seidel and SOR colour by colour
+  // (four for a tensor), an exchange after each; the change and residual tests over every rank.
+  SolveStats relax_block(FieldView<T> x) {
+    SolveStats st;
+    st.residual = std::nan("");
+    FieldView<T> cur = x, other = jacobi() ? tmp_.view() : x;
+    const T w = T(omega_);
+    const int every = std::max(1, s_.check_every);
+    while (st.iterations < s_.max_iter) {
+      const int n = std::min(every, s_.max_iter - st.iterations);
+      T change = T(0);
+      for (int k = 0; k < n; ++k) {
+        const bool measure = k == n - 1;
+        if (jacobi()) {
+          change = jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure);
+          std::swap(cur, other);
+          exchange_halo(halo_, cur, bc_, Exec::space);
+          continue;
+        }
+        for (int colour = 0; colour < (Op::tensor() ? 4 : 2); ++colour) {
+          const T m = colour_sweep(cur, w, colour, measure);
+          change = m > change ? m : change;
+          exchange_halo(halo_, cur, bc_, Exec::space);
+        }
+      }
+      st.iterations += n;
+      st.change = halo_->max_over_ranks(double(change));
+      if (s_.change_tol > 0 && st.change >= s_.change_tol) continue;
+      if (passed_residual_test(as_const(cur), st)) break;
+    }
+    if (cur.data != x.data) copy_all(cur, x);
+    return st;
+  }
+
+  T colour_sweep(FieldView<T> x, T w, int colour, bool measure) {
+    if constexpr (Op::tensor())
+      return tensor_color_sweep(ex_, op_, x, b_, bc_, w, colour, measure);
+    else
+      return color_sweep(ex_, op_, x, b_, bc_, w, colour, measure);
   }
 
   void copy_all(FieldView<T> from, FieldView<T> to) {

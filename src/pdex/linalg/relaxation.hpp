@@ -80,22 +80,28 @@ T color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b
 }
 
 // Gauss-Seidel for the nine points of a tensor (Helmholtz::tensor), where red cells touch red cells
-// across corners: four colours, i % 2 + 2 (j % 2), no two cells of which are neighbours, in order (or
-// the reverse). The same caveat on periodic axes of odd length as color_sweep's.
+// across corners: four colours, i % 2 + 2 (j % 2), no two cells of which are neighbours. One colour:
+template <class Exec, class T, class Op>
+T tensor_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
+                     T omega, int color, bool measure) {
+  const Range2 quarter{0, (x.nx + 1) / 2, 0, (x.ny + 1) / 2};
+  const Op a = op.refreshed();
+  auto cell = [=] PDEX_HD(int p, int q) {
+    const int i = 2 * p + (color & 1), j = 2 * q + (color >> 1);
+    if (i >= x.nx || j >= x.ny) return T(0);
+    return detail::relax_point(a, as_const(x), b, x, bc, omega, i, j);
+  };
+  return detail::sweep_cells<T>(ex, quarter, cell, measure);
+}
+
+// The four colours in order (or the reverse). The same caveat on periodic axes of odd length as
+// color_sweep's.
 template <class Exec, class T, class Op>
 T four_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
                    T omega, bool reverse, bool measure) {
-  const Range2 quarter{0, (x.nx + 1) / 2, 0, (x.ny + 1) / 2};
-  const Op a = op.refreshed();
   T largest = T(0);
   for (int k = 0; k < 4; ++k) {
-    const int color = reverse ? 3 - k : k;
-    auto cell = [=] PDEX_HD(int p, int q) {
-      const int i = 2 * p + (color & 1), j = 2 * q + (color >> 1);
-      if (i >= x.nx || j >= x.ny) return T(0);
-      return detail::relax_point(a, as_const(x), b, x, bc, omega, i, j);
-    };
-    const T m = detail::sweep_cells<T>(ex, quarter, cell, measure);
+    const T m = tensor_color_sweep(ex, op, x, b, bc, omega, reverse ? 3 - k : k, measure);
     largest = m > largest ? m : largest;
   }
   return largest;

@@ -24,15 +24,17 @@ struct SolverSettings {
   int cycles = 0;            // multigrid: > 0: exactly this many cycles per solve, no convergence test
 };
 
-// Whether solves run on a grid split among MPI ranks (LinearSolver::exchange_with): the Krylov methods,
-// with no preconditioner or Jacobi's.
+// Whether solves run on a grid split among MPI ranks (LinearSolver::exchange_with): every method but
+// multigrid, as the method or as a Krylov method's preconditioner (its coarse levels are not split).
 inline bool solves_over_ranks(const SolverSettings& s) {
-  if (s.method == SolverMethod::cg) return true;
-  return (s.method == SolverMethod::pcg || s.method == SolverMethod::bicgstab) && s.preconditioner != Preconditioner::multigrid;
+  const bool krylov = s.method == SolverMethod::pcg || s.method == SolverMethod::bicgstab;
+  return s.method != SolverMethod::multigrid && !(krylov && s.preconditioner == Preconditioner::multigrid);
 }
-inline constexpr const char* solves_over_ranks_limits =
-    "over MPI ranks the theta scheme solves by solver.method = \"cg\", \"pcg\" or \"bicgstab\" (with "
-    "solver.preconditioner = \"none\" or \"jacobi\"); multigrid and the relaxations run with one process";
+// The refusal where they do not, naming what solves (e.g. "the theta scheme's solves").
+inline std::string solves_over_ranks_limits(const std::string& solves) {
+  return "over MPI ranks " + solves + " take any solver.method but \"multigrid\" (and no solver.preconditioner = "
+         "\"multigrid\"): multigrid runs with one process";
+}
 
 struct SolveStats {
   int iterations = 0;          // sweeps, Krylov iterations or cycles

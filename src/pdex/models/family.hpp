@@ -85,8 +85,8 @@ class ModelSetup {
   // Throws InputError where the family or its scheme does not run over MPI ranks.
   virtual std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const {
     (void)pg, (void)b, (void)halo;
-    throw InputError("this model does not run over MPI ranks yet (the advection-reaction-diffusion models, text models, "
-                     "heat, Poisson and Laplace do: docs/parallel.md): run it with one process");
+    throw InputError("this model's family does not split its grid into blocks, so it does not run over MPI ranks "
+                     "(docs/parallel.md lists those that do): run it with one process");
   }
   // Why an ensemble of this run's members runs them one after another (each a run of its own) rather
   // than stacked by make_ensemble; empty where they stack.

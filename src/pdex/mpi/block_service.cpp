@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <limits>
+#include <utility>
 
 namespace pdex {
 
@@ -94,7 +95,7 @@ void BlockService::perform(const Command& c) {
     }
     case Command::values: {
       std::vector<double> mine;
-      if (all_ranks_ok(comm_, [&] { mine = own.values(c.field); })) gather_values(mine);
+      if (all_ranks_ok(comm_, [&] { mine = own.values(c.field); })) values = gather_cells(mine);
       return;
     }
     case Command::stats: {
@@ -121,8 +122,17 @@ void BlockService::perform(const Command& c) {
       first_nonfinite = at == std::numeric_limits<long long>::max() ? -1 : int64_t(at);
       return;
     }
-    case Command::set_values: return scatter_values(c.field);
+    case Command::set_values: {
+      const std::vector<double> mine = scatter_cells(values);
+      all_ranks_ok(comm_, [&] { own.set_values(c.field, mine); });
+      return;
+    }
     case Command::set_time: own.set_time(c.t); return;
+    case Command::extra_state: {
+      std::vector<NamedArray> mine;
+      if (all_ranks_ok(comm_, [&] { mine = own.extra_state(); })) gather_extra_state(std::move(mine));
+      return;
+    }
     case Command::set_extra_state: {
       share_extra_state();
       all_ranks_ok(comm_, [&] { own.set_extra_state(extra); });
@@ -131,48 +141,88 @@ void BlockService::perform(const Command& c) {
     case Command::save: all_ranks_ok(comm_, [&] { own.save(); }); return;
     case Command::restore: all_ranks_ok(comm_, [&] { own.restore(); }); return;
     case Command::refresh: own.refresh_ghosts(); return;
+    case Command::warning: {
+      std::string w;
+      warning = all_ranks_ok(comm_, [&] { w = own.warning(); }) ? std::move(w) : std::string();
+      return;
+    }
     case Command::timing: return gather_timing();
     default: return;
   }
 }
 
-// Rank 0 assembles the whole grid's array from every block's.
-void BlockService::gather_values(const std::vector<double>& mine) {
+// Rank 0 assembles the whole grid's array of one value per cell from every block's (empty elsewhere).
+std::vector<double> BlockService::gather_cells(const std::vector<double>& mine) {
   std::vector<double> all(rank_ ? 0 : std::size_t(whole_.cells()));
   MPI_Gatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts_.data(), offsets_.data(), MPI_DOUBLE, 0, comm_);
-  if (rank_) return;
-  values.assign(std::size_t(whole_.cells()), 0.0);
+  if (rank_) return {};
+  std::vector<double> out(std::size_t(whole_.cells()), 0.0);
   for (int r = 0; r < size_; ++r) {
     const auto first = all.begin() + offsets_[std::size_t(r)];
-    place_block(values, whole_, blocks_[std::size_t(r)], std::vector<double>(first, first + counts_[std::size_t(r)]));
+    place_block(out, whole_, blocks_[std::size_t(r)], std::vector<double>(first, first + counts_[std::size_t(r)]));
   }
+  return out;
 }
 
-// Every rank gets its block of rank 0's `values` and sets it (the exchange inside is collective).
-void BlockService::scatter_values(int field) {
+// Every rank gets its block of rank 0's whole-grid array of one value per cell.
+std::vector<double> BlockService::scatter_cells(const std::vector<double>& whole) {
   std::vector<double> packed;
   if (rank_ == 0)
     for (const Block& b : blocks_) {
-      const std::vector<double> part = block_values(values, whole_, b);
+      const std::vector<double> part = block_values(whole, whole_, b);
       packed.insert(packed.end(), part.begin(), part.end());
     }
   std::vector<double> mine(static_cast<std::size_t>(counts_[std::size_t(rank_)]));
   MPI_Scatterv(packed.data(), counts_.data(), offsets_.data(), MPI_DOUBLE, mine.data(), int(mine.size()), MPI_DOUBLE, 0, comm_);
-  run_.own->set_values(field, mine);
+  return mine;
 }
 
-// Rank 0's `extra` (a checkpoint's clock) to every rank: count, then each array's name and values.
+// Rank 0's `extra` from every rank's arrays (the same names in the same order on each): per-cell arrays
+// gathered component by component over the whole grid, the others as rank 0 holds them.
+void BlockService::gather_extra_state(std::vector<NamedArray> mine) {
+  const std::size_t cells = std::size_t(block().cells());
+  for (NamedArray& a : mine) {
+    if (a.per_cell == 0) continue;
+    std::vector<double> whole;
+    for (int c = 0; c < a.per_cell; ++c) {
+      const auto first = a.values.begin() + std::ptrdiff_t(cells * std::size_t(c));
+      const std::vector<double> part = gather_cells(std::vector<double>(first, first + std::ptrdiff_t(cells)));
+      whole.insert(whole.end(), part.begin(), part.end());
+    }
+    a.values = std::move(whole);
+  }
+  if (rank_ == 0) extra = std::move(mine);
+}
+
+// Rank 0's `extra` (a checkpoint's) to every rank: count, then each array's name, kind and values, a
+// per-cell array's split into the blocks' cells.
 void BlockService::share_extra_state() {
   int count = int(extra.size());
   MPI_Bcast(&count, 1, MPI_INT, 0, comm_);
   extra.resize(std::size_t(count));
+  const std::size_t cells = std::size_t(whole_.cells());
   for (NamedArray& a : extra) {
-    int sizes[2] = {int(a.name.size()), int(a.values.size())};
-    MPI_Bcast(sizes, 2, MPI_INT, 0, comm_);
-    a.name.resize(std::size_t(sizes[0]));
-    a.values.resize(std::size_t(sizes[1]));
-    MPI_Bcast(a.name.data(), sizes[0], MPI_CHAR, 0, comm_);
-    MPI_Bcast(a.values.data(), sizes[1], MPI_DOUBLE, 0, comm_);
+    int head[3] = {int(a.name.size()), int(a.values.size()), a.per_cell};
+    MPI_Bcast(head, 3, MPI_INT, 0, comm_);
+    a.name.resize(std::size_t(head[0]));
+    MPI_Bcast(a.name.data(), head[0], MPI_CHAR, 0, comm_);
+    a.per_cell = head[2];
+    if (a.per_cell == 0) {
+      a.values.resize(std::size_t(head[1]));
+      MPI_Bcast(a.values.data(), head[1], MPI_DOUBLE, 0, comm_);
+      continue;
+    }
+    std::vector<double> mine;
+    for (int c = 0; c < a.per_cell; ++c) {
+      std::vector<double> component;
+      if (rank_ == 0) {
+        const auto first = a.values.begin() + std::ptrdiff_t(cells * std::size_t(c));
+        component.assign(first, first + std::ptrdiff_t(cells));
+      }
+      const std::vector<double> part = scatter_cells(component);
+      mine.insert(mine.end(), part.begin(), part.end());
+    }
+    a.values = std::move(mine);
   }
 }
 
@@ -210,7 +260,18 @@ const StepStats& DistributedStepper::step_stats() const {
   return mol ? mol->step_stats() : none;
 }
 
+std::vector<NamedArray> DistributedStepper::extra_state() {
+  s_->issue({Command::extra_state, 0, 0, 0});
+  return std::move(s_->extra);
+}
+
+// A per-cell array's size is checked before the ranks share it (a throw inside would leave them waiting).
 void DistributedStepper::set_extra_state(const std::vector<NamedArray>& state) {
+  const std::size_t cells = std::size_t(s_->whole().cells());
+  for (const NamedArray& a : state)
+    if (a.per_cell > 0 && a.values.size() != cells * std::size_t(a.per_cell))
+      throw Error("the checkpoint's '" + a.name + "' has " + std::to_string(a.values.size()) + " values, " +
+                  std::to_string(a.per_cell) + " for each of this grid's " + std::to_string(cells) + " cells expected");
   s_->extra = state;
   s_->issue({Command::set_extra_state, 0, 0, 0});
 }
@@ -233,6 +294,11 @@ int64_t DistributedStepper::first_nonfinite(int field) {
 void DistributedStepper::set_values(int field, const std::vector<double>& v) {
   s_->values = v;
   s_->issue({Command::set_values, field, 0, 0});
+}
+
+std::string DistributedStepper::warning() {
+  s_->issue({Command::warning, 0, 0, 0});
+  return std::exchange(s_->warning, {});
 }
 
 double DistributedStepper::bytes_per_step() const {

@@ -35,8 +35,8 @@ bool all_ranks_ok(MPI_Comm comm, const std::function<void()>& local);
 
 struct Command {
   enum Op : int {
-    advance, advance_to, values, stats, first_nonfinite, set_values, set_time, set_extra_state, save, restore, refresh,
-    timing, quit
+    advance, advance_to, values, stats, first_nonfinite, set_values, set_time, extra_state, set_extra_state, save, restore,
+    refresh, warning, timing, quit
   };
   int op = quit;
   int field = 0;
@@ -57,15 +57,17 @@ class BlockService {
   const Block& block() const { return blocks_[std::size_t(rank_)]; }
   // Results on rank 0 of the last command of their kind.
   std::vector<double> values;  // also set_values' input
-  std::vector<NamedArray> extra;  // set_extra_state's input
+  std::vector<NamedArray> extra;  // also set_extra_state's input: per-cell arrays over the whole grid
   FieldStats stats{};
   int64_t first_nonfinite = -1;
+  std::string warning;  // rank 0's: a stepper's warning decides over the ranks where it needs them
   nlohmann::json timing;
 
  private:
   void perform(const Command& c);
-  void gather_values(const std::vector<double>& mine);
-  void scatter_values(int field);
+  std::vector<double> gather_cells(const std::vector<double>& mine);
+  std::vector<double> scatter_cells(const std::vector<double>& whole);
+  void gather_extra_state(std::vector<NamedArray> mine);
   void share_extra_state();
   void gather_timing();
 
@@ -95,7 +97,7 @@ class DistributedStepper final : public MolStepper {
   // Rank 0's solves: every rank's take the same iterations (their products are summed over the ranks).
   const SolverTotals* solver_totals() const override { return s_->own().solver_totals(); }
   void set_time(double t) override { s_->issue({Command::set_time, 0, 0, t}); }
-  std::vector<NamedArray> extra_state() override { return s_->own().extra_state(); }
+  std::vector<NamedArray> extra_state() override;
   void set_extra_state(const std::vector<NamedArray>& state) override;
   std::vector<double> values(int field) override;
   FieldStats stats(int field) override;
@@ -106,7 +108,7 @@ class DistributedStepper final : public MolStepper {
   void save() override { s_->issue({Command::save, 0, 0, 0}); }
   void restore() override { s_->issue({Command::restore, 0, 0, 0}); }
   double bytes_per_step() const override;
-  std::string warning() override { return s_->own().warning(); }
+  std::string warning() override;
   // summary.json's "ranks" (app/ranks.hpp).
   nlohmann::json ranks();
 

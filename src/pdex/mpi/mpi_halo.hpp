@@ -15,12 +15,14 @@ namespace pdex {
 
 class MpiHalo final : public HaloExchange {
  public:
-  MpiHalo(MPI_Comm comm, const ProcessGrid& pg, const Block& b) : comm_(comm), pg_(pg), block_(b) {}
+  MpiHalo(MPI_Comm comm, const Extents2& whole, const ProcessGrid& pg, const Block& b)
+      : comm_(comm), whole_(whole), pg_(pg), block_(b) {}
   void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) override;
   void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space) override;
   double max_over_ranks(double x) override;
   double sum_over_ranks(double x) override;
   double seconds() const override { return seconds_; }
+  Extents2 whole() const override { return whole_; }
 
  private:
   template <class T>
@@ -30,6 +32,7 @@ class MpiHalo final : public HaloExchange {
   int neighbour(int axis, int dir) const;
 
   MPI_Comm comm_;
+  Extents2 whole_;
   ProcessGrid pg_;
   Block block_;
   std::vector<unsigned char> send_[2], recv_[2];

@@ -46,7 +46,7 @@ std::unique_ptr<BlockService> block_service(const RunConfig& rc) {
   const Block b = block_of(rc.grid().extents(), pg, job_rank());
   BlockRun run;
   if (!all_ranks_ok(MPI_COMM_WORLD, [&] {
-        run.halo = std::make_unique<MpiHalo>(MPI_COMM_WORLD, pg, b);
+        run.halo = std::make_unique<MpiHalo>(MPI_COMM_WORLD, rc.grid().extents(), pg, b);
         run.setup = rc.setup->block(pg, b, *run.halo);
         run.own = run.setup->make_stepper(rc.backend, rc.precision);
       }))

@@ -1,6 +1,7 @@
 #pragma once
 // What a Stepper reports of one component of a field: its interior values on the host, and min, max
 // and mean (the steppers' values() and stats()); and the inverse of values(), set_values().
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -83,6 +84,36 @@ void set_buffer_array(Field<T>& f, const std::vector<NamedArray>& arrays, const 
     throw Error("the checkpoint's '" + name + "' has " + std::to_string(v.size()) + " values, this run's " +
                 std::to_string(host.buffer().size()) + ": it was written for another grid");
   std::copy(v.begin(), v.end(), host.buffer().data());
+  copy(f, host);
+}
+
+// A field's cells, every component, as one per-cell named array (NamedArray::per_cell), and back with
+// the ghosts refilled by bc: state that a checkpoint carries across runs over MPI ranks and back.
+template <class T>
+NamedArray cells_array(const std::string& name, const Field<T>& f) {
+  NamedArray a{name, {}, f.components()};
+  a.values.reserve(std::size_t(f.grid().cells() * f.components()));
+  for (int c = 0; c < f.components(); ++c) {
+    const std::vector<double> v = interior_values(f, c);
+    a.values.insert(a.values.end(), v.begin(), v.end());
+  }
+  return a;
+}
+template <class T>
+void set_cells_array(Field<T>& f, const std::vector<NamedArray>& arrays, const std::string& name, const FieldBoundary& bc) {
+  const std::vector<double>& v = find_array(arrays, name);
+  const std::size_t cells = std::size_t(f.grid().cells());
+  Field<T> host = f.like(MemorySpace::host);
+  if (v.size() == host.buffer().size()) {  // a checkpoint of the former format: the whole buffer, ghosts too
+    std::copy(v.begin(), v.end(), host.buffer().data());
+  } else if (v.size() == cells * std::size_t(f.components())) {
+    for (int c = 0; c < f.components(); ++c)
+      host.set_interior(c, std::vector<double>(v.begin() + std::ptrdiff_t(cells * c), v.begin() + std::ptrdiff_t(cells * (c + 1))));
+    fill_ghosts(Serial{}, host, bc);
+  } else {
+    throw Error("the checkpoint's '" + name + "' has " + std::to_string(v.size()) + " values, this run's " +
+                std::to_string(cells * std::size_t(f.components())) + ": it was written for another grid");
+  }
   copy(f, host);
 }
 

@@ -29,9 +29,13 @@ struct SolverTotals {
 };
 
 // A named array of a stepper's state beyond its settable fields, for checkpoints (app/checkpoint.hpp).
+// per_cell > 0: the values are that many components of the grid's cells, one after another, each
+// row-major [z][y][x] (a field's interior: split among the blocks of a run over MPI ranks, gathered in
+// its checkpoints); 0: a plain array, the same on every rank.
 struct NamedArray {
   std::string name;
   std::vector<double> values;
+  int per_cell = 0;
 };
 
 // The array called `name` of a checkpoint's extra state; throws Error naming it where it is absent.

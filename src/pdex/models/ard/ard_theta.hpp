@@ -174,17 +174,16 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
     Base::restore();
     has_previous_ = false;  // the saved state has no previous one
   }
-  // The previous state is where the next solve starts (its guess 2 u - previous). A block's is not kept:
-  // after a restart over MPI ranks the first solve starts from the state (its result the same within the
-  // solver's tolerance).
+  // The previous state is where the next solve starts (its guess 2 u - previous).
   std::vector<NamedArray> extra_state() override {
-    if (!has_previous_ || halo_) return {};
-    return {buffer_array("previous", state_[1 - cur_])};
+    if (!has_previous_) return {};
+    return {cells_array("previous", state_[1 - cur_])};
   }
   void set_extra_state(const std::vector<NamedArray>& s) override {
-    has_previous_ = false;
-    for (const NamedArray& a : s) has_previous_ = has_previous_ || (a.name == "previous" && !halo_);
-    if (has_previous_) set_buffer_array(state_[1 - cur_], s, "previous");
+    has_previous_ = std::any_of(s.begin(), s.end(), [](const NamedArray& a) { return a.name == "previous"; });
+    if (!has_previous_) return;
+    set_cells_array(state_[1 - cur_], s, "previous", bc_);
+    exchange_halo(halo_, state_[1 - cur_].view(), bc_, Exec::space);
   }
 
   const SolverTotals* solver_totals() const override { return &totals_; }

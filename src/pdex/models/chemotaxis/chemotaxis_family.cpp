@@ -2,6 +2,7 @@
 // (eq. 15), a step admitted by Theorem 2.
 #include "pdex/config/time_config.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/grid/blocks.hpp"
 #include "pdex/models/builtin_families.hpp"
 #include "pdex/models/chemotaxis/chemotaxis_config.hpp"
 #include "pdex/models/chemotaxis/chemotaxis_stability.hpp"
@@ -30,6 +31,28 @@ class ChemotaxisSetup : public SpecSetup<ChemotaxisSpec> {
     nlohmann::json j = clock_json(clock);
     j.update(chemotaxis_json(spec), true);
     return j;
+  }
+  // The block's cells of every per-cell input, those given with a ghost ring (phi, a varying S) with the
+  // block's ring; the pressure's and the elliptic c's solves by any method but multigrid.
+  std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override {
+    if (spec.kind != ChemotaxisKind::keller_segel && !solves_over_ranks(spec.solver))
+      throw InputError(solves_over_ranks_limits(spec.kind == ChemotaxisKind::stokes ? "the pressure's solves" : "the elliptic c's solves"));
+    auto out = std::make_unique<ChemotaxisSetup>(*this);
+    ChemotaxisSpec& s = out->spec;
+    const Extents2 whole = spec.grid.extents();
+    s.grid = out->grid = block_grid(spec.grid, b);
+    s.bc = block_boundary(spec.bc, pg, b, spec.kind == ChemotaxisKind::stokes ? 4 : 2);
+    const auto cut = [&](std::vector<double>& v) {
+      if (!v.empty()) v = block_values(v, whole, b);
+    };
+    for (std::vector<double>* v : {&s.n0, &s.c0, &s.u10, &s.u20, &s.sources[0], &s.sources[1], &s.sources[2], &s.sources[3],
+                                   &s.pressure_source})
+      cut(*v);
+    if (!s.phi.empty()) s.phi = block_ring_values(spec.phi, whole, b);
+    for (ScalarSpec& e : s.s)
+      if (e.varies()) e.cells = block_ring_values(with_ghost_ring(e.cells, whole), whole, b);
+    s.halo = &halo;
+    return out;
   }
 };
 

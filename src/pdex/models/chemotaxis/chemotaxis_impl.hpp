@@ -117,12 +117,13 @@ class ChemotaxisStepper final : public Stepper {
     Field<T> host = stokes_ ? host_field<T>(g, {&spec.n0, &spec.c0, &spec.u10, &spec.u20})
                             : host_field<T>(g, {&spec.n0, &spec.c0});
     fill_ghosts(Serial{}, host, spec.bc);
+    exchange_halo(spec.halo, host.view(), spec.bc, MemorySpace::host);
     h_ = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, host.view().pitch, g.dz, host.view().plane)
                    : Spacing<T>::make(g.dx, g.dy, host.view().pitch);
     w_[0] = to_space(host, Exec::space);
     w_[1] = host.like(Exec::space);
     saved_ = host.like(Exec::space);
-    n_max0_ = *std::max_element(spec.n0.begin(), spec.n0.end());
+    n_max0_ = max_over_ranks(*std::max_element(spec.n0.begin(), spec.n0.end()));
     const Field<T> layout(g, 1, 1, MemorySpace::host);
     if (stokes_) set_up_stokes(layout);
     if (elliptic_) set_up_elliptic(layout);
@@ -140,6 +141,7 @@ class ChemotaxisStepper final : public Stepper {
         keller_segel_step(ex_, w, out, spec_.bc, h_, dt_, T(spec_.chi), elliptic_);
       }
       cur_ = 1 - cur_;
+      exchange_halo(spec_.halo, w_[cur_].view(), spec_.bc, Exec::space);
       solve();
     }
   }
@@ -168,6 +170,7 @@ class ChemotaxisStepper final : public Stepper {
   }
   void set_values(int field, const std::vector<double>& v) override {
     set_interior_values(w_[cur_], field, v, spec_.bc);
+    exchange_halo(spec_.halo, w_[cur_].view(), spec_.bc, Exec::space);
     solve();
   }
   void save() override { copy(saved_, w_[cur_]); }
@@ -177,22 +180,28 @@ class ChemotaxisStepper final : public Stepper {
   }
   // The computed fields are where their next solves start: set_values solved them afresh, from another start.
   std::vector<NamedArray> extra_state() override {
-    if (stokes_) return {buffer_array("P", P_)};
-    if (elliptic_) return {buffer_array("state", w_[cur_])};
+    if (stokes_) return {cells_array("P", P_)};
+    if (elliptic_) return {cells_array("state", w_[cur_])};
     return {};
   }
   void set_extra_state(const std::vector<NamedArray>& s) override {
-    if (stokes_) set_buffer_array(P_, s, "P");
-    if (elliptic_) set_buffer_array(w_[cur_], s, "state");
+    if (stokes_) {
+      set_cells_array(P_, s, "P", p_bc_);
+      exchange_halo(spec_.halo, P_.view(), p_bc_, Exec::space);
+    }
+    if (!elliptic_) return;
+    set_cells_array(w_[cur_], s, "state", spec_.bc);
+    exchange_halo(spec_.halo, w_[cur_].view(), spec_.bc, Exec::space);
   }
   double bytes_per_step() const override {
     return double(2 * w_[0].components() + (stokes_ ? 3 : 0)) * sizeof(T) * double(spec_.grid.cells());
   }
   const SolverTotals* solver_totals() const override { return solver_ ? &totals_ : nullptr; }
 
-  // Keller-Segel's blow-up in finite time shows first as a growing peak of n.
+  // Keller-Segel's blow-up in finite time shows first as a growing peak of n (over every rank's block:
+  // each rank asks, and all decide alike).
   std::string warning() override {
-    const double m = double(field_max(ex_, w_[cur_].cview(), comp_n));
+    const double m = max_over_ranks(double(field_max(ex_, w_[cur_].cview(), comp_n)));
     if (warned_ || !(m > spec_.growth_warning * n_max0_)) return {};
     warned_ = true;
     return "max n = " + std::to_string(m) + " exceeds " + std::to_string(spec_.growth_warning) +
@@ -202,6 +211,8 @@ class ChemotaxisStepper final : public Stepper {
   }
 
  private:
+  double max_over_ranks(double x) const { return spec_.halo ? spec_.halo->max_over_ranks(x) : x; }
+
   std::pair<FieldView<const T>, int> view_of(int f) const {
     if (f < w_[cur_].components()) return {w_[cur_].cview(), f};
     return {P_.cview(), 0};
@@ -214,10 +225,13 @@ class ChemotaxisStepper final : public Stepper {
     const bool varies = s.s[0].varies() || s.s[1].varies() || s.s[2].varies() || s.s[3].varies();
     s_.value = {T(s.s[0].value), T(s.s[1].value), T(s.s[2].value), T(s.s[3].value)};
     if (varies) {
+      // A block's varying entries come with their ring (the neighbouring blocks' cells).
+      const auto ringed = [&](const std::vector<double>& v) {
+        return int64_t(v.size()) == g.extents().grown(1).cells() ? v : with_ghost_ring(v, g.extents());
+      };
       std::vector<double> comps[4];
       for (int k = 0; k < 4; ++k)
-        comps[k] = with_ghost_ring(s.s[k].varies() ? s.s[k].cells : std::vector<double>(std::size_t(g.cells()), s.s[k].value),
-                                   g.extents());
+        comps[k] = ringed(s.s[k].varies() ? s.s[k].cells : std::vector<double>(std::size_t(g.cells()), s.s[k].value));
       s_field_ = to_space(host_field<T>(g, {&comps[0], &comps[1], &comps[2], &comps[3]}), Exec::space);
       s_.cells = s_field_.cview().data;
       s_.comp_stride = s_field_.cview().comp_stride;
@@ -228,8 +242,11 @@ class ChemotaxisStepper final : public Stepper {
     P_ = layout.like(Exec::space);
     b_ = layout.like(Exec::space);
     // P = 0 on the sides: the seed's Dirichlet conditions (its "P = n" at t = 0 is overridden by the
-    // first solve, which makes P belong to n_0; docs/seeds.md).
-    make_solver(layout, 0.0, FieldBoundary::all(BcKind::dirichlet, 0.0));
+    // first solve, which makes P belong to n_0; docs/seeds.md). A block's shared sides stay the exchange's.
+    p_bc_ = FieldBoundary::all(BcKind::dirichlet, 0.0);
+    for (int side = 0; side < side_count; ++side)
+      if (s.bc.side[side][comp_n].kind == BcKind::periodic) p_bc_.side[side][0] = SideBc{BcKind::periodic};
+    make_solver(layout, 0.0, p_bc_);
     solve();
   }
 
@@ -246,6 +263,7 @@ class ChemotaxisStepper final : public Stepper {
     const double beta = 1.0;
     const Op op = make_grid_operator<Op>(g, layout.view(), alpha, &beta, 1, bc);
     solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex_, layout, op, bc, spec_.solver);
+    solver_->exchange_with(spec_.halo);
   }
 
   // The pressure of the current n (seed 002's Poisson equation), or Keller-Segel's elliptic c.
@@ -272,6 +290,7 @@ class ChemotaxisStepper final : public Stepper {
   double n_max0_ = 0;
   Spacing<T> h_{};
   Field<T> w_[2], saved_, P_, b_, phi_, s_field_, src_, g_;
+  FieldBoundary p_bc_;  // the pressure's sides (Stokes)
   Buffer<uint16_t> frame_scratch_;
   TensorParam<T> s_;
   int cur_ = 0;

@@ -9,6 +9,7 @@
 
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
 
@@ -36,6 +37,7 @@ struct ChemotaxisSpec {
   // 10 cycles; a NaN right-hand side (a blown-up state) runs to max_iter before the run's guard sees it.
   SolverSettings solver{.max_iter = 200};
   double growth_warning = 10.0;      // warn when max n exceeds this multiple of its initial maximum
+  HaloExchange* halo = nullptr;      // a block of a run over MPI ranks (Keller-Segel): its shared sides' exchange
 };
 
 // Cell values extended by one ring of ghosts, each ghost the quadratic through the three cells next to

@@ -10,6 +10,7 @@
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/models/curvature/cfvm.hpp"
 #include "pdex/models/curvature/manufactured.hpp"
 
@@ -100,16 +101,19 @@ void compute_w(const Exec& ex, const CurvatureWCell<T>& cell) {
       [=] PDEX_HD(int i, int j) { cell.template apply<true>(i, j); });
 }
 
-// w is scratch owned by the engine (a view here, so that the System stays copyable).
+// w is scratch owned by the engine (a view here, so that the System stays copyable). On a block of a
+// run over MPI ranks, w's shared ghosts come from `halo` before eq. 21 reads them.
 template <class T, class Forcing>
 struct WillmoreSystem {
   CellFaces<T> faces;
   Forcing force;
   FieldView<T> w;
   FieldBoundary w_bc;
+  HaloExchange* halo = nullptr;
   template <class Exec>
   void prepare(const Exec& ex, double, FieldView<const T> phi) const {
     compute_w(ex, CurvatureWCell<T>{phi, w, faces, w_bc});
+    exchange_halo(halo, w, w_bc, Exec::space);
   }
   CurvatureCell<T, Forcing, Flow::willmore> cell(double t, FieldView<const T> phi) const {
     return {phi, as_const(w), faces, force, T(t)};

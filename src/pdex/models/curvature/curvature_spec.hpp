@@ -6,6 +6,7 @@
 
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/models/curvature/curvature_rhs.hpp"
 
 namespace pdex {
@@ -20,6 +21,7 @@ struct CurvatureSpec {
   std::string scheme = "merson";  // or "rk4"
   double tol = 1e-6;              // Merson's epsilon (Algorithm 4.1)
   double dt = 1e-5;               // Merson's first step, or rk4's fixed step
+  HaloExchange* halo = nullptr;   // a block of a run over MPI ranks: its shared sides' exchange
 };
 
 // The manufactured solution on spec's rectangle: wavenumbers pi / L (Neumann) or pi / (2 L) (Dirichlet,

@@ -49,7 +49,10 @@ class CurvatureEngine final : public CurvatureStepper {
       : ex_(ex), spec_(spec), w_(spec.grid, 1, ghost_width, Exec::space), saved_(w_.like(Exec::space)),
         mol_(RungeKutta<Exec, T, System>(ex, mol_tableau(spec.scheme), make_system(w_.view()), initial_state(spec),
                                          spec.bc),
-             spec.dt, spec.tol) {}
+             spec.dt, spec.tol) {
+    mol_.rk().exchange_with(spec.halo);
+    exchange_halo(spec.halo, phi().view(), spec.bc, Exec::space);
+  }
 
   const std::vector<std::string>& field_names() const override { return names_; }
   void advance(int64_t steps) override { mol_.advance_steps(steps); }
@@ -68,7 +71,10 @@ class CurvatureEngine final : public CurvatureStepper {
   QuantizedField quantized(int) override { return quantize(ex_, phi(), 0, frame_scratch_); }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, phi().cview(), 0); }
   bool settable(int field) const override { return field == 0; }
-  void set_values(int, const std::vector<double>& v) override { set_interior_values(phi(), 0, v, spec_.bc); }
+  void set_values(int, const std::vector<double>& v) override {
+    set_interior_values(phi(), 0, v, spec_.bc);
+    exchange_halo(spec_.halo, phi().view(), spec_.bc, Exec::space);
+  }
   void set_time(double t) override { mol_.set_time(t); }
   std::vector<NamedArray> extra_state() override { return {{"clock", mol_.clock_state()}}; }
   void set_extra_state(const std::vector<NamedArray>& s) override {
@@ -158,7 +164,7 @@ std::unique_ptr<CurvatureStepper> make_with(const Exec& ex, const CurvatureSpec&
   }
   using System = WillmoreSystem<T, Forcing>;
   return std::make_unique<CurvatureEngine<Exec, T, System>>(
-      ex, spec, [&](FieldView<T> w) { return System{faces(w), force, w, w_boundary(spec.bc)}; });
+      ex, spec, [&](FieldView<T> w) { return System{faces(w), force, w, w_boundary(spec.bc), spec.halo}; });
 }
 
 template <class Exec, class T>

@@ -7,6 +7,7 @@
 #include "pdex/config/solver_config.hpp"
 #include "pdex/config/time_config.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/grid/blocks.hpp"
 #include "pdex/models/builtin_families.hpp"
 #include "pdex/models/wave/wave_stepper.hpp"
 
@@ -39,6 +40,23 @@ class WaveSetup : public SpecSetup<WaveModelSpec> {
               {"solver", m.scheme == WaveScheme::crank_nicolson ? solver_json(m.solver) : nlohmann::json()},
               {"initial", {{"u", cells_json(m.u0)}, {"v", cells_json(m.v0)}}}});
     return j;
+  }
+  // The block's cells of u0 and v0; drops fall on the whole grid. Crank-Nicolson solves by any
+  // method but multigrid (LinearSolver::exchange_with).
+  std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override {
+    if (spec.scheme == WaveScheme::crank_nicolson && !solves_over_ranks(spec.solver))
+      throw InputError(solves_over_ranks_limits("the Crank-Nicolson solves"));
+    auto out = std::make_unique<WaveSetup>(*this);
+    WaveModelSpec& s = out->spec;
+    const Extents2 whole = spec.grid.extents();
+    s.grid = out->grid = block_grid(spec.grid, b);
+    s.bc = block_boundary(spec.bc, pg, b, 1);
+    s.u0 = block_values(spec.u0, whole, b);
+    if (!s.v0.empty()) s.v0 = block_values(spec.v0, whole, b);
+    s.halo = &halo;
+    s.whole = whole;
+    s.first = b.first;
+    return out;
   }
 };
 

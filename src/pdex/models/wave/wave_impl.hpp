@@ -35,16 +35,19 @@ class WaveStepper final : public Stepper {
     host.set_interior(0, spec.u0);
     u_[0] = to_space(host, Exec::space);
     fill_ghosts(ex, u_[0], spec.bc);
+    exchange_halo(spec.halo, u_[0].view(), spec.bc, Exec::space);
     Field<T> w0 = host.like(MemorySpace::host);
     if (!spec.v0.empty()) w0.set_interior(0, spec.v0);
     const Field<T> w0_dev = to_space(w0, Exec::space);
     wave_start(ex, u_[0].cview(), w0_dev.cview(), u_[2].view(), h_, T(spec.dt), s2_);
     fill_ghosts(ex, u_[2], spec.bc);
+    exchange_halo(spec.halo, u_[2].view(), spec.bc, Exec::space);
     if (spec.scheme == WaveScheme::crank_nicolson) {
       b_ = host.like(Exec::space);
       const double k = spec.c * spec.dt * spec.c * spec.dt / 4;
       const Op op = make_grid_operator<Op>(spec.grid, host.view(), 1.0, &k, 1, spec.bc);
       solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver);
+      solver_->exchange_with(spec.halo);
     }
   }
 
@@ -59,6 +62,7 @@ class WaveStepper final : public Stepper {
         record(solver_->solve(next.view(), b_.cview()));
       } else {
         wave_explicit_step(ex_, u.cview(), prev.cview(), next.view(), spec_.bc, h_, s2_);
+        exchange_halo(spec_.halo, next.view(), spec_.bc, Exec::space);
       }
       cur_ = (cur_ + 1) % 3;
       ++step_;
@@ -77,6 +81,7 @@ class WaveStepper final : public Stepper {
     for (std::size_t k = 0; k < prev.size() && k < v.size(); ++k) prev[k] += v[k] - now[k];
     set_interior_values(u_[cur_], 0, v, spec_.bc);
     set_interior_values(u_[(cur_ + 2) % 3], 0, prev, spec_.bc);
+    for (int s : {cur_, (cur_ + 2) % 3}) exchange_halo(spec_.halo, u_[s].view(), spec_.bc, Exec::space);
   }
   void save() override {
     copy(saved_[0], u_[cur_]);
@@ -92,10 +97,11 @@ class WaveStepper final : public Stepper {
     engine << rng_;
     std::vector<double> words;
     for (uint64_t w; engine >> w;) words.push_back(double(w));  // 32-bit words: exact as doubles
-    return {buffer_array("previous", u_[(cur_ + 2) % 3]), {"step", {double(step_)}}, {"random_engine", words}};
+    return {cells_array("previous", u_[(cur_ + 2) % 3]), {"step", {double(step_)}}, {"random_engine", words}};
   }
   void set_extra_state(const std::vector<NamedArray>& s) override {
-    set_buffer_array(u_[(cur_ + 2) % 3], s, "previous");
+    set_cells_array(u_[(cur_ + 2) % 3], s, "previous", spec_.bc);
+    exchange_halo(spec_.halo, u_[(cur_ + 2) % 3].view(), spec_.bc, Exec::space);
     step_ = int64_t(find_array(s, "step").at(0));
     std::stringstream engine;
     for (double w : find_array(s, "random_engine")) engine << uint64_t(w) << ' ';
@@ -107,13 +113,17 @@ class WaveStepper final : public Stepper {
 
  private:
   // The dent goes into u and u_prev alike: the surface is pushed down at rest, then rings. A 3D grid's
-  // drop also draws its plane (after x and y: a 2D grid's drops fall where they always did).
+  // drop also draws its plane (after x and y: a 2D grid's drops fall where they always did). A block
+  // draws on the whole grid, as every rank does, and places the dent relative to its first cell.
   void drop() {
-    std::uniform_int_distribution<int> x(0, spec_.grid.nx - 1), y(0, spec_.grid.ny - 1), z(0, spec_.grid.nz - 1);
-    const int ci = x(rng_), cj = y(rng_), ck = spec_.grid.is_3d() ? z(rng_) : 0;
+    const Extents2 w = spec_.whole.nx > 0 ? spec_.whole : spec_.grid.extents();
+    std::uniform_int_distribution<int> x(0, w.nx - 1), y(0, w.ny - 1), z(0, w.nz - 1);
+    const int ci = x(rng_), cj = y(rng_), ck = w.is_3d() ? z(rng_) : 0;
     for (int s : {cur_, (cur_ + 2) % 3}) {
-      wave_drop(ex_, u_[s].view(), ci, cj, ck, T(spec_.drops.radius), T(spec_.drops.amplitude));
+      wave_drop(ex_, u_[s].view(), ci - spec_.first[0], cj - spec_.first[1], ck - spec_.first[2], T(spec_.drops.radius),
+                T(spec_.drops.amplitude));
       fill_ghosts(ex_, u_[s], spec_.bc);
+      exchange_halo(spec_.halo, u_[s].view(), spec_.bc, Exec::space);
     }
   }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The wave equation u_tt = c^2 lap u (seed 001 eq. 44-3: a membrane or shallow water surface; on a 3D grid,
 // sound in a room), with reflecting (Neumann) or fixed (Dirichlet) sides. Host-side plain data.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -8,6 +9,7 @@
 
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/grid.hpp"
+#include "pdex/grid/halo.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 
 namespace pdex {
@@ -34,6 +36,11 @@ struct WaveModelSpec {
   std::vector<double> u0, v0;  // displacement and velocity at t = 0, row-major ([z][y][x]); v0 empty: at rest
   WaveDrops drops;
   SolverSettings solver;       // crank_nicolson
+  // A block of a run over MPI ranks (models/family.hpp): the exchange that fills its shared sides' ghosts,
+  // the whole grid's extents and the block's first cell in it (drops fall on the whole grid).
+  HaloExchange* halo = nullptr;
+  Extents2 whole{};  // zero: the grid is whole
+  std::array<int, 3> first{0, 0, 0};
 };
 
 // The explicit scheme's CFL limit on dt.
