@@ -106,6 +106,16 @@ T host_rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T>
   return reduce_row_blocks<T>(ex, 0, x.ny, wavefront, ends, Max<T>{});
 }
 
+// color_sweep of a five-point operator on a host executor: the rows of one colour's cells, a row's inner
+// cells in the loop that vectorizes (a block of a grid split among ranks sweeps a colour at a time).
+template <class Exec, class T, class Op>
+T host_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
+                   int color, bool measure) {
+  const Op a = op.refreshed();
+  auto row = [&](int, int j) { return detail::relax_row(a, x, b, bc, omega, color, j, measure); };
+  return reduce<T>(ex, Range2{0, 1, 0, x.ny}, row, Max<T>{});
+}
+
 // jacobi_sweep of a five-point operator on a host executor: row by row, the inner cells of a row in a
 // loop that vectorizes.
 template <class Exec, class T, class Op>

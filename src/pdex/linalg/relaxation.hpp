@@ -62,13 +62,16 @@ T jacobi_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<co
 }
 
 // Updates in place the cells with (i + j) % 2 == color. A launch covers only those cells: a thread
-// per cell of the colour, not a thread per cell with half of them idle.
+// per cell of the colour, not a thread per cell with half of them idle; the host goes row by row
+// (host_color_sweep).
 // On a periodic axis of odd length the colouring does not close across the wrap: the two cells beside
 // the seam have one colour and one of them may read the other's old or new image; either is a valid
 // relaxation, so the method still converges, but results are not bit-reproducible there.
 template <class Exec, class T, class Op>
 T color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
               int color, bool measure) {
+  if constexpr (Exec::space == MemorySpace::host && !Op::tensor())
+    return host_color_sweep(ex, op, x, b, bc, omega, color, measure);
   const Range2 half{0, (x.nx + 1) / 2, 0, x.ny};
   const Op a = op.refreshed();
   auto cell = [=] PDEX_HD(int k, int j) {
