@@ -52,8 +52,10 @@ T pushed(const SideBc& s, T mirror, T across) {
 // Row j of a window level from the level below (`src`: a window holding rows j - 1 .. j + 1, or the
 // state itself, whose rows are the wrapped ones), with the ghosts a stencil of the next level reads: the
 // row's x ghosts and, beside a non-periodic y side, the ghost row.
+// Flattened: GCC left the cell update and the right-hand side out of line here (a call a cell, no
+// vectors) where it inlines them into euler_step's loops.
 template <class T, class Rhs>
-void window_row(const EulerCell<T, Rhs>& step, FieldView<const T> src, bool src_window, FieldView<T> dst, int j,
+[[gnu::flatten]] void window_row(const EulerCell<T, Rhs>& step, FieldView<const T> src, bool src_window, FieldView<T> dst, int j,
                 bool y_periodic) {
   const int ny = src.ny, nx = src.nx;
   const int jr = y_periodic ? (j % ny + ny) % ny : j;
@@ -75,7 +77,7 @@ void window_row(const EulerCell<T, Rhs>& step, FieldView<const T> src, bool src_
 
 // Row j of the last level, into `out` with its ghost images, as euler_step does it.
 template <class T, class Rhs>
-void last_row(const EulerCell<T, Rhs>& cell, int j) {
+[[gnu::flatten]] void last_row(const EulerCell<T, Rhs>& cell, int j) {
   const int nx = cell.in.nx;
   const auto edge = [=](int i, int r) { cell.template apply<true>(i, r); };
   if (j == 0 || j == cell.in.ny - 1) return for_row_cells(0, nx, j, edge);

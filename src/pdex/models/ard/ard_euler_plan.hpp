@@ -58,8 +58,7 @@ EulerPlan euler_plan(const ArdSpec& s, EulerSchedules where) {
   const bool ensemble = s.members.count > 1;
   const long long cells = s.grid.cells();
   if (where == EulerSchedules::host) {
-    // f64 only: in f32 the blocked rows were slower than one pass a step (docs/performance.md).
-    if (std::is_same_v<T, double> && !ensemble && s.temporal_blocking && cells >= blocked_min_cells &&
+    if (!ensemble && s.temporal_blocking && cells >= blocked_min_cells &&
         euler_blocked_takes(s.bc, int(s.species.size()), ard_ghost_width))
       return {EulerPlan::rows, blocked_steps};
     return {};
