@@ -18,7 +18,7 @@ struct ArdCell {
   static constexpr bool takes_volumes = true;
   Rhs rhs;
   FieldView<const T> u;
-  PDEX_HD void operator()(int i, int j, T* k) const {
+  PDEX_HD PDEX_FORCEINLINE void operator()(int i, int j, T* k) const {
     if (u.nz > 1) return ArdRhs3D<Rhs>{rhs}(u, i, j, k);
     rhs(u, i, j, k);
   }

@@ -45,10 +45,12 @@ struct ArdRhs {
   Spacing<T> h{};
 
   // Stencils read the state around offset `so` with spacing data `sh`; parameters are read at `po`.
+  // Forced inline (with operator() and eval_stars): in some host loops (OpenMP's outlined rows, the
+  // Runge-Kutta stages) GCC called it out of line, a call a cell and no vectors.
   // The two differ only when the state is a tile copied elsewhere (the temporally blocked CUDA schedule).
   // `comp(c)` gives species c's values.
   template <class Comps>
-  PDEX_HD void eval(const Comps& comp, int64_t so, const Spacing<T>& sh, int64_t po, T r[ncomp]) const {
+  PDEX_HD PDEX_FORCEINLINE void eval(const Comps& comp, int64_t so, const Spacing<T>& sh, int64_t po, T r[ncomp]) const {
     if constexpr (Tensor) {  // so == po
       T x[ncomp], f[ncomp];
       for (int c = 0; c < ncomp; ++c) x[c] = comp(c)[so];
@@ -63,7 +65,7 @@ struct ArdRhs {
   }
 
   // Isotropic diffusion needs only a cell and its four neighbours, which a kernel may hold in registers.
-  PDEX_HD void eval_stars(const Star<T> (&s)[ncomp], const Spacing<T>& sh, int64_t po, T r[ncomp]) const
+  PDEX_HD PDEX_FORCEINLINE void eval_stars(const Star<T> (&s)[ncomp], const Spacing<T>& sh, int64_t po, T r[ncomp]) const
     requires(!Tensor)
   {
     T x[ncomp], f[ncomp];
@@ -122,7 +124,7 @@ struct ArdRhs {
     return w * (above - below) * sh.ihdz;
   }
 
-  PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
+  PDEX_HD PDEX_FORCEINLINE void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
     const int64_t o = s.offset(i, j);
     eval([&](int c) { return s.comp(c); }, o, h, o, r);
   }
@@ -139,7 +141,7 @@ struct ArdRhs3D {
   static constexpr int ncomp = Rhs::ncomp;
   Rhs rhs;
 
-  PDEX_HD void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
+  PDEX_HD PDEX_FORCEINLINE void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
     rhs(s, i, j, r);
     const int64_t o = s.offset(i, j);
     const bool moves = rhs.scheme() != Advection::none;

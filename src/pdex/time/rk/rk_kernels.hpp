@@ -157,7 +157,8 @@ struct RhsOnly {
   static constexpr bool cuda_full_occupancy = cuda_full_occupancy_of<Cell>();
   Cell f;
   FieldView<T> k;
-  PDEX_HD void operator()(int i, int j) const {
+  // Forced inline: in OpenMP's outlined row loops GCC called it out of line, a call a cell.
+  PDEX_HD PDEX_FORCEINLINE void operator()(int i, int j) const {
     T kv[Cell::ncomp];
     f(i, j, kv);
     store(k.offset(i, j), kv);
