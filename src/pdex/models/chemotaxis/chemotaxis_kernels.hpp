@@ -20,7 +20,7 @@ struct TensorParam {
   int64_t comp_stride = 0;
   Tensor2<T> value{T(1), T(0), T(0), T(1)};
 
-  PDEX_HD Tensor2<T> at(int64_t o) const {
+  PDEX_HD PDEX_FORCEINLINE Tensor2<T> at(int64_t o) const {
     if (!cells) return value;
     return {cells[o], cells[o + comp_stride], cells[o + 2 * comp_stride], cells[o + 3 * comp_stride]};
   }
@@ -33,7 +33,7 @@ struct TensorParam {
 // fluxes cancel exactly in a sum over cells: with zero flux at the sides, the mass of n is conserved
 // to rounding.
 template <class T>
-PDEX_HD inline T face_flux(const T* n, const T* c, int64_t a, int64_t step, int64_t across, T inv_h, T inv_2h_across,
+PDEX_HD PDEX_FORCEINLINE T face_flux(const T* n, const T* c, int64_t a, int64_t step, int64_t across, T inv_h, T inv_2h_across,
                            T s_normal, T s_tangential) {
   const int64_t b = a + step;
   const T dn = (n[b] - n[a]) * inv_h, dc = (c[b] - c[a]) * inv_h;
@@ -44,7 +44,7 @@ PDEX_HD inline T face_flux(const T* n, const T* c, int64_t a, int64_t step, int6
 // div(grad n - n S grad c) in conservative form: seed 002 eq. (1)_1 without advection, Keller-Segel's
 // n equation with S = chi I.
 template <class T>
-PDEX_HD inline T div_cell_flux(const T* n, const T* c, int64_t o, const TensorParam<T>& s, const Spacing<T>& h) {
+PDEX_HD PDEX_FORCEINLINE T div_cell_flux(const T* n, const T* c, int64_t o, const TensorParam<T>& s, const Spacing<T>& h) {
   const int64_t p = h.pitch;
   const Tensor2<T> s0 = s.at(o), se = s.at(o + 1), sw = s.at(o - 1), sn = s.at(o + p), ss = s.at(o - p);
   const T fe = face_flux(n, c, o, 1, p, h.idx, h.ihdy, T(0.5) * (s0.xx + se.xx), T(0.5) * (s0.xy + se.xy));
@@ -57,7 +57,7 @@ PDEX_HD inline T div_cell_flux(const T* n, const T* c, int64_t o, const TensorPa
 // The z faces' part of div(grad n - chi n grad c) on a 3D grid (Keller-Segel's isotropic S = chi I), by
 // the same face fluxes: conservative, so with zero flux at the sides the mass of n is kept.
 template <class T>
-PDEX_HD inline T div_z_flux(const T* n, const T* c, int64_t o, T chi, const Spacing<T>& h) {
+PDEX_HD PDEX_FORCEINLINE T div_z_flux(const T* n, const T* c, int64_t o, T chi, const Spacing<T>& h) {
   const int64_t p = h.plane;
   auto flux = [&](int64_t a) {
     const int64_t b = a + p;
