@@ -3,8 +3,10 @@
 // strong scaling: one grid of N x N (N^3) over every rank count. Each run is `pdex run` of Gray-Scott
 // (examples/gray_scott_spots.toml, gray_scott_3d.toml in 3D) for --steps steps without outputs, launched
 // by mpirun (or PDEX_MPIRUN); its stepping seconds, and each rank's exchange seconds, come from its
-// summary.json. On a CPU backend the strong-scaling grid also runs in one process on OpenMP with as many
-// threads as ranks: ranks against threads on the same cores.
+// summary.json. With --solve each run solves a Poisson problem by multigrid instead (examples/
+// poisson_torsion.toml, poisson_cube.toml in 3D), its solve's seconds in place of the stepping's. On a
+// CPU backend the strong-scaling grid also runs in one process on OpenMP with as many threads as ranks:
+// ranks against threads on the same cores.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,7 @@ namespace {
 struct ScalingOptions {
   std::vector<int> ranks{1, 2, 4};
   int weak = 1024, strong = 2048, dims = 2, steps = 200;
+  bool solve = false;  // a multigrid Poisson solve a run, not Gray-Scott's steps
   std::string backend = "openmp", precision = "f32", config, dir = "bench-scaling-runs", json = "bench-scaling.json";
 };
 
@@ -35,15 +38,17 @@ struct Row {
   int ranks = 1;
   std::vector<int> grid;
   double seconds = 0, exchange_share = 0;
+  int iterations = 0;  // --solve: the solve's cycles
 };
 
 // The run's overrides: the grid, the steps, no outputs, the process grid where given.
 std::vector<std::string> run_args(const ScalingOptions& o, const std::vector<int>& grid, const std::string& split,
                                   const std::string& backend) {
   std::vector<std::string> a{"--backend", backend, "--precision", o.precision, "--set", "grid.nx=" + std::to_string(grid[0]),
-                             "--set", "grid.ny=" + std::to_string(grid[1]), "--set", "time.steps=" + std::to_string(o.steps),
-                             "--set", "time.check_every=" + std::to_string(o.steps), "--set", "output.every=0",
-                             "--set", "output.formats=[]", "--set", "run.progress=false"};
+                             "--set", "grid.ny=" + std::to_string(grid[1]), "--set", "output.formats=[]", "--set", "run.progress=false"};
+  if (!o.solve)
+    a.insert(a.end(), {"--set", "time.steps=" + std::to_string(o.steps), "--set", "time.check_every=" + std::to_string(o.steps),
+                       "--set", "output.every=0"});
   if (o.dims == 3) a.insert(a.end(), {"--set", "grid.nz=" + std::to_string(grid[2])});
   if (!split.empty()) a.insert(a.end(), {"--set", "run.ranks=" + split});
   return a;
@@ -65,7 +70,8 @@ Row run_row(const ScalingOptions& o, const std::string& mode, int ranks, const s
   const bool threads = mode == "openmp";
   const std::string env = threads ? "OMP_NUM_THREADS=" + std::to_string(ranks) : "OMP_NUM_THREADS=1";
   const nlohmann::json s = run_pdex_child(threads ? 0 : ranks, o.config, out, run_args(o, grid, split, threads ? "openmp" : o.backend), env);
-  return {mode, ranks, grid, s["wall_seconds"]["stepping"].get<double>(), exchange_share(s)};
+  const int iterations = o.solve ? s["solver"]["iterations"].get<int>() : 0;
+  return {mode, ranks, grid, s["wall_seconds"]["stepping"].get<double>(), exchange_share(s), iterations};
 }
 
 double cells_of(const Row& r) {
@@ -84,15 +90,17 @@ double efficiency(const Row& r, const std::vector<Row>& rows) {
 
 void report(const ScalingOptions& o, const std::vector<Row>& rows) {
   std::printf("%-7s %6s %18s %12s %9s %11s %10s\n", "mode", "ranks", "grid", "stepping s", "Gcell/s", "efficiency", "exchange");
-  nlohmann::json j = {{"backend", o.backend}, {"precision", o.precision}, {"steps", o.steps}, {"rows", nlohmann::json::array()}};
+  nlohmann::json j = {{"backend", o.backend}, {"precision", o.precision}, {"steps", o.solve ? 0 : o.steps}, {"solve", o.solve},
+                      {"rows", nlohmann::json::array()}};
   for (const Row& r : rows) {
     std::string grid;
     for (std::size_t a = 0; a < r.grid.size(); ++a) grid += (a ? " x " : "") + std::to_string(r.grid[a]);
-    const double rate = cells_of(r) * o.steps / r.seconds / 1e9, eff = efficiency(r, rows);
+    const double rate = cells_of(r) * (o.solve ? 1 : o.steps) / r.seconds / 1e9, eff = efficiency(r, rows);
     std::printf("%-7s %6d %18s %12.3f %9.3f %10.0f%% %9.0f%%\n", r.mode.c_str(), r.ranks, grid.c_str(), r.seconds, rate, 100 * eff,
                 100 * r.exchange_share);
     j["rows"].push_back({{"mode", r.mode}, {"ranks", r.ranks}, {"grid", r.grid}, {"stepping_seconds", r.seconds},
                          {"gcells_per_second", rate}, {"efficiency", eff}, {"exchange_share", r.exchange_share}});
+    if (o.solve) j["rows"].back()["iterations"] = r.iterations;
   }
   std::ofstream(o.json) << j.dump(2) << "\n";
   std::printf("wrote %s (runs in %s)\n", o.json.c_str(), o.dir.c_str());
@@ -108,13 +116,16 @@ int cmd_bench_scaling(const std::vector<std::string>& args) {
   app.add_option("--strong", o.strong, "strong scaling: cells along each axis of the grid (0: skip)");
   app.add_option("--dims", o.dims, "2 or 3")->check(CLI::IsMember({2, 3}));
   app.add_option("--steps", o.steps, "steps a run");
+  app.add_flag("--solve", o.solve, "solve a Poisson problem by multigrid a run (seconds: the solve's; Gcell/s: cells solved a second)");
   app.add_option("--backend", o.backend, "serial | openmp | cuda (one GPU per rank)");
   app.add_option("--precision", o.precision, "f32 | f64");
   app.add_option("--config", o.config, "the run's configuration (default: Gray-Scott from examples/)");
   app.add_option("--dir", o.dir, "where the runs write their summaries");
   app.add_option("--json", o.json, "output JSON file");
   if (const auto status = parse_suite_args(app, args)) return *status;
-  if (o.config.empty()) o.config = o.dims == 3 ? "examples/gray_scott_3d.toml" : "examples/gray_scott_spots.toml";
+  if (o.config.empty())
+    o.config = o.solve ? (o.dims == 3 ? "examples/poisson_cube.toml" : "examples/poisson_torsion.toml")
+                       : (o.dims == 3 ? "examples/gray_scott_3d.toml" : "examples/gray_scott_spots.toml");
   if (!std::filesystem::exists(o.config)) throw InputError("--config: " + o.config + " not found (run from the repository's root, or give --config)");
   if (o.ranks.empty() || *std::min_element(o.ranks.begin(), o.ranks.end()) < 1) throw InputError("--ranks: expected counts of 1 or more");
   std::sort(o.ranks.begin(), o.ranks.end());

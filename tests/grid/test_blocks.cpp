@@ -60,6 +60,23 @@ TEST(Blocks, BlocksTileTheGridInPairsWhereTheyCanTheFirstOnesWider) {
   EXPECT_EQ(block_of({4, 1, 1}, three, 2).count[0], 1);
 }
 
+// Where an axis has at least 16 runs of 2^k cells a block, the blocks take such runs, so that multigrid's
+// levels halve them exactly k - 1 times: 1000 cells (8 x 125) in 3 blocks take runs of 8 (42, 42 and 41
+// runs); 512 in 3 take runs of 8 too (64 runs: 22, 21, 21); 1024 in 2 are two halves.
+TEST(Blocks, LongAxesSplitInRunsOfAPowerOfTwo) {
+  const ProcessGrid three{{3, 1, 1}}, two{{2, 1, 1}};
+  auto counts = [](const Extents2& e, const ProcessGrid& pg) {
+    std::vector<int> out;
+    for (int r = 0; r < pg.size(); ++r) out.push_back(block_of(e, pg, r).count[0]);
+    return out;
+  };
+  EXPECT_EQ(counts({1000, 1, 1}, three), (std::vector<int>{336, 336, 328}));
+  EXPECT_EQ(counts({512, 1, 1}, three), (std::vector<int>{176, 168, 168}));
+  EXPECT_EQ(counts({1024, 1, 1}, two), (std::vector<int>{512, 512}));
+  EXPECT_EQ(counts({96, 1, 1}, three), (std::vector<int>{32, 32, 32}));  // 96 / 3 / 16 = 2: pairs
+  EXPECT_EQ(block_of({1000, 1, 1}, three, 2).first[0], 672);
+}
+
 // A 2D array given with a ring of ghosts: the block's cells and the ring around them, which is the
 // neighbouring blocks' cells inside the grid and the array's ring at the grid's sides.
 TEST(Blocks, ABlocksRingIsItsNeighboursCells) {

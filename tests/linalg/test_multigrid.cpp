@@ -238,7 +238,7 @@ void expect_side_restriction_matches_hat(double tol) {
     for (int J = 0; J < ny / 2; ++J)
       for (int I = 0; I < nx / 2; ++I) {
         if (!(I == 0 || J == 0 || I == nx / 2 - 1 || J == ny / 2 - 1)) continue;
-        const double fast = double(detail::full_weighting_near_side(fine.cview(), c, I, J));
+        const double fast = double(detail::full_weighting_near_side(fine.cview(), c, I, J, 0u));
         const double hat = double(detail::hat_restriction(fine.cview(), mx, my, c, I, J));
         EXPECT_NEAR(fast, hat, tol) << "coarse cell (" << I << ", " << J << "), component " << c;
         ++sides;
@@ -249,6 +249,35 @@ void expect_side_restriction_matches_hat(double tol) {
 TEST(RestrictionTest, FixedWeightsAlongTheSidesAreTheHatWeights) {
   expect_side_restriction_matches_hat<double>(1e-14);
   expect_side_restriction_matches_hat<float>(1e-6);
+}
+
+// On a block of a grid split among MPI ranks the sides shared with other blocks are open: the restriction
+// reads the neighbours' cells from the ghosts, as one process reads them on the whole grid. With every
+// side open, the fixed weights near the sides and the general hat weights are the inner cells' full
+// weighting; with only the low x side open, restrict_residual's column beside it reads the ghosts and
+// renormalizes along the closed y sides alone.
+TEST(RestrictionTest, OpenSidesReadTheNeighboursCellsInTheGhosts) {
+  const int nx = 12, ny = 6;
+  Field<double> fine(Grid2{nx, ny}, 1, 1, MemorySpace::host);
+  FieldView<double> f = fine.view();
+  for (int j = -1; j <= ny; ++j)
+    for (int i = -1; i <= nx; ++i) f(0, i, j) = std::sin(1.7 * i + 0.3 * j * j) + 0.01 * i * j;
+  const unsigned all = 0xF;
+  const detail::AxisMap mx = detail::axis_map(nx / 2, nx, all, 0), my = detail::axis_map(ny / 2, ny, all, 1);
+  for (int J = 0; J < ny / 2; ++J)
+    for (int I = 0; I < nx / 2; ++I) {
+      const double full = detail::full_weighting(fine.cview(), 0, I, J);
+      EXPECT_NEAR(detail::full_weighting_near_side(fine.cview(), 0, I, J, all), full, 1e-14) << I << ", " << J;
+      EXPECT_NEAR(detail::hat_restriction(fine.cview(), mx, my, 0, I, J), full, 1e-14) << I << ", " << J;
+    }
+  Field<double> coarse(Grid2{nx / 2, ny / 2}, 1, 1, MemorySpace::host), x = coarse.like(MemorySpace::host);
+  restrict_residual(Serial{}, fine.cview(), coarse.view(), x.view(), FieldBoundary{}, 1u);
+  for (int J = 0; J < ny / 2; ++J) {
+    const bool inner = J > 0 && J < ny / 2 - 1;
+    const double expected = inner ? detail::full_weighting(fine.cview(), 0, 0, J) : detail::full_weighting_near_side(fine.cview(), 0, 0, J, 1u);
+    EXPECT_DOUBLE_EQ(coarse.cview()(0, 0, J), expected) << J;
+    EXPECT_NE(coarse.cview()(0, 0, J), detail::full_weighting_near_side(fine.cview(), 0, 0, J, 0u)) << "the ghosts were read";
+  }
 }
 
 // On the GPU a field of 16 MB or more is swept out of place in shared-memory tiles (rb_sweep_into, with

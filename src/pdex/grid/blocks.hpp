@@ -1,10 +1,11 @@
 #pragma once
 // A grid split into blocks, one per MPI rank (docs/parallel.md): a process grid of px x py (x pz) ranks,
 // rank r at coordinates (r % px, (r / px) % py, r / (px py)). Along an axis of even length n with at least
-// a pair of cells for each of its p blocks, the blocks take pairs, the first (n / 2) % p one pair more,
-// so that every block starts at an even index (red-black colours agree across ranks); otherwise the
-// first n % p blocks are one cell wider than the others. Host-side plain data: the decomposition apart
-// from the transport.
+// a pair of cells for each of its p blocks, the blocks take runs of 2^k cells (pairs, or more where n has
+// at least 16 runs of 2^k a block), the first (n / 2^k) % p one run more, so that every block starts at an
+// even index (red-black colours agree across ranks) and multigrid's levels halve the blocks exactly;
+// otherwise the first n % p blocks are one cell wider than the others. Host-side plain data: the
+// decomposition apart from the transport.
 #include <array>
 #include <cstdint>
 #include <string>

@@ -6,6 +6,8 @@
 // included, then along y over whole rows, then along z over whole planes, so that a ghost outside along
 // two or three axes ends as the image of an image, as on one rank. Every rank calls exchange() on the
 // same fields in the same order: it communicates.
+#include <array>
+
 #include "pdex/core/memory_space.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/extents.hpp"
@@ -31,6 +33,18 @@ class HaloExchange {
   virtual double seconds() const = 0;
   // The extents of the whole grid the block belongs to (SOR's weight is the whole grid's).
   virtual Extents2 whole() const = 0;
+  // The global index of the block's first cell along x, y and z.
+  virtual std::array<int, 3> first() const = 0;
+  // The sides (bit s for side s, boundary.hpp's numbering) that face another block inside the grid, not
+  // the grid's boundary (a periodic wrap is the boundary's).
+  virtual unsigned shared_sides() const = 0;
+  // The whole grid's conditions, from a block's (block_boundary's): every rank's low sides are rank 0's
+  // and high sides the last rank's, where the blocks touch the grid's boundary.
+  virtual FieldBoundary whole_boundary(const FieldBoundary& bc) = 0;
+  // Every rank's part (its interior cells, the part's first cell at global index `first` of the level the
+  // parts split) into the interior of `whole`, on every rank; `whole`'s ghosts are not touched.
+  virtual void gather(FieldView<const float> part, std::array<int, 3> first, FieldView<float> whole, MemorySpace space) = 0;
+  virtual void gather(FieldView<const double> part, std::array<int, 3> first, FieldView<double> whole, MemorySpace space) = 0;
 };
 
 // Fills f's shared ghosts where there is an exchange (a block of a split grid); nothing otherwise.
@@ -38,6 +52,9 @@ template <class T>
 void exchange_halo(HaloExchange* halo, FieldView<T> f, const FieldBoundary& bc, MemorySpace space) {
   if (halo) halo->exchange(f, bc, space);
 }
+
+// The largest x over the ranks where there is an exchange; x otherwise.
+inline double max_over_ranks(HaloExchange* halo, double x) { return halo ? halo->max_over_ranks(x) : x; }
 
 // x summed over the ranks where there is an exchange; x otherwise.
 inline double sum_over_ranks(HaloExchange* halo, double x) { return halo ? halo->sum_over_ranks(x) : x; }

@@ -3,14 +3,13 @@
 // homogeneous boundary conditions, written into their ghosts before each application; M is none,
 // Jacobi (the operator's exact diagonal) or one multigrid cycle. On a block of a grid split among MPI
 // ranks (halo set), the shared sides' ghosts come from the neighbours and the products are the whole
-// grid's (multigrid is not split).
+// grid's (the multigrid cycle a BlockMultigrid's).
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/grid/halo.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/krylov_kernels.hpp"
 #include "pdex/linalg/multigrid.hpp"
-#include "pdex/linalg/multigrid3.hpp"
 #include "pdex/linalg/solver_settings.hpp"
 
 namespace pdex {
@@ -21,7 +20,7 @@ struct GridSystem {
   Op op;
   FieldBoundary hbc;  // homogeneous conditions
   Preconditioner pre = Preconditioner::none;
-  MultigridOf<Exec, T, Op>* mg = nullptr;  // when pre is multigrid
+  MultigridCycle<T>* mg = nullptr;  // when pre is multigrid
   HaloExchange* halo = nullptr;            // a block's exchange with the other ranks
 
   // x's ghosts must hold its boundary images (and its neighbours' values).

@@ -16,6 +16,8 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/grid/halo.hpp"
+#include "pdex/linalg/block_multigrid.hpp"
+#include "pdex/linalg/block_sweeps.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
 #include "pdex/linalg/grid_system.hpp"
@@ -66,11 +68,8 @@ class LinearSolver {
         t_ = field();
       }
     }
-    if (s.method == SolverMethod::multigrid || preconditioner() == Preconditioner::multigrid) {
-      const FieldBoundary& mg_bc = s.method == SolverMethod::multigrid ? bc_ : hbc_;
-      mg_ = std::make_unique<MultigridOf<Exec, T, Op>>(ex, layout.grid(), layout, op, mg_bc, ncomp_,
-                                                 MultigridSettings{s.cycle_gamma, s.pre, s.post, s.method == SolverMethod::pcg});
-    }
+    if (s.method == SolverMethod::multigrid || preconditioner() == Preconditioner::multigrid)
+      mg_ = std::make_unique<MultigridOf<Exec, T, Op>>(ex, layout.grid(), layout, op, multigrid_bc(), ncomp_, multigrid_settings());
   }
 
   double omega() const { return omega_; }
@@ -79,17 +78,17 @@ class LinearSolver {
   int multigrid_levels() const { return mg_ ? mg_->levels() : 0; }
 
   // Makes this the solver of a block of a grid split among MPI ranks (grid/blocks.hpp): the shared
-  // sides' ghosts come from `halo`, the products and tests are over the ranks. Every method but
-  // multigrid runs so (the others throw InputError); the relaxations sweep colour by colour with an
-  // exchange after each (relax_block).
+  // sides' ghosts come from `halo`, the products and tests are over the ranks. The relaxations sweep
+  // colour by colour with an exchange after each (sweep_colours); multigrid distributes its fine levels
+  // and gathers its coarse ones (BlockMultigrid).
   void exchange_with(HaloExchange* halo) {
     if (!halo) return;
-    if (!solves_over_ranks(s_)) throw InputError(solves_over_ranks_limits("the solves"));
     // A block's shared sides are placeholders: the problem is singular where no block has a fixing side.
     if (halo->sum_over_ranks(singular_ ? 0.0 : 1.0) == 0)
       throw InputError("a problem fixed only up to a constant (no Dirichlet side, no zeroth-order term) runs with one process");
     singular_ = false;
     halo_ = halo;
+    if (mg_) mg_ = std::make_unique<BlockMultigrid<Exec, T, Op>>(ex_, r_, op_, multigrid_bc(), ncomp_, multigrid_settings(), *halo);
     if (!is_relaxation(s_.method)) return;
     check_colours_split();
     queued_ = into_ = run_ = false;
@@ -149,6 +148,12 @@ class LinearSolver {
     return s_.preconditioner;
   }
 
+  // Multigrid as the method solves with the problem's conditions; as a preconditioner, for corrections.
+  const FieldBoundary& multigrid_bc() const { return s_.method == SolverMethod::multigrid ? bc_ : hbc_; }
+  MultigridSettings multigrid_settings() const {
+    return MultigridSettings{s_.cycle_gamma, s_.pre, s_.post, s_.method == SolverMethod::pcg};
+  }
+
   void set_bnorm(double b_norm2) {
     bnorm_ = std::sqrt(b_norm2);
     if (bnorm_ == 0) bnorm_ = 1;  // then the residual test is absolute
@@ -178,7 +183,6 @@ class LinearSolver {
   }
 
   SolveStats relax(FieldView<T> x) {
-    if (halo_) return relax_block(x);
     if constexpr (Schedules::queued_sweeps && planar())
       if (queued_) return device_.queued(*this, x);
     if constexpr (Schedules::one_launch_relaxation && !Op::volume())
@@ -189,30 +193,39 @@ class LinearSolver {
       }
     SolveStats st;
     st.residual = std::nan("");
-    const bool jacobi = this->jacobi();
-    FieldView<T> cur = x, other = jacobi || into_ ? tmp_.view() : x;
+    FieldView<T> cur = x, other = jacobi() || into_ ? tmp_.view() : x;
     const T w = T(omega_);
     const int every = std::max(1, s_.check_every);
     while (st.iterations < s_.max_iter) {
       const int n = std::min(every, s_.max_iter - st.iterations);  // the sweeps up to the next test
-      T change = T(0);
-      if (jacobi || into_) {
-        for (int k = 0; k < n; ++k) {
-          const bool measure = k == n - 1;
-          change = jacobi ? jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure)
-                          : rb_sweep_into(ex_, op_, as_const(cur), b_, other, bc_, w, false, measure);
-          std::swap(cur, other);
-        }
-      } else {
-        change = rb_sweeps(ex_, op_, cur, b_, bc_, w, false, n, true);
-      }
+      const T change = sweeps(cur, other, w, n);
       st.iterations += n;
-      st.change = double(change);
+      st.change = max_over_ranks(halo_, double(change));
       if (s_.change_tol > 0 && st.change >= s_.change_tol) continue;
       if (passed_residual_test(as_const(cur), st)) break;
     }
     if (cur.data != x.data) copy_all(cur, x);
     return st;
+  }
+
+  // n sweeps, the last one measured (its largest change). Out of place (Jacobi, a device's red-black
+  // sweeps into the other field), cur and other swap after each; a block's are exchanged after each
+  // sweep, or colour (sweep_colours).
+  T sweeps(FieldView<T>& cur, FieldView<T>& other, T w, int n) {
+    if (!jacobi() && !into_ && !halo_) return rb_sweeps(ex_, op_, cur, b_, bc_, w, false, n, true);
+    T change = T(0);
+    for (int k = 0; k < n; ++k) {
+      const bool measure = k == n - 1;
+      if (!jacobi() && !into_) {
+        change = sweep_colours(ex_, op_, cur, b_, bc_, w, false, measure, *halo_);
+        continue;
+      }
+      change = jacobi() ? jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure)
+                        : rb_sweep_into(ex_, op_, as_const(cur), b_, other, bc_, w, false, measure);
+      std::swap(cur, other);
+      exchange_halo(halo_, cur, bc_, Exec::space);
+    }
+    return change;
   }
 
   // Red-black colours agree across the ranks where every block starts at an even index and, in place,
@@ -229,48 +242,7 @@ class LinearSolver {
     if (halo_->sum_over_ranks(odd ? 1.0 : 0.0) > 0)
       throw InputError("over MPI ranks the Gauss-Seidel and SOR sweeps need an even number of cells along every axis that is "
                        "periodic or split among the ranks: make grid.nx, grid.ny (grid.nz) even there, or solve by "
-                       "solver.method = \"cg\" or \"jacobi\"");
-  }
-
-  // A block's relaxation: Jacobi with an exchange after each sweep; Gauss-Seidel and SOR colour by colour
-  // (four for a tensor), an exchange after each; the change and residual tests over every rank.
-  SolveStats relax_block(FieldView<T> x) {
-    SolveStats st;
-    st.residual = std::nan("");
-    FieldView<T> cur = x, other = jacobi() ? tmp_.view() : x;
-    const T w = T(omega_);
-    const int every = std::max(1, s_.check_every);
-    while (st.iterations < s_.max_iter) {
-      const int n = std::min(every, s_.max_iter - st.iterations);
-      T change = T(0);
-      for (int k = 0; k < n; ++k) {
-        const bool measure = k == n - 1;
-        if (jacobi()) {
-          change = jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure);
-          std::swap(cur, other);
-          exchange_halo(halo_, cur, bc_, Exec::space);
-          continue;
-        }
-        for (int colour = 0; colour < (Op::tensor() ? 4 : 2); ++colour) {
-          const T m = colour_sweep(cur, w, colour, measure);
-          change = m > change ? m : change;
-          exchange_halo(halo_, cur, bc_, Exec::space);
-        }
-      }
-      st.iterations += n;
-      st.change = halo_->max_over_ranks(double(change));
-      if (s_.change_tol > 0 && st.change >= s_.change_tol) continue;
-      if (passed_residual_test(as_const(cur), st)) break;
-    }
-    if (cur.data != x.data) copy_all(cur, x);
-    return st;
-  }
-
-  T colour_sweep(FieldView<T> x, T w, int colour, bool measure) {
-    if constexpr (Op::tensor())
-      return tensor_color_sweep(ex_, op_, x, b_, bc_, w, colour, measure);
-    else
-      return color_sweep(ex_, op_, x, b_, bc_, w, colour, measure);
+                       "solver.method = \"multigrid\", \"cg\" or \"jacobi\"");
   }
 
   void copy_all(FieldView<T> from, FieldView<T> to) {
@@ -295,7 +267,7 @@ class LinearSolver {
   // Poisson at 256^2, seed 002's pressure at 128^2 and 256^2): 0.9 to 1.1 times this. Where tol lies
   // below it (f32 Poisson on fine grids: it grows as 1 / h^2), no number of cycles reaches tol.
   double rounding_floor(FieldView<const T> x) {
-    return double(std::numeric_limits<T>::epsilon()) / 4 * std::sqrt(diagonal_norm2(ex_, op_, x)) / bnorm_;
+    return double(std::numeric_limits<T>::epsilon()) / 4 * std::sqrt(sum_over_ranks(halo_, diagonal_norm2(ex_, op_, x))) / bnorm_;
   }
 
   // The first test comes after the first cycle: a residual pass before it would cost a fifth of a
@@ -356,7 +328,7 @@ class LinearSolver {
   double omega_ = 1, bnorm_ = 1;
   FieldView<const T> b_{};  // the right-hand side of the current solve
   Field<T> b_copy_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;
-  std::unique_ptr<MultigridOf<Exec, T, Op>> mg_;
+  std::unique_ptr<MultigridCycle<T>> mg_;
   HaloExchange* halo_ = nullptr;  // a block's exchange with the other ranks (exchange_with)
 };
 

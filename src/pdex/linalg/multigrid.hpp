@@ -38,6 +38,17 @@ struct MultigridSettings {
   double smooth_omega = 1.2;
 };
 
+// What a solver takes of a multigrid: its cycles (Multigrid and Multigrid3 on one process, BlockMultigrid
+// on a block of a grid split among MPI ranks).
+template <class T>
+class MultigridCycle {
+ public:
+  virtual ~MultigridCycle() = default;
+  virtual int levels() const = 0;
+  // One cycle for A x = b on the fine level; x's ghosts hold its boundary images on entry and on exit.
+  virtual void cycle(FieldView<T> x, FieldView<const T> b) = 0;
+};
+
 // The coarse problem, solved in one launch by a single thread: the coarsest grid has a handful of
 // cells, and launches, not arithmetic, would dominate a parallel solve there. Each update waits for
 // the last (a dependent chain of memory accesses on the GPU), so the grid is coarsened down to one cell
@@ -85,7 +96,7 @@ void residual_field(const Exec& ex, const Op& op, FieldView<const T> x, FieldVie
 
 // Op: Helmholtz<T>, or Helmholtz<T, true> for a diffusion tensor.
 template <class Exec, class T, class Op = Helmholtz<T>>
-class Multigrid {
+class Multigrid final : public MultigridCycle<T> {
  public:
   // The fine level's operator `op` (its d pointers, if any, index fields of layout `fine_layout`),
   // conditions `bc` and component count.
@@ -129,29 +140,14 @@ class Multigrid {
     }
   }
 
-  int levels() const { return int(levels_.size()) + 1; }
+  int levels() const override { return int(levels_.size()) + 1; }
 
-  // One cycle for A x = b on the fine level; x's ghosts hold its boundary images on entry and on exit.
   // The cycle waits for nothing, so CUDA replays it as one graph per (x, b).
-  void cycle(FieldView<T> x, FieldView<const T> b) {
+  void cycle(FieldView<T> x, FieldView<const T> b) override {
     graph_.run(ex_, x.data, b.data, [&] { cycle_at(0, x, b); });
   }
 
- private:
-  struct Level {
-    Field<T> x, b, r;  // correction, right-hand side, residual
-    Field<T> tmp;      // the smoothers' other field, on the GPU (out_of_place)
-    Field<T> d[max_solver_components];  // restricted diffusivity multipliers, where they vary
-    Field<T> m;                         // the restricted tensor (Op::tensor())
-    Op op;
-    FieldBoundary bc;
-  };
-
-  // Out-of-place smoothing (two fields, the GPU's tiles) serves five-point operators.
-  static bool out_of_place(const Field<T>& layout) {
-    return !Op::tensor() && sweeps_into<Exec>(layout);
-  }
-
+  // The hierarchy's rules, which BlockMultigrid follows on the whole grid of a block.
   // The largest diffusivity multiplier of each component and the largest |entries| of the tensor: bounds
   // of every level's coefficients (restriction averages).
   struct Scale {
@@ -191,6 +187,31 @@ class Multigrid {
     return true;
   }
 
+  // Halves an axis (rounding up) while it has more than one cell and is not already the coarser one.
+  static bool coarsen(Grid2& g) {
+    const bool cx = g.nx > 2 && g.dx <= 1.5 * g.dy, cy = g.ny > 2 && g.dy <= 1.5 * g.dx;
+    if (!cx && !cy) return false;
+    g = g.halved(cx, cy);
+    return true;
+  }
+
+  static constexpr int truncated_sweeps = 4;  // the sweeps that solve a level sweeps_solve accepts
+
+ private:
+  struct Level {
+    Field<T> x, b, r;  // correction, right-hand side, residual
+    Field<T> tmp;      // the smoothers' other field, on the GPU (out_of_place)
+    Field<T> d[max_solver_components];  // restricted diffusivity multipliers, where they vary
+    Field<T> m;                         // the restricted tensor (Op::tensor())
+    Op op;
+    FieldBoundary bc;
+  };
+
+  // Out-of-place smoothing (two fields, the GPU's tiles) serves five-point operators.
+  static bool out_of_place(const Field<T>& layout) {
+    return !Op::tensor() && sweeps_into<Exec>(layout);
+  }
+
   // Five-point operators stop coarsening at coarse_cells or fewer, where SOR sweeps (sor_sweeps) solve
   // in one block on a GPU: each level below would cost about as much as that level's sweeps, a few
   // launches of a few microseconds every level. A tensor's go down to coarse_solve.
@@ -204,14 +225,6 @@ class Multigrid {
     const double rate = omega - 1;
     if (!(rate > 0)) return 4;
     return std::clamp(int(std::ceil(std::log(1e-3) / std::log(rate))), 4, 100);
-  }
-
-  // Halves an axis (rounding up) while it has more than one cell and is not already the coarser one.
-  static bool coarsen(Grid2& g) {
-    const bool cx = g.nx > 2 && g.dx <= 1.5 * g.dy, cy = g.ny > 2 && g.dy <= 1.5 * g.dx;
-    if (!cx && !cy) return false;
-    g = g.halved(cx, cy);
-    return true;
   }
 
   // Each component's diffusivity multiplier and the tensor of the finer level's operator `finer` (fields
@@ -308,7 +321,6 @@ class Multigrid {
   unsigned singular_mask_ = 0;
   std::vector<std::unique_ptr<Level>> levels_;
   bool truncated_ = false;  // the coarsest level is solved by sweeps (sweeps_solve), not coarse_solve
-  static constexpr int truncated_sweeps = 4;
   double coarse_omega_ = 1;  // SOR on the coarsest level, coarse_sweeps_ sweeps (0: coarse_solve)
   int coarse_sweeps_ = 0;
   GraphCache<Exec> graph_;

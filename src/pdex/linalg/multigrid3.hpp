@@ -24,7 +24,7 @@
 namespace pdex {
 
 template <class Exec, class T>
-class Multigrid3 {
+class Multigrid3 final : public MultigridCycle<T> {
  public:
   using Op = Helmholtz3<T>;
 
@@ -35,7 +35,7 @@ class Multigrid3 {
     for (int c = 0; c < ncomp; ++c)
       if (has_constant_null_space(double(op.alpha), bc, c)) singular_mask_ |= 1u << c;
     const FieldBoundary hbc = homogeneous(bc);
-    const double dmax = largest_multiplier(ex, op, fine_layout, ncomp);
+    const double dmax = scale_of(ex, op, fine_layout, ncomp);
     Grid2 g = grid;
     FieldView<const T> prev = fine_layout.cview();
     truncated_ = sweeps_solve(op, g, dmax, ncomp);
@@ -59,26 +59,19 @@ class Multigrid3 {
     }
   }
 
-  int levels() const { return int(levels_.size()) + 1; }
+  int levels() const override { return int(levels_.size()) + 1; }
 
-  // One cycle for A x = b; x's ghosts hold its boundary images on entry and on exit.
-  void cycle(FieldView<T> x, FieldView<const T> b) {
+  void cycle(FieldView<T> x, FieldView<const T> b) override {
     graph_.run(ex_, x.data, b.data, [&] { cycle_at(0, x, b); });
   }
 
- private:
-  struct Level {
-    Field<T> x, b, r;
-    Field<T> d[max_solver_components];
-    Op op;
-    FieldBoundary bc;
-  };
-
+  // The hierarchy's rules, which BlockMultigrid follows on the whole grid of a block.
   // Red-black SOR's smoothing weight on 3D grids (Yavneh's for the seven-point Laplacian).
   static constexpr double smooth_omega = 1.15;
   static constexpr int truncated_sweeps = 4;
 
-  static double largest_multiplier(const Exec& ex, const Op& op, const Field<T>& layout, int ncomp) {
+  // The largest diffusivity multiplier: a bound of every level's (restriction averages).
+  static double scale_of(const Exec& ex, const Op& op, const Field<T>& layout, int ncomp) {
     double m = 1;
     for (int c = 0; c < ncomp; ++c) {
       if (!op.d[c]) continue;
@@ -113,6 +106,14 @@ class Multigrid3 {
     g = g.halved(halve[0], halve[1], halve[2]);
     return true;
   }
+
+ private:
+  struct Level {
+    Field<T> x, b, r;
+    Field<T> d[max_solver_components];
+    Op op;
+    FieldBoundary bc;
+  };
 
   void coarsen_multipliers(Level& lv, FieldView<const T> fine, const Op& finer, int ncomp) {
     for (int c = 0; c < ncomp; ++c) {

@@ -24,18 +24,6 @@ struct SolverSettings {
   int cycles = 0;            // multigrid: > 0: exactly this many cycles per solve, no convergence test
 };
 
-// Whether solves run on a grid split among MPI ranks (LinearSolver::exchange_with): every method but
-// multigrid, as the method or as a Krylov method's preconditioner (its coarse levels are not split).
-inline bool solves_over_ranks(const SolverSettings& s) {
-  const bool krylov = s.method == SolverMethod::pcg || s.method == SolverMethod::bicgstab;
-  return s.method != SolverMethod::multigrid && !(krylov && s.preconditioner == Preconditioner::multigrid);
-}
-// The refusal where they do not, naming what solves (e.g. "the theta scheme's solves").
-inline std::string solves_over_ranks_limits(const std::string& solves) {
-  return "over MPI ranks " + solves + " take any solver.method but \"multigrid\" (and no solver.preconditioner = "
-         "\"multigrid\"): multigrid runs with one process";
-}
-
 struct SolveStats {
   int iterations = 0;          // sweeps, Krylov iterations or cycles
   double residual = 0;         // final relative residual (NaN when not measured: a change test or fixed cycles)

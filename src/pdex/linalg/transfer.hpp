@@ -10,6 +10,8 @@
 //    boundary by its images makes cycles converge more slowly for Dirichlet sides).
 //    When n is even the weights are (1, 3, 3, 1) / 8 per axis: full weighting for cell-centred grids.
 // On exactly halved grids both transfers use those fixed weights directly (the same values to rounding).
+// On a block of a grid split among MPI ranks (block_multigrid.hpp), the sides it shares with other blocks
+// are open: the hats there reach into the ghosts, which hold the neighbours' cells, as on the whole grid.
 #include <cstdint>
 
 #include "pdex/core/parallel.hpp"
@@ -23,14 +25,17 @@ namespace detail {
 struct AxisMap {
   double ratio = 0.5;  // n_coarse / n_fine
   int n_fine = 0;
+  bool open_low = false, open_high = false;  // the ghost beyond that end is a neighbour's cell
   PDEX_HD double coarse_coord(int i) const { return (i + 0.5) * ratio - 0.5; }
   PDEX_HD int first_under(int k) const {
     const int i = int((k - 0.5) / ratio - 0.5);
-    return i < 0 ? 0 : i;
+    const int lo = open_low ? -1 : 0;
+    return i < lo ? lo : i;
   }
   PDEX_HD int last_under(int k) const {
     const int i = int((k + 1.5) / ratio - 0.5) + 1;
-    return i > n_fine - 1 ? n_fine - 1 : i;
+    const int hi = open_high ? n_fine : n_fine - 1;
+    return i > hi ? hi : i;
   }
   PDEX_HD int count(int k) const { return last_under(k) - first_under(k) + 1; }
   // The hat weights of the fine cells under coarse cell k, from the first one (returned) on.
@@ -49,6 +54,12 @@ PDEX_HD inline int AxisMap::weights(int k, double* w) const {
   const int first = first_under(k), n = count(k);
   for (int a = 0; a < n; ++a) w[a] = hat(coarse_coord(first + a) - k);
   return first;
+}
+
+// The map along `axis` (0, 1, 2) between n_fine and n_coarse cells, open at the ends whose sides (bits
+// 2 axis and 2 axis + 1) are set in `open`.
+PDEX_HD inline AxisMap axis_map(int n_coarse, int n_fine, unsigned open, int axis) {
+  return {double(n_coarse) / n_fine, n_fine, bool(open >> (2 * axis) & 1u), bool(open >> (2 * axis + 1) & 1u)};
 }
 
 // Lower neighbour index (may be -1: a ghost) and weight of the upper one for coarse coordinate s >= -1.
@@ -97,41 +108,51 @@ PDEX_HD inline T full_weighting(const FieldView<const T>& fine, int c, int I, in
   return sum * T(1.0 / 64);
 }
 
-// The same for a coarse cell along a side: the weights of the fine cells that exist, renormalized (the
-// general hat_restriction's values on a halved grid), without the general weights' arithmetic in double,
-// which would make these cells' threads the slowest of the launch.
+// The same for a coarse cell along a side: the weights of the fine cells that exist (open sides' ghosts
+// included), renormalized (the general hat_restriction's values on a halved grid), without the general
+// weights' arithmetic in double, which would make these cells' threads the slowest of the launch.
 template <class T>
-PDEX_HD inline T full_weighting_near_side(const FieldView<const T>& fine, int c, int I, int J) {
+PDEX_HD inline T full_weighting_near_side(const FieldView<const T>& fine, int c, int I, int J, unsigned open) {
   const T w[4] = {T(1), T(3), T(3), T(1)};
   const int i0 = 2 * I - 1, j0 = 2 * J - 1;
+  const int ilo = open & 1u ? -1 : 0, ihi = open & 2u ? fine.nx : fine.nx - 1;
+  const int jlo = open & 4u ? -1 : 0, jhi = open & 8u ? fine.ny : fine.ny - 1;
   T wsum_x = T(0), wsum_y = T(0), sum = T(0);
   for (int a = 0; a < 4; ++a)
-    if (i0 + a >= 0 && i0 + a < fine.nx) wsum_x += w[a];
+    if (i0 + a >= ilo && i0 + a <= ihi) wsum_x += w[a];
   for (int b = 0; b < 4; ++b) {
-    if (j0 + b < 0 || j0 + b >= fine.ny) continue;
+    if (j0 + b < jlo || j0 + b > jhi) continue;
     wsum_y += w[b];
     T row = T(0);
     for (int a = 0; a < 4; ++a)
-      if (i0 + a >= 0 && i0 + a < fine.nx) row += w[a] * fine(c, i0 + a, j0 + b);
+      if (i0 + a >= ilo && i0 + a <= ihi) row += w[a] * fine(c, i0 + a, j0 + b);
     sum += w[b] * row;
   }
   return sum / (wsum_x * wsum_y);
 }
+
+// Whether coarse cell (I, J) lies beside a side that is not open, where the hat loses cells.
+template <class T>
+PDEX_HD inline bool near_closed_side(const FieldView<T>& f, int I, int J, unsigned open) {
+  return (I == 0 && !(open & 1u)) || (I == f.nx - 1 && !(open & 2u)) || (J == 0 && !(open & 4u)) ||
+         (J == f.ny - 1 && !(open & 8u));
+}
 }  // namespace detail
 
 // coarse_b = R fine_r; also zeroes the coarse correction x (interior and boundary images), where the
-// next level's cycle starts.
+// next level's cycle starts. `open`: the sides shared with other blocks, whose ghosts fine holds.
 template <class Exec, class T>
 void restrict_residual(const Exec& ex, FieldView<const T> fine, FieldView<T> coarse_b, FieldView<T> coarse_x,
-                       const FieldBoundary& coarse_bc) {
-  const detail::AxisMap mx{double(coarse_b.nx) / fine.nx, fine.nx}, my{double(coarse_b.ny) / fine.ny, fine.ny};
+                       const FieldBoundary& coarse_bc, unsigned open = 0) {
+  const detail::AxisMap mx = detail::axis_map(coarse_b.nx, fine.nx, open, 0), my = detail::axis_map(coarse_b.ny, fine.ny, open, 1);
   const bool halved = halves_exactly(fine, coarse_b);
   for_each_cell(ex, coarse_b.interior(), [=] PDEX_HD(int I, int J) {
     const bool edge = near_boundary(coarse_x, I, J);
+    const bool closed = edge && detail::near_closed_side(coarse_x, I, J, open);
     for (int c = 0; c < fine.ncomp; ++c) {
       coarse_b(c, I, J) = !halved ? detail::hat_restriction(fine, mx, my, c, I, J)
-                          : edge  ? detail::full_weighting_near_side(fine, c, I, J)
-                                  : detail::full_weighting(fine, c, I, J);
+                          : closed ? detail::full_weighting_near_side(fine, c, I, J, open)
+                                   : detail::full_weighting(fine, c, I, J);
       coarse_x(c, I, J) = T(0);
       if (edge) push_ghosts(coarse_x, coarse_bc, c, I, J, T(0));
     }

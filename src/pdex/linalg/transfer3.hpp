@@ -18,17 +18,17 @@ namespace detail {
 struct AxisMaps3 {
   AxisMap x, y, z;
   template <class T, class U>
-  static AxisMaps3 between(const FieldView<T>& fine, const FieldView<U>& coarse) {
-    return {{double(coarse.nx) / fine.nx, fine.nx}, {double(coarse.ny) / fine.ny, fine.ny},
-            {double(coarse.nz) / fine.nz, fine.nz}};
+  static AxisMaps3 between(const FieldView<T>& fine, const FieldView<U>& coarse, unsigned open = 0) {
+    return {axis_map(coarse.nx, fine.nx, open, 0), axis_map(coarse.ny, fine.ny, open, 1), axis_map(coarse.nz, fine.nz, open, 2)};
   }
 };
 }  // namespace detail
 
-// coarse_b = R fine (every component); coarse_b's ghosts are left as they were.
+// coarse_b = R fine (every component); coarse_b's ghosts are left as they were. `open`: the sides shared
+// with other blocks, whose ghosts fine holds (transfer.hpp).
 template <class Exec, class T>
-void restrict3(const Exec& ex, FieldView<const T> fine, FieldView<T> coarse_b) {
-  const detail::AxisMaps3 m = detail::AxisMaps3::between(fine, coarse_b);
+void restrict3(const Exec& ex, FieldView<const T> fine, FieldView<T> coarse_b, unsigned open = 0) {
+  const detail::AxisMaps3 m = detail::AxisMaps3::between(fine, coarse_b, open);
   const int nyc = coarse_b.ny;
   for_each_cell(ex, coarse_b.interior_rows(), [=] PDEX_HD(int I, int R) {
     const int J = R % nyc, K = R / nyc;

@@ -177,20 +177,32 @@ std::vector<double> BlockService::scatter_cells(const std::vector<double>& whole
   return mine;
 }
 
+namespace {
+// f (a gather or a scatter of one value per cell) applied to each of n components of `values`, `cells`
+// values each (none where `values` is empty: a rank that receives), the results joined.
+template <class F>
+std::vector<double> each_component(const std::vector<double>& values, std::size_t cells, int n, F f) {
+  std::vector<double> out;
+  for (int c = 0; c < n; ++c) {
+    std::vector<double> component;
+    if (!values.empty()) {
+      const auto first = values.begin() + std::ptrdiff_t(cells * std::size_t(c));
+      component.assign(first, first + std::ptrdiff_t(cells));
+    }
+    const std::vector<double> done = f(component);
+    out.insert(out.end(), done.begin(), done.end());
+  }
+  return out;
+}
+}  // namespace
+
 // Rank 0's `extra` from every rank's arrays (the same names in the same order on each): per-cell arrays
 // gathered component by component over the whole grid, the others as rank 0 holds them.
 void BlockService::gather_extra_state(std::vector<NamedArray> mine) {
-  const std::size_t cells = std::size_t(block().cells());
-  for (NamedArray& a : mine) {
-    if (a.per_cell == 0) continue;
-    std::vector<double> whole;
-    for (int c = 0; c < a.per_cell; ++c) {
-      const auto first = a.values.begin() + std::ptrdiff_t(cells * std::size_t(c));
-      const std::vector<double> part = gather_cells(std::vector<double>(first, first + std::ptrdiff_t(cells)));
-      whole.insert(whole.end(), part.begin(), part.end());
-    }
-    a.values = std::move(whole);
-  }
+  for (NamedArray& a : mine)
+    if (a.per_cell > 0)
+      a.values = each_component(a.values, std::size_t(block().cells()), a.per_cell,
+                                [&](const std::vector<double>& part) { return gather_cells(part); });
   if (rank_ == 0) extra = std::move(mine);
 }
 
@@ -212,17 +224,8 @@ void BlockService::share_extra_state() {
       MPI_Bcast(a.values.data(), head[1], MPI_DOUBLE, 0, comm_);
       continue;
     }
-    std::vector<double> mine;
-    for (int c = 0; c < a.per_cell; ++c) {
-      std::vector<double> component;
-      if (rank_ == 0) {
-        const auto first = a.values.begin() + std::ptrdiff_t(cells * std::size_t(c));
-        component.assign(first, first + std::ptrdiff_t(cells));
-      }
-      const std::vector<double> part = scatter_cells(component);
-      mine.insert(mine.end(), part.begin(), part.end());
-    }
-    a.values = std::move(mine);
+    if (rank_ != 0) a.values.clear();
+    a.values = each_component(a.values, cells, a.per_cell, [&](const std::vector<double>& whole) { return scatter_cells(whole); });
   }
 }
 

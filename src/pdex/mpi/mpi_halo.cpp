@@ -1,8 +1,11 @@
 #include "pdex/mpi/mpi_halo.hpp"
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <type_traits>
 
 #include "pdex/core/strided_copy.hpp"
 
@@ -96,6 +99,68 @@ double MpiHalo::sum_over_ranks(double x) {
   for (const double v : all) sum += v;
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return sum;
+}
+
+unsigned MpiHalo::shared_sides() const {
+  unsigned sides = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (block_.coord[axis] > 0) sides |= 1u << (2 * axis);
+    if (block_.coord[axis] < pg_.p[axis] - 1) sides |= 1u << (2 * axis + 1);
+  }
+  return sides;
+}
+
+FieldBoundary MpiHalo::whole_boundary(const FieldBoundary& bc) {
+  static_assert(std::is_trivially_copyable_v<FieldBoundary>);
+  FieldBoundary low = bc, high = bc;  // rank 0 touches every low side of the grid, the last rank every high one
+  MPI_Bcast(&low, int(sizeof low), MPI_BYTE, 0, comm_);
+  MPI_Bcast(&high, int(sizeof high), MPI_BYTE, pg_.size() - 1, comm_);
+  FieldBoundary out = low;
+  for (int side = 1; side < side_count; side += 2)
+    for (int c = 0; c < max_components; ++c) out.side[side][c] = high.side[side][c];
+  return out;
+}
+
+// Each rank's part goes to every rank with its place (first cell and counts), packed and placed by
+// copy_box's rows (strided copies where a field lies on the device).
+template <class T>
+void MpiHalo::gather_parts(FieldView<const T> part, std::array<int, 3> first, FieldView<T> whole, MemorySpace space) {
+  const double t0 = MPI_Wtime();
+  const int ranks = pg_.size();
+  const int place[6] = {first[0], first[1], first[2], part.nx, part.ny, part.nz};
+  std::vector<int> places(std::size_t(6 * ranks));
+  MPI_Allgather(place, 6, MPI_INT, places.data(), 6, MPI_INT, comm_);
+  auto box_at = [&](int r) {
+    const int* p = &places[std::size_t(6 * r)];
+    return Box{Span{p[0], p[0] + p[3]}, Span{p[1], p[1] + p[4]}, Span{p[2], p[2] + p[5]}};
+  };
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
+  std::size_t total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    const Box b = box_at(r);
+    const std::size_t bytes = sizeof(T) * std::size_t(whole.ncomp) * std::size_t(length(b[0])) * std::size_t(length(b[1])) *
+                              std::size_t(length(b[2]));
+    if (total + bytes > std::size_t(INT_MAX)) throw std::runtime_error("internal: a gathered multigrid level exceeds 2 GiB");
+    counts[std::size_t(r)] = int(bytes), offsets[std::size_t(r)] = int(total);
+    total += bytes;
+  }
+  const BoxCopy<const T> own{part, space, Box{Span{0, part.nx}, Span{0, part.ny}, Span{0, part.nz}}};
+  std::vector<unsigned char> mine(std::size_t(part.ncomp) * own.bytes_per_comp()), all(total);
+  for (int c = 0; c < part.ncomp; ++c) own.pack(c, mine.data() + std::size_t(c) * own.bytes_per_comp());
+  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, comm_);
+  for (int r = 0; r < ranks; ++r) {
+    const BoxCopy<T> into{whole, space, box_at(r)};
+    for (int c = 0; c < whole.ncomp; ++c)
+      into.unpack(c, all.data() + std::size_t(offsets[std::size_t(r)]) + std::size_t(c) * into.bytes_per_comp());
+  }
+  seconds_ += MPI_Wtime() - t0;
+}
+
+void MpiHalo::gather(FieldView<const float> part, std::array<int, 3> first, FieldView<float> whole, MemorySpace space) {
+  gather_parts(part, first, whole, space);
+}
+void MpiHalo::gather(FieldView<const double> part, std::array<int, 3> first, FieldView<double> whole, MemorySpace space) {
+  gather_parts(part, first, whole, space);
 }
 
 void MpiHalo::exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) { run(f, bc, space); }

@@ -2,7 +2,7 @@
 // The halo exchange (grid/halo.hpp) over MPI: the block's slabs of `ghost` cells next to each shared side
 // go to the neighbour across it, whose slabs come back into the ghosts, with one MPI_Sendrecv each way
 // per cut axis through buffers on the host (a device field's slabs staged there by strided copies: the
-// MPI library need not know CUDA).
+// MPI library need not know CUDA). Multigrid's coarse levels are gathered onto every rank (gather).
 #include <mpi.h>
 
 #include <array>
@@ -23,10 +23,17 @@ class MpiHalo final : public HaloExchange {
   double sum_over_ranks(double x) override;
   double seconds() const override { return seconds_; }
   Extents2 whole() const override { return whole_; }
+  std::array<int, 3> first() const override { return block_.first; }
+  unsigned shared_sides() const override;
+  FieldBoundary whole_boundary(const FieldBoundary& bc) override;
+  void gather(FieldView<const float> part, std::array<int, 3> first, FieldView<float> whole, MemorySpace space) override;
+  void gather(FieldView<const double> part, std::array<int, 3> first, FieldView<double> whole, MemorySpace space) override;
 
  private:
   template <class T>
   void run(FieldView<T> f, const FieldBoundary& bc, MemorySpace space);
+  template <class T>
+  void gather_parts(FieldView<const T> part, std::array<int, 3> first, FieldView<T> whole, MemorySpace space);
   // The rank of the neighbour along `axis` on the low (dir = 0) or high (dir = 1) side, across the
   // grid's edge by wrapping (a side that is not periodic there ignores what comes back).
   int neighbour(int axis, int dir) const;

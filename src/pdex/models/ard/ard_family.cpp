@@ -64,7 +64,7 @@ class ArdSetup : public SpecSetup<ArdSpec> {
 };
 
 std::unique_ptr<ModelSetup> ArdSetup::block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const {
-  if (!ard_takes_blocks(spec)) throw InputError(ard_block_limits());
+  if (!ard_takes_blocks(spec)) throw InputError(ard_block_limits);
   auto out = std::make_unique<ArdSetup>(*this);
   ArdSpec& s = out->spec;
   const Extents2 whole = spec.grid.extents();

@@ -56,10 +56,11 @@ inline std::vector<std::string> diffusivity_names(const ArdSpec& s) {
 // What the family runs on a 3D grid: isotropic diffusion (the seven-point Laplacian) or a tensor's (by
 // the explicit schemes), advection by a velocity (ax, ay, az), one run at a time (an ensemble's members
 // one after another).
-// What the family runs as a block of a grid split among MPI ranks: one run, by the explicit schemes or
-// by the theta scheme with solves that split (solves_over_ranks).
-inline bool ard_takes_blocks(const ArdSpec& s) { return (s.theta == 0 || solves_over_ranks(s.solver)) && s.members.count <= 1; }
-inline std::string ard_block_limits() { return solves_over_ranks_limits("the theta scheme's solves"); }
+// What the family runs as a block of a grid split among MPI ranks: one run (by any scheme and solver),
+// not an ensemble's stacked members.
+inline bool ard_takes_blocks(const ArdSpec& s) { return s.members.count <= 1; }
+inline constexpr const char* ard_block_limits =
+    "over MPI ranks the family steps one run at a time: an ensemble's stacked members run with one process";
 
 inline bool ard_takes_3d(const ArdSpec& s) { return !(s.anisotropic && s.theta > 0) && s.members.count <= 1; }
 inline constexpr const char* ard_3d_limits =

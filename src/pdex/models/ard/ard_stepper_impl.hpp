@@ -122,7 +122,7 @@ std::unique_ptr<Stepper> make_scheme(const Exec& ex, const ArdSpec& spec) {
   if (spec.members.count > 1 && (!spec.mol_scheme.empty() || spec.theta > 0))
     throw InputError("stacked members step by time.scheme = \"euler\"; theta, rk4 and merson members run one after another (pdex sweep)");
   if (spec.grid.is_3d() && !ard_takes_3d(spec)) throw InputError(ard_3d_limits);
-  if (spec.halo && !ard_takes_blocks(spec)) throw InputError(ard_block_limits());
+  if (spec.halo && !ard_takes_blocks(spec)) throw InputError(ard_block_limits);
   if (!spec.mol_scheme.empty()) return std::make_unique<ArdMol<Exec, T, Rhs>>(ex, spec);
   if (spec.theta > 0) return std::make_unique<ArdTheta<Exec, T, Rhs>>(ex, spec);
   return std::make_unique<ArdEuler<Exec, T, Rhs>>(ex, spec);

@@ -33,10 +33,8 @@ class ChemotaxisSetup : public SpecSetup<ChemotaxisSpec> {
     return j;
   }
   // The block's cells of every per-cell input, those given with a ghost ring (phi, a varying S) with the
-  // block's ring; the pressure's and the elliptic c's solves by any method but multigrid.
+  // block's ring; the pressure's and the elliptic c's solves by any method.
   std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override {
-    if (spec.kind != ChemotaxisKind::keller_segel && !solves_over_ranks(spec.solver))
-      throw InputError(solves_over_ranks_limits(spec.kind == ChemotaxisKind::stokes ? "the pressure's solves" : "the elliptic c's solves"));
     auto out = std::make_unique<ChemotaxisSetup>(*this);
     ChemotaxisSpec& s = out->spec;
     const Extents2 whole = spec.grid.extents();

@@ -282,7 +282,6 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
 // The block's cells of every per-cell input; the sides inside the grid become the exchange's, so a
 // side's value given as an expression stays with the blocks on that side.
 std::unique_ptr<ModelSetup> EquationsSetup::block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const {
-  if (spec.scheme == "theta" && !solves_over_ranks(spec.solver)) throw InputError(solves_over_ranks_limits("the theta scheme's solves"));
   auto out = std::make_unique<EquationsSetup>(*this);
   EquationsSpec& s = out->spec;
   const Extents2 whole = spec.grid.extents();

@@ -50,10 +50,8 @@ class ScalarSetup : public SpecSetup<ScalarModelSpec> {
     return j;
   }
   // The block's cells of u0 and f; the theta scheme's and the steady problems' solves by any method
-  // but multigrid (LinearSolver::exchange_with).
+  // (LinearSolver::exchange_with).
   std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override {
-    if ((spec.steady || spec.theta > 0) && !solves_over_ranks(spec.solver))
-      throw InputError(solves_over_ranks_limits("the Poisson and Laplace solves and heat's theta scheme"));
     auto out = std::make_unique<ScalarSetup>(*this);
     ScalarModelSpec& s = out->spec;
     const Extents2 whole = spec.grid.extents();

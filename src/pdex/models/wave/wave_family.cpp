@@ -42,10 +42,8 @@ class WaveSetup : public SpecSetup<WaveModelSpec> {
     return j;
   }
   // The block's cells of u0 and v0; drops fall on the whole grid. Crank-Nicolson solves by any
-  // method but multigrid (LinearSolver::exchange_with).
+  // method (LinearSolver::exchange_with).
   std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override {
-    if (spec.scheme == WaveScheme::crank_nicolson && !solves_over_ranks(spec.solver))
-      throw InputError(solves_over_ranks_limits("the Crank-Nicolson solves"));
     auto out = std::make_unique<WaveSetup>(*this);
     WaveModelSpec& s = out->spec;
     const Extents2 whole = spec.grid.extents();
