@@ -200,11 +200,13 @@ Grid2 cube(int n, double h) {
   return g;
 }
 
-// u and a full, varying symmetric tensor: components u, xx, xy, yy, xz, yz, zz.
+// A symmetric positive definite M with every entry not 0: xx, xy, yy, xz, yz, zz.
+constexpr double tensor_m[6] = {1.0, 0.3, 0.8, -0.2, 0.25, 0.6};
+
+// u = sin x sin y sin z and the tensor K = s M, s = 1 + 0.3 sin(x + y + z): components u, xx, ..., zz.
 double tensor_field(int c, double x, double y, double z) {
   if (c == 0) return std::sin(x) * std::sin(y) * std::sin(z);
-  static const double m[6] = {1.0, 0.3, 0.8, -0.2, 0.25, 0.6};
-  return m[c - 1] * (1 + 0.3 * std::sin(x + y + z));
+  return tensor_m[c - 1] * (1 + 0.3 * std::sin(x + y + z));
 }
 const std::vector<std::string> entries = {"kxx", "kxy", "kyy", "kxz", "kyz", "kzz"};
 const std::string tensor_text = "div(tensor(kxx, kxy, kyy, kxz, kyz, kzz)*grad(u))";
@@ -230,9 +232,9 @@ TEST(EquationsLanguage, OnA3dGridATensorIsTheBuiltInStencilToTheBit) {
 }
 
 TEST(EquationsLanguage, OnA3dGridATensorIsSecondOrderAndADiagonalOneIsDivKGrad) {
-  // div(K grad u) = s div(M grad u) + grad s . M grad u for K = s M, s = 1 + 0.3 sin(x + y + z).
+  // div(K grad u) = s div(M grad u) + grad s . M grad u for tensor_field's K = s M.
   const auto exact = [](double x, double y, double z) {
-    const double m[6] = {1.0, 0.3, 0.8, -0.2, 0.25, 0.6};  // xx, xy, yy, xz, yz, zz
+    const double* m = tensor_m;
     const double sx = std::sin(x), sy = std::sin(y), sz = std::sin(z), cx = std::cos(x), cy = std::cos(y), cz = std::cos(z);
     const double s = 1 + 0.3 * std::sin(x + y + z), ds = 0.3 * std::cos(x + y + z);
     const double gx = cx * sy * sz, gy = sx * cy * sz, gz = sx * sy * cz, u = sx * sy * sz;
@@ -262,8 +264,8 @@ TEST(EquationsLanguage, OnA3dGridATensorIsSecondOrderAndADiagonalOneIsDivKGrad) 
   EXPECT_GT(most, 0.5) << "a flux to compare";
 }
 
-// (a . grad) u with a velocity that changes sign across the domain: first-order upwind, the error halving
-// with h; where a points one way only the z term reads the cell below (a_z > 0) or above.
+// (a . grad) u with velocities that change sign across the domain: first order, the error halving with
+// h; the z term reads the cell below where a_z > 0 and the cell above where a_z < 0.
 TEST(EquationsLanguage, OnA3dGridAdvectIsFirstOrderUpwind) {
   const auto field = [](int c, double x, double y, double z) {
     switch (c) {
