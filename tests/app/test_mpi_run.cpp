@@ -186,8 +186,9 @@ TEST_F(MpiRun, RungeKuttaSchemesAndTensorsGiveTheOneProcessResult) {
 }
 
 // A text model (model.name = "equations") with a feed rate that varies along x, a tensor flux, a side
-// whose value is an expression of y and t, and a 3D text model, by rk4 and forward Euler: the one-process
-// result bit for bit over 4 ranks.
+// whose value is an expression of y and t, and a 3D text model with a 3D tensor flux (its cross
+// derivatives read the edges of the blocks' halos), by rk4 and forward Euler: the one-process result bit
+// for bit over 4 ranks.
 TEST_F(MpiRun, TextModelsGiveTheOneProcessResult) {
   ScratchDir dir;
   const std::string model =
@@ -196,14 +197,14 @@ TEST_F(MpiRun, TextModelsGiveTheOneProcessResult) {
       "[model.params]\nDu = 0.2\nDv = 0.1\nF = \"0.03 + 0.01*x/L_x\"\nk = 0.0649\n";
   const std::string start = "[initial]\nu = { value = 1.0, noise = 0.1, seed = 1 }\nv = { value = 0.25, noise = 0.1, seed = 2 }\n"
                             "[output]\nformats = [\"npy\"]\n[run]\nbackend = \"serial\"\nprogress = false\nprecision = \"f64\"\n";
-  const auto flat_diffusion = [](std::string text) {  // tensor(...) is 2D
+  const auto deep_tensor = [](std::string text) {  // a 3D grid's tensor has six entries
     const std::string flux = "div(tensor(Du, 0.3*Du, Du)*grad(u))";
-    return text.replace(text.find(flux), flux.size(), "Du*lap(u)");
+    return text.replace(text.find(flux), flux.size(), "div(tensor(Du, 0.3*Du, Du, 0.1*Du, -0.2*Du, Du)*grad(u))");
   };
   const std::vector<std::pair<std::string, std::string>> cases{
       {"flat", model + "[grid]\nnx = 30\nny = 26\nboundary = { left = { kind = \"dirichlet\", value = \"0.5 + 0.1*sin(y)*t\" }, "
                "right = \"neumann\", bottom = \"periodic\", top = \"periodic\" }\n[time]\nscheme = \"rk4\"\ndt = 0.5\nt_end = 20.0\n" + start},
-      {"deep", flat_diffusion(model) + "[grid]\nnx = 16\nny = 12\nnz = 8\nboundary = \"neumann\"\n[time]\ndt = 0.4\nsteps = 40\n" + start}};
+      {"deep", deep_tensor(model) + "[grid]\nnx = 16\nny = 12\nnz = 8\nboundary = \"neumann\"\n[time]\ndt = 0.4\nsteps = 40\n" + start}};
   for (const auto& [name, text] : cases) {
     SCOPED_TRACE(name);
     write_file_bytes(dir / "cfg.toml", text);

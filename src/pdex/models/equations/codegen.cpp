@@ -27,7 +27,7 @@ class Emitter {
  public:
   Emitter(const Program& p, Target target) : p_(p), target_(target) {
     for (const Node& n : p.nodes)
-      if (n.op == Op::div_tensor) {
+      if (n.op == Op::div_tensor || n.op == Op::div_tensor_z) {
         const Node& k = p.nodes[std::size_t(n.a)];
         operands_.insert({k.a, k.b, k.c, n.b});
       } else if (is_operator(n.op)) {
@@ -71,7 +71,7 @@ class Emitter {
   static bool is_operator(Op op) {
     return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_z || op == Op::grad_xf ||
            op == Op::grad_xb || op == Op::grad_yf || op == Op::grad_yb || op == Op::grad_zf || op == Op::grad_zb ||
-           op == Op::advect || op == Op::div_grad;
+           op == Op::advect || op == Op::advect_z || op == Op::div_grad;
   }
 
   // Node k at the cell (ci, cj, ck) at offset co (centre) or (i, j, k) at o (inside an operand's function).
@@ -87,9 +87,19 @@ class Emitter {
     };
     // Operand a's values below, at and above the cell along z.
     auto column = [&](int a) { return cat({at(a, "", "", " - 1"), ", ", at(a, "", ""), ", ", at(a, "", "", " + 1")}); };
-    auto star = [&](int a) {
-      return cat({"pdex::Star<T>{", at(a, "", ""), ", ", at(a, " - 1", ""), ", ", at(a, " + 1", ""), ", ", at(a, "", " - 1"), ", ",
-                  at(a, "", " + 1"), "}"});
+    // Operand a's five-point star in the plane dk away.
+    auto star = [&](int a, const std::string& dk = "") {
+      return cat({"pdex::Star<T>{", at(a, "", "", dk), ", ", at(a, " - 1", "", dk), ", ", at(a, " + 1", "", dk), ", ",
+                  at(a, "", " - 1", dk), ", ", at(a, "", " + 1", dk), "}"});
+    };
+    auto star3 = [&](int a) {
+      return cat({"pdex::eq::Star3<T>{", star(a), ", ", at(a, "", "", " - 1"), ", ", at(a, "", "", " + 1"), "}"});
+    };
+    // Operand a's nine-point box in the plane.
+    auto box = [&](int a) {
+      return cat({"pdex::eq::Box<T>{", at(a, "", ""), ", ", at(a, " - 1", ""), ", ", at(a, " + 1", ""), ", ", at(a, "", " - 1"), ", ",
+                  at(a, "", " + 1"), ", ", at(a, " - 1", " - 1"), ", ", at(a, " + 1", " - 1"), ", ", at(a, " - 1", " + 1"), ", ",
+                  at(a, " + 1", " + 1"), "}"});
     };
     switch (n.op) {
       case Op::constant: return literal(n.value);
@@ -138,15 +148,18 @@ class Emitter {
       case Op::grad_zb: return cat({"((", at(n.a, "", ""), " - ", at(n.a, "", "", " - 1"), ") * c.h.idz)"});
       case Op::div_tensor: {
         const Node& tensor = p_.nodes[std::size_t(n.a)];
-        const std::string box = cat({"pdex::eq::Box<T>{", at(n.b, "", ""), ", ", at(n.b, " - 1", ""), ", ", at(n.b, " + 1", ""), ", ",
-                                     at(n.b, "", " - 1"), ", ", at(n.b, "", " + 1"), ", ", at(n.b, " - 1", " - 1"), ", ",
-                                     at(n.b, " + 1", " - 1"), ", ", at(n.b, " - 1", " + 1"), ", ", at(n.b, " + 1", " + 1"), "}"});
-        return cat({"pdex::eq::div_tensor(", star(tensor.a), ", ", star(tensor.b), ", ", star(tensor.c), ", ", box, ", c.h)"});
+        return cat({"pdex::eq::div_tensor(", star(tensor.a), ", ", star(tensor.b), ", ", star(tensor.c), ", ", box(n.b), ", c.h)"});
       }
-      case Op::tensor:  // read by div_tensor only
+      case Op::div_tensor_z: {
+        const Node& tensor = p_.nodes[std::size_t(n.a)];
+        return cat({"pdex::eq::div_tensor_z(", star3(tensor.a), ", ", star3(tensor.b), ", ", star3(tensor.c), ", pdex::eq::Box3<T>{",
+                    box(n.b), ", ", star(n.b, " - 1"), ", ", star(n.b, " + 1"), "}, c.h)"});
+      }
+      case Op::tensor:  // read by div_tensor and div_tensor_z only
       case Op::rand:
       case Op::randn: break;  // refused in equations (program.cpp)
       case Op::advect: return cat({"pdex::advect_upwind(", star(n.a), ", ", sub(n.b), ", ", sub(n.c), ", c.h)"});
+      case Op::advect_z: return cat({"pdex::eq::advect_upwind_z(", column(n.a), ", ", sub(n.b), ", c.h)"});
       case Op::div_grad:
         if (p_.volume)
           return cat({"(pdex::eq::div_grad(", star(n.a), ", ", star(n.b), ", c.h) + pdex::eq::div_grad_z(", column(n.a), ", ",

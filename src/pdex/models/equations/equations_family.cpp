@@ -315,8 +315,10 @@ ModelFamily equations_family() {
        "initial.<species>: a per-cell value, or an expression of x, y, L_x, L_y, pi, rand(), randn() and the parameters",
        "[model.clamp] u = 0: the species kept >= 0 after every step (any floor); model.clamp = true: every species",
        "functions: exp log sqrt abs sin cos tan tanh sinh cosh heaviside sign atan2 min max pow mod if(c, a, b)",
-       "operators: lap grad_x grad_y grad_xf grad_xb grad_yf grad_yb advect(u, ax, ay) div(K*grad(u))",
-       "3D grids (grid.nz > 1): z, dz, L_z and grad_z grad_zf grad_zb too; lap and div(K*grad(u)) take z; advect and tensor(...) are 2D",
+       "operators: lap grad_x grad_y grad_xf grad_xb grad_yf grad_yb advect(u, ax, ay) div(K*grad(u)) "
+       "div(tensor(kxx, kxy, kyy)*grad(u))",
+       "3D grids (grid.nz > 1): z, dz, L_z and grad_z grad_zf grad_zb too; lap and div(K*grad(u)) take z; "
+       "advect(u, ax, ay, az); div(tensor(kxx, kxy, kyy, kxz, kyz, kzz)*grad(u))",
        "compiled at run time (the host's C++ compiler, NVRTC on the GPU) and cached",
        "time.scheme = \"theta\" takes each species' term D*lap(u) implicitly (D a constant times at most one parameter)"},
       {"equations_gray_scott.toml", "equations_gray_scott_ramp.toml", "equations_brusselator.toml", "equations_three_species.toml",

@@ -93,6 +93,13 @@ PDEX_HD inline T div_grad_z(T km, T kc, T kp, T wm, T wc, T wp, const Spacing<T>
   return (half * (kp + kc) * (wp - wc) - half * (kc + km) * (wc - wm)) * h.idz2;
 }
 
+// a_z dw/dz, upwind from the side the velocity comes from: advect(w, ax, ay, az) on a 3D grid is
+// pdex::advect_upwind + advect_upwind_z, the built-in 3D advection's terms (ArdRhs::transport_z).
+template <class T>
+PDEX_HD inline T advect_upwind_z(T below, T c, T above, T az, const Spacing<T>& h) {
+  return az * (az > T(0) ? c - below : above - c) * h.idz;
+}
+
 // A value at a cell and its eight neighbours (the cross derivatives of a tensor diffusion read the corners).
 template <class T>
 struct Box {
@@ -110,6 +117,42 @@ PDEX_HD inline T div_tensor(const Star<T>& xx, const Star<T>& xy, const Star<T>&
   const T fn = half * (yy.c + yy.n) * (p.n - p.c) * h.idy + half * (xy.c + xy.n) * (p.e + p.ne - p.w - p.nw) * r;
   const T fs = half * (yy.c + yy.s) * (p.c - p.s) * h.idy + half * (xy.c + xy.s) * (p.e + p.se - p.w - p.sw) * r;
   return (fe - fw) * h.idx + (fn - fs) * h.idy;
+}
+
+// A value at a cell of a 3D grid, its four neighbours in the plane and the two across it.
+template <class T>
+struct Star3 {
+  Star<T> in;
+  T below, above;
+};
+
+// p around a cell of a 3D grid: its plane's nine-point box and the five-point stars below and above.
+template <class T>
+struct Box3 {
+  Box<T> in;
+  Star<T> below, above;
+};
+
+// The fluxes that involve z of div(K grad p) on a 3D grid, K = (xx, xy, xz; xy, yy, yz; xz, yz, zz)
+// given per cell: div_tensor (the part within the plane) plus div_tensor_z is grid/stencil.hpp's
+// div_tensor plus div_tensor_z, the built-in 3D anisotropic diffusion, with the same operations in the
+// same order (each entry there d times M's, here the expression's value).
+template <class T>
+PDEX_HD inline T div_tensor_z(const Star3<T>& xz, const Star3<T>& yz, const Star3<T>& zz, const Box3<T>& p, const Spacing<T>& h) {
+  const T half = T(0.5), qx = T(0.25) * h.idx, qy = T(0.25) * h.idy, qz = T(0.25) * h.idz;
+  const Box<T>& c = p.in;
+  const Star<T>& lo = p.below;
+  const Star<T>& hi = p.above;
+  // The cell's centred z difference; a side face's cross derivative adds its neighbour's (stencil.hpp's
+  // `across`, each difference apart).
+  const T dz = hi.c - lo.c;
+  const T ze = half * (xz.in.c + xz.in.e) * (dz + (hi.e - lo.e)) * qz, zw = half * (xz.in.c + xz.in.w) * (dz + (hi.w - lo.w)) * qz;
+  const T zn = half * (yz.in.c + yz.in.n) * (dz + (hi.n - lo.n)) * qz, zs = half * (yz.in.c + yz.in.s) * (dz + (hi.s - lo.s)) * qz;
+  const T fa = half * (zz.in.c + zz.above) * (hi.c - c.c) * h.idz + half * (xz.in.c + xz.above) * ((c.e - c.w) + (hi.e - hi.w)) * qx +
+               half * (yz.in.c + yz.above) * ((c.n - c.s) + (hi.n - hi.s)) * qy;
+  const T fb = half * (zz.in.c + zz.below) * (c.c - lo.c) * h.idz + half * (xz.in.c + xz.below) * ((c.e - c.w) + (lo.e - lo.w)) * qx +
+               half * (yz.in.c + yz.below) * ((c.n - c.s) + (lo.n - lo.s)) * qy;
+  return (ze - zw) * h.idx + (zn - zs) * h.idy + (fa - fb) * h.idz;
 }
 
 }  // namespace pdex::eq

@@ -89,7 +89,7 @@ class Interpreter {
   static bool is_operator(Op op) {
     return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_z || op == Op::grad_xf ||
            op == Op::grad_xb || op == Op::grad_yf || op == Op::grad_yb || op == Op::grad_zf || op == Op::grad_zb ||
-           op == Op::advect || op == Op::div_grad || op == Op::div_tensor;
+           op == Op::advect || op == Op::advect_z || op == Op::div_grad || op == Op::div_tensor || op == Op::div_tensor_z;
   }
 
   Plan plan(const std::vector<int>& roots) const {
@@ -107,10 +107,10 @@ class Interpreter {
       if (h < 0) continue;
       const Node& n = nodes[k];
       if (n.op == Op::define) need(p_->defines[std::size_t(n.slot)], h);
-      else if (n.op == Op::div_tensor) {
+      else if (n.op == Op::div_tensor || n.op == Op::div_tensor_z) {
         const Node& tensor = nodes[std::size_t(n.a)];
         for (const int e : {tensor.a, tensor.b, tensor.c, n.b}) need(e, h + 1);
-      } else if (n.op == Op::advect) {
+      } else if (n.op == Op::advect || n.op == Op::advect_z) {
         need(n.a, h + 1), need(n.b, h), need(n.c, h);
       } else if (n.op != Op::tensor) {
         const int w = is_operator(n.op) ? h + 1 : h;
@@ -149,6 +149,8 @@ class Interpreter {
   static Box<T> box(const T* const r[3], int di) {
     return {r[1][di], r[1][di - 1], r[1][di + 1], r[0][di], r[2][di], r[0][di - 1], r[0][di + 1], r[2][di - 1], r[2][di + 1]};
   }
+  // A 3D grid's seven points: the star in the plane (rows r) and the values below and above (planes z).
+  static Star3<T> star3(const T* const r[3], const T* const z[2], int di) { return {star(r, di), z[0][di], z[1][di]}; }
 
   // Node k over its box: plane by plane, row by row.
   void evaluate(const Plan& pl, T* boxes, int k, const TextCell<T>& c, int i0, int j, int kz, int m) const {
@@ -162,10 +164,10 @@ class Interpreter {
     const int h = pl.halo[std::size_t(k)], lo = -h, hi = m + h;
     {
       T* o = row(pl, boxes, k, dj, dk);
-      // Operand x's rows dj - 1, dj, dj + 1 (those an operator reads; the middle one for the rest), and
-      // its row dj in the planes below and above (a 3D grid's operators).
-      auto rows = [&](int x, const T* (&r)[3]) {
-        for (int d = 0; d < 3; ++d) r[d] = pl.covers(x, dj + d - 1, dk) ? row(pl, boxes, x, dj + d - 1, dk) : nullptr;
+      // Operand x's rows dj - 1, dj, dj + 1 (those an operator reads; the middle one for the rest) of
+      // plane dk + pk, and its row dj in the planes below and above (a 3D grid's operators).
+      auto rows = [&](int x, const T* (&r)[3], int pk = 0) {
+        for (int d = 0; d < 3; ++d) r[d] = pl.covers(x, dj + d - 1, dk + pk) ? row(pl, boxes, x, dj + d - 1, dk + pk) : nullptr;
       };
       auto planes = [&](int x, const T* (&r)[2]) {
         for (int d = 0; d < 2; ++d) r[d] = pl.covers(x, dj, dk + 2 * d - 1) ? row(pl, boxes, x, dj, dk + 2 * d - 1) : nullptr;
@@ -237,6 +239,7 @@ class Interpreter {
         case Op::grad_zb: each([&](int di) { return (a[1][di] - az[0][di]) * c.h.idz; }); break;
         case Op::rand: case Op::randn: each([&](int di) { return T(draw(n, c.grid, i0 + di, j + dj, plane)); }); break;
         case Op::advect: each([&](int di) { return advect_upwind(star(a, di), b[1][di], cc[1][di], c.h); }); break;
+        case Op::advect_z: each([&](int di) { return advect_upwind_z(az[0][di], a[1][di], az[1][di], b[1][di], c.h); }); break;
         case Op::div_grad:
           if (pl.volume)
             each([&](int di) {
@@ -252,7 +255,18 @@ class Interpreter {
           each([&](int di) { return eq::div_tensor(star(xx, di), star(xy, di), star(yy, di), box(b, di), c.h); });
           break;
         }
-        case Op::tensor: break;  // read by div_tensor only
+        case Op::div_tensor_z: {
+          const Node& t = p_->nodes[std::size_t(n.a)];
+          const T *xz[3], *yz[3], *zz[3], *xzp[2], *yzp[2], *zzp[2], *below[3], *above[3];
+          rows(t.a, xz), rows(t.b, yz), rows(t.c, zz), planes(t.a, xzp), planes(t.b, yzp), planes(t.c, zzp);
+          rows(n.b, below, -1), rows(n.b, above, 1);
+          each([&](int di) {
+            return eq::div_tensor_z(star3(xz, xzp, di), star3(yz, yzp, di), star3(zz, zzp, di),
+                                    Box3<T>{box(b, di), star(below, di), star(above, di)}, c.h);
+          });
+          break;
+        }
+        case Op::tensor: break;  // read by div_tensor and div_tensor_z only
       }
     }
   }

@@ -169,22 +169,19 @@ class Builder {
       }
     for (const auto& o : operator_table)
       if (e.name == o.name) {
+        if (o.op == Op::advect) return advect(e, depth);
         arity(e, o.arity);
         if (z_operator(o.op) && !m_.volume) fail(e.column, e.name + " is a 3D grid's derivative: set grid.nz > 1");
-        if (o.op == Op::advect && m_.volume)
-          fail(e.column, "advect(u, ax, ay) is 2D; on a 3D grid write the transport with grad_x, grad_y, grad_z "
-                         "(centred) or grad_xf, grad_xb, ... (one-sided)");
         if (o.op == Op::div_grad) return div_grad(e, depth);
         if (o.op == Op::rand || o.op == Op::randn) return random(e, o.op);
         int d[3] = {0, 0, 0};
         int n[3] = {-1, -1, -1};
         for (std::size_t k = 0; k < e.args.size(); ++k) n[k] = add(e.args[k], d[k]);
         depth = std::max({d[0], d[1], d[2]}) + (o.op == Op::choose ? 0 : 1);
-        if (o.op == Op::advect) depth = std::max({d[0] + 1, d[1], d[2]});
         return push({o.op, Fn::exp, n[0], n[1], n[2]});
       }
     if (e.name == "tensor" || e.name == "grad")
-      fail(e.column, e.name + "(...) stands only in a diffusion's flux: div(K*grad(u)), div(tensor(kxx, kxy, kyy)*grad(u))");
+      fail(e.column, e.name + "(...) stands only in a diffusion's flux: div(K*grad(u)), div(" + tensor_form() + "*grad(u))");
     if (index_of(m_.species, e.name) >= 0 || index_of(m_.params, e.name) >= 0)
       fail(e.column, "'" + e.name + "' is not a function; a '*' may be missing before the '('");
     std::vector<std::string> known;
@@ -203,10 +200,7 @@ class Builder {
     if (arg.kind == Kind::mul && is_grad(arg.args[1])) k = &arg.args[0], g = &arg.args[1];
     else if (arg.kind == Kind::mul && is_grad(arg.args[0])) k = &arg.args[1], g = &arg.args[0];
     if (!is_grad(*g)) fail(arg.column, "div takes K*grad(u) (or grad(u)): the flux of a diffusion");
-    if (k && k->kind == Kind::call && k->name == "tensor") {
-      if (m_.volume) fail(k->column, "tensor(...) diffusion is 2D; on a 3D grid write div(K*grad(u)) with a scalar K");
-      return div_tensor(*k, g->args[0], depth);
-    }
+    if (k && k->kind == Kind::call && k->name == "tensor") return div_tensor(*k, g->args[0], depth);
     int dk = 0, dw = 0;
     const int kn = k ? add(*k, dk) : push({Op::constant, Fn::exp, -1, -1, -1, 0, 1.0});
     const int wn = add(g->args[0], dw);
@@ -214,15 +208,47 @@ class Builder {
     return push({Op::div_grad, Fn::exp, kn, wn});
   }
 
-  // div(tensor(xx, xy, yy)*grad(w)): the anisotropic diffusion, the tensor's entries expressions.
+  // The tensor of an anisotropic diffusion as this grid's takes it: its entries in the order of the
+  // built-in model's (model.diffusion.file's), the 2D tensor's first.
+  std::string tensor_form() const { return m_.volume ? "tensor(kxx, kxy, kyy, kxz, kyz, kzz)" : "tensor(kxx, kxy, kyy)"; }
+
+  // div(tensor(xx, xy, yy)*grad(w)), on a 3D grid div(tensor(xx, xy, yy, xz, yz, zz)*grad(w)): the
+  // anisotropic diffusion, the tensor's entries expressions. A 3D grid's is div_tensor + div_tensor_z,
+  // the built-in stencil's two parts (grid/stencil.hpp) added in its order.
   int div_tensor(const Expr& k, const Expr& w, int& depth) {
-    arity(k, 3);
-    int d[4] = {0, 0, 0, 0}, n[3];
-    for (int c = 0; c < 3; ++c) n[c] = add(k.args[std::size_t(c)], d[c]);
-    const int tensor = push({Op::tensor, Fn::exp, n[0], n[1], n[2]});
-    const int wn = add(w, d[3]);
-    depth = std::max({d[0], d[1], d[2], d[3]}) + 1;
-    return push({Op::div_tensor, Fn::exp, tensor, wn});
+    const std::size_t entries = m_.volume ? 6 : 3;
+    if (k.args.size() != entries)
+      fail(k.column, "tensor takes " + std::to_string(entries) + " entries on a " + (m_.volume ? "3D" : "2D") + " grid, given " +
+                         std::to_string(k.args.size()) + ": " + tensor_form() +
+                         (m_.volume ? ", K = (kxx, kxy, kxz; kxy, kyy, kyz; kxz, kyz, kzz)"
+                                    : ", K = (kxx, kxy; kxy, kyy); six on a 3D grid (grid.nz > 1)"));
+    int d[7] = {0, 0, 0, 0, 0, 0, 0}, n[6];
+    for (std::size_t c = 0; c < entries; ++c) n[c] = add(k.args[c], d[c]);
+    const int plane = push({Op::tensor, Fn::exp, n[0], n[1], n[2]});
+    const int across = m_.volume ? push({Op::tensor, Fn::exp, n[3], n[4], n[5]}) : -1;
+    const int wn = add(w, d[6]);
+    depth = *std::max_element(d, d + 7) + 1;
+    const int in_plane = push({Op::div_tensor, Fn::exp, plane, wn});
+    if (!m_.volume) return in_plane;
+    const int z = push({Op::div_tensor_z, Fn::exp, across, wn});
+    return push({Op::add, Fn::exp, in_plane, z});
+  }
+
+  // advect(w, ax, ay), on a 3D grid advect(w, ax, ay, az): (a . grad) w, first-order upwind. A 3D grid's
+  // is advect + advect_z, the built-in 3D advection's two terms (ArdRhs's transport and transport_z).
+  int advect(const Expr& e, int& depth) {
+    const std::size_t args = m_.volume ? 4 : 3;
+    if (e.args.size() != args)
+      fail(e.column, "advect takes " + std::to_string(args) + " arguments on a " + (m_.volume ? "3D" : "2D") + " grid, given " +
+                         std::to_string(e.args.size()) +
+                         (m_.volume ? ": advect(u, ax, ay, az)" : ": advect(u, ax, ay); az only on a 3D grid (grid.nz > 1)"));
+    int d[4] = {0, 0, 0, 0}, n[4] = {-1, -1, -1, -1};
+    for (std::size_t k = 0; k < args; ++k) n[k] = add(e.args[k], d[k]);
+    depth = std::max({d[0] + 1, d[1], d[2], d[3]});
+    const int in_plane = push({Op::advect, Fn::exp, n[0], n[1], n[2]});
+    if (!m_.volume) return in_plane;
+    const int z = push({Op::advect_z, Fn::exp, n[0], n[3]});
+    return push({Op::add, Fn::exp, in_plane, z});
   }
 
   // rand() uniform in [0, 1), randn() standard normal: drawn once per cell where values are set up; a
@@ -388,7 +414,7 @@ const std::vector<std::pair<std::string, int>>& functions() {
     for (const auto& f : fn_table) v.emplace_back(f.name, f.arity);
     for (const auto& o : operator_table) v.emplace_back(o.name, o.arity);
     v.emplace_back("grad", 1);
-    v.emplace_back("tensor", 3);
+    v.emplace_back("tensor", 3);  // as advect's, the count on a 2D grid: a 3D grid's takes 6 (advect 4)
     return v;
   }();
   return all;

@@ -30,7 +30,11 @@ enum class Op : std::uint8_t {
   negate, add, sub, mul, div, pow, powi, less, less_equal, greater, greater_equal, equal, not_equal, choose,
   func1, func2,
   lap, grad_x, grad_y, grad_z, grad_xf, grad_xb, grad_yf, grad_yb, grad_zf, grad_zb, advect, div_grad,
+  advect_z,  // a 3D grid's advect(u, ax, ay, az) is advect(u, ax, ay) + advect_z(u, az): a = u, b = az
   tensor, div_tensor,  // div(tensor(xx, xy, yy)*grad(u)): a = the tensor node (a, b, c its entries), b = u
+  // A 3D grid's div(tensor(xx, xy, yy, xz, yz, zz)*grad(u)) is that div_tensor + div_tensor_z, whose a is
+  // the tensor node of xz, yz, zz and b = u.
+  div_tensor_z,
   rand, randn,  // noise: initial values and parameters only (TextModel::random)
 };
 
