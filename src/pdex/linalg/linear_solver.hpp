@@ -95,6 +95,7 @@ class LinearSolver {
     if (s_.method == SolverMethod::sor && !(s_.omega > 0)) {
       Op whole = op_;  // the weight of the whole grid's lowest mode, the same on every rank
       whole.extents = halo->whole();
+      set_sides(whole, halo->whole_boundary(bc_), ncomp_);
       omega_ = sor_omega(whole, ncomp_);
     }
   }

@@ -21,18 +21,46 @@
 
 namespace pdex {
 
-// A near-optimal SOR weight from the Jacobi spectral radius of the lowest mode, cos(pi / n) per axis, of
-// the stiffest component: components relaxed in lock step share the weight, and one over-relaxed past
-// its own optimum still converges at a rate of omega - 1, while one under-relaxed converges much slower.
+// The cosine of an axis of n cells in the Jacobi factor of its lowest mode, between sides whose ghosts
+// are `lo` and `hi` times their cells' (the operator's self: -1 Dirichlet): pi / n between two Dirichlet
+// sides, pi / (2 n) beside one, the constant between sides of other kinds (Neumann and periodic; a Robin
+// side taken as Neumann: a weight past the optimum costs less than one short of it). `next`: the lowest
+// mode but the constant (pi / n between Neumann sides, 2 pi / n around a periodic axis).
+inline double lowest_mode_cos(int n, double lo, double hi, bool next) {
+  const double pi = 3.14159265358979323846;
+  const int dirichlet = (lo == -1.0) + (hi == -1.0);
+  if (dirichlet) return std::cos(pi / (dirichlet == 2 ? n : 2 * n));
+  if (!next) return 1;
+  return std::cos((lo == 0.0 && hi == 0.0 ? 2 * pi : pi) / n);
+}
+
+// A near-optimal SOR weight from the Jacobi spectral radius of the lowest mode of the stiffest component
+// (2D and 3D operators): components relaxed in lock step share the weight, and one over-relaxed past its
+// own optimum still converges at a rate of omega - 1, while one under-relaxed converges much slower. A
+// problem fixed only up to a constant takes the lowest mode but the constant along one axis.
 template <class Op>
 double sor_omega(const Op& op, int ncomp) {
-  const double pi = 3.14159265358979323846;
-  const double ax = double(op.h.idx2), ay = double(op.h.idy2);
+  constexpr int axes = Op::volume() ? 3 : 2;
+  double a[3] = {double(op.h.idx2), double(op.h.idy2), 0};
+  if constexpr (Op::volume()) a[2] = double(op.h.idz2);
+  const int n[3] = {op.extents.nx, op.extents.ny, op.extents.nz};
   double rho = 0;
   for (int c = 0; c < ncomp; ++c) {
     const double b = double(op.beta[c]);
-    rho = std::max(rho, b * (2 * ax * std::cos(pi / op.extents.nx) + 2 * ay * std::cos(pi / op.extents.ny)) /
-                            (double(op.alpha) + b * (2 * ax + 2 * ay)));
+    double off = 0, all = 0, lowest[3], next[3];
+    for (int k = 0; k < axes; ++k) {
+      lowest[k] = lowest_mode_cos(n[k], double(op.self[2 * k][c]), double(op.self[2 * k + 1][c]), false);
+      next[k] = lowest_mode_cos(n[k], double(op.self[2 * k][c]), double(op.self[2 * k + 1][c]), true);
+      off += 2 * a[k] * lowest[k];
+      all += 2 * a[k];
+    }
+    const double diag = double(op.alpha) + b * all;
+    double r = b * off / diag;
+    if (!(r < 1)) {  // the constant mode: singular
+      r = 0;
+      for (int k = 0; k < axes; ++k) r = std::max(r, b * (off - 2 * a[k] * (lowest[k] - next[k])) / diag);
+    }
+    rho = std::max(rho, r);
   }
   return 2.0 / (1.0 + std::sqrt(std::max(0.0, 1.0 - rho * rho)));
 }

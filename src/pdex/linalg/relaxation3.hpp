@@ -17,25 +17,6 @@
 
 namespace pdex {
 
-// sor_omega's weight with the z axis's lowest mode.
-template <class T>
-double sor_omega(const Helmholtz3<T>& op, int ncomp) {
-  const double pi = 3.14159265358979323846;
-  const double a[3] = {double(op.h.idx2), double(op.h.idy2), double(op.h.idz2)};
-  const int n[3] = {op.extents.nx, op.extents.ny, op.extents.nz};
-  double rho = 0;
-  for (int c = 0; c < ncomp; ++c) {
-    double off = 0, all = 0;
-    for (int k = 0; k < 3; ++k) {
-      off += 2 * a[k] * std::cos(pi / n[k]);
-      all += 2 * a[k];
-    }
-    const double b = double(op.beta[c]);
-    rho = std::max(rho, b * off / (double(op.alpha) + b * all));
-  }
-  return 2.0 / (1.0 + std::sqrt(std::max(0.0, 1.0 - rho * rho)));
-}
-
 namespace detail {
 // x += omega D^-1 (b - A in) at cell (i, j, k), into out, every component, with the images; the largest
 // |change|.
