@@ -3,6 +3,7 @@
 // compiler is found (the host's C++ compiler, host_kernel.hpp; NVRTC on the GPU, cuda/nvrtc_kernel.cpp),
 // else the interpreter on the host. With reduce it returns the stage's largest error estimate.
 #include <functional>
+#include <string>
 
 #include "pdex/core/executor.hpp"
 #include "pdex/models/equations/program.hpp"
@@ -19,5 +20,10 @@ template <class T>
 TextStage<T> text_stage(const OpenMP& ex, const eq::Program& p);
 template <class T>
 TextStage<T> text_stage(const Cuda& ex, const eq::Program& p);
+
+// Compiles p's GPU kernels by NVRTC for sm_<arch> without a device, and discards them: where no GPU is
+// present, the check that the generated source compiles (builds with CUDA only). Throws Error with
+// NVRTC's messages kept where it says, or where NVRTC cannot be loaded.
+void compile_device_kernels(const eq::Program& p, const std::string& arch);
 
 }  // namespace pdex

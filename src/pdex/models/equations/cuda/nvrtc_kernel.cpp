@@ -196,6 +196,11 @@ TextStage<T> device_stage(const Cuda& ex, const eq::Program& p) {
 
 }  // namespace
 
+void compile_device_kernels(const eq::Program& p, const std::string& arch) {
+  const std::string source = device_source(p);
+  (void)compile(source, arch, eq::kernel_cache_dir() / ("check-" + eq::kernel_hash(source) + "-sm" + arch));
+}
+
 template <class T>
 TextStage<T> text_stage(const Cuda& ex, const eq::Program& p) {
   return device_stage<T>(ex, p);
