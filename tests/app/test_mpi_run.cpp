@@ -291,8 +291,8 @@ TEST_F(MpiRun, TheThetaSchemeSolvesOverRanksWithinTheSolversTolerance) {
 // colour, the transfers reading the neighbours' cells across the shared sides), the coarse ones gathered
 // onto every rank. The cycles do one process's arithmetic, so Poisson with mixed sides over 3 ranks (one
 // distributed level), over 2 x 2 ranks by W cycles (two), in 3D over 4 ranks, on an odd grid gathered at
-// once, and a theta step with a diffusion tensor (restricted over the ranks) end with one process's
-// fields bit for bit after as many cycles; as CG's preconditioner (the products summed over the ranks in
+// once, and theta steps with a diffusion tensor, a diffusivity varying per cell, and a Robin side (f32)
+// end with one process's fields bit for bit after as many cycles; as CG's preconditioner (the products summed over the ranks in
 // another order) within the tolerance, with the iterations within 10%.
 TEST_F(MpiRun, MultigridRunsOverRanks) {
   ScratchDir dir;
@@ -308,11 +308,26 @@ TEST_F(MpiRun, MultigridRunsOverRanks) {
   tensor.replace(tensor.find(steps), steps.size(), "steps = 10\nscheme = \"theta\"");
   tensor += "[solver]\nmethod = \"multigrid\"\ntol = 1e-10\n[model.diffusion]\nkind = \"tensor\"\n"
             "xx = { value = 1.0, noise = 0.3, seed = 3 }\nxy = 0.2\n";
+  // Gray-Scott's theta step with a diffusivity varying per cell (restricted and exchanged on every
+  // distributed level, gathered below), and as a text model with a Robin side (respaced on every level) in f32.
+  auto gray_scott = [&](const std::string& model, const std::string& left, const std::string& precision) {
+    return "[model]\n" + model + "[grid]\nnx = 96\nny = 64\nboundary = { left = " + left +
+           ", right = \"neumann\", bottom = \"periodic\", top = \"periodic\" }\n[time]\nscheme = \"theta\"\ndt = 4.0\nsteps = 20\n"
+           "[solver]\nmethod = \"multigrid\"\ntol = 1e-10\n[initial]\n"
+           "u = { value = 1.0, noise = 0.01, seed = 1, shapes = [{ shape = \"square\", size = 20.0, value = 0.5 }] }\n"
+           "v = { value = 0.0, noise = 0.01, seed = 2, shapes = [{ shape = \"square\", size = 20.0, value = 0.25 }] }\n"
+           "[output]\nformats = [\"npy\"]\n[run]\nbackend = \"serial\"\nprogress = false\nprecision = \"" + precision + "\"\n";
+  };
+  const std::string per_cell = gray_scott("name = \"gray_scott\"\n[model.params]\nDu = { value = 0.2, noise = 0.05, seed = 4 }\n",
+                                          "{ kind = \"dirichlet\", value = 0.5 }", "f64");
+  const std::string robin = gray_scott("name = \"equations\"\npreset = \"gray_scott\"\n", "{ kind = \"robin\", a = 1.0, b = 2.0, value = 0.5 }", "f32");
   const std::vector<SplitCase> cases{{"three", poisson("nx = 40\nny = 36\n", ""), 3, true},
                                      {"w_cycles", poisson("nx = 128\nny = 128\n", "cycle = \"W\"\n"), 4, true},
                                      {"deep", poisson("nx = 32\nny = 24\nnz = 16\n", ""), 4, true},
                                      {"odd", poisson("nx = 41\nny = 36\n", ""), 3, true},
                                      {"tensor", tensor, 3, true},
+                                     {"per_cell", per_cell, 4, true},
+                                     {"robin_f32", robin, 3, true},
                                      {"pcg", poisson("nx = 64\nny = 48\n", "method = \"pcg\"\npreconditioner = \"multigrid\"\n"), 2, false}};
   for (const SplitCase& c : cases) {
     SCOPED_TRACE(c.name);
