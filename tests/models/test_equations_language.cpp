@@ -201,6 +201,17 @@ Grid2 cube(int n, double h) {
   return g;
 }
 
+// The largest |v - exact(x, y, z)| over the cells of v's grid.
+template <class Exact>
+double largest_error(const Volume& v, Exact exact) {
+  double e = 0;
+  for (int k = 0; k < v.g.nz; ++k)
+    for (int j = 0; j < v.g.ny; ++j)
+      for (int i = 0; i < v.g.nx; ++i)
+        e = std::max(e, std::abs(v.out[std::size_t(v.g.extents().index(i, j, k))] - exact(v.g.x(i), v.g.y(j), v.g.z(k))));
+  return e;
+}
+
 // A symmetric positive definite M with every entry not 0: xx, xy, yy, xz, yz, zz.
 constexpr double tensor_m[6] = {1.0, 0.3, 0.8, -0.2, 0.25, 0.6};
 
@@ -243,15 +254,7 @@ TEST(EquationsLanguage, OnA3dGridATensorIsSecondOrderAndADiagonalOneIsDivKGrad) 
     const double mg[3] = {m[0] * gx + m[1] * gy + m[3] * gz, m[1] * gx + m[2] * gy + m[4] * gz, m[3] * gx + m[4] * gy + m[5] * gz};
     return s * mhm + ds * (mg[0] + mg[1] + mg[2]);
   };
-  auto error = [&](int n) {
-    const Volume v = evaluate_3d(cube(n, 2.0 / n), tensor_text, entries, tensor_field);
-    double e = 0;
-    for (int k = 0; k < n; ++k)
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i)
-          e = std::max(e, std::abs(v.out[std::size_t(v.g.extents().index(i, j, k))] - exact(v.g.x(i), v.g.y(j), v.g.z(k))));
-    return e;
-  };
+  auto error = [&](int n) { return largest_error(evaluate_3d(cube(n, 2.0 / n), tensor_text, entries, tensor_field), exact); };
   EXPECT_NEAR(error(16) / error(32), 4.0, 0.3);
   const Grid2 g = cube(8, 0.25);
   const auto scalar = [](int c, double x, double y, double z) { return tensor_field(c == 0 ? 0 : 1, x, y, z); };
@@ -280,15 +283,7 @@ TEST(EquationsLanguage, OnA3dGridAdvectIsFirstOrderUpwind) {
     return field(1, x, y, z) * std::cos(x) * std::cos(y) * std::sin(z) - field(2, x, y, z) * std::sin(x) * std::sin(y) * std::sin(z) +
            field(3, x, y, z) * std::sin(x) * std::cos(y) * std::cos(z);
   };
-  auto error = [&](int n) {
-    const Volume v = evaluate_3d(cube(n, 2.0 / n), "advect(u, ax, ay, az)", {"ax", "ay", "az"}, field);
-    double e = 0;
-    for (int k = 0; k < n; ++k)
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i)
-          e = std::max(e, std::abs(v.out[std::size_t(v.g.extents().index(i, j, k))] - exact(v.g.x(i), v.g.y(j), v.g.z(k))));
-    return e;
-  };
+  auto error = [&](int n) { return largest_error(evaluate_3d(cube(n, 2.0 / n), "advect(u, ax, ay, az)", {"ax", "ay", "az"}, field), exact); };
   EXPECT_NEAR(error(16) / error(32), 2.0, 0.2);
   // u = z^2, a_z = 2 below z = 1 and -3 above: the backward difference 2z - dz where a_z > 0, else the
   // forward one 2z + dz (exact here).
