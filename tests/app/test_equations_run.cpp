@@ -18,10 +18,11 @@
 namespace pdex::app_testing {
 namespace {
 
+// Gray-Scott's parameters, for the text models below.
+#define GRAY_SCOTT_PARAMS "[model.params]\nDu = 0.2097\nDv = 0.105\nF = 0.0367\nk = 0.0649\n"
 const char* gray_scott_text =
     "name = \"equations\"\nspecies = [\"u\", \"v\"]\n"
-    "[model.equations]\nu = \"Du*lap(u) - u*v^2 + F*(1 - u)\"\nv = \"Dv*lap(v) + u*v^2 - (F + k)*v\"\n"
-    "[model.params]\nDu = 0.2097\nDv = 0.105\nF = 0.0367\nk = 0.0649\n";
+    "[model.equations]\nu = \"Du*lap(u) - u*v^2 + F*(1 - u)\"\nv = \"Dv*lap(v) + u*v^2 - (F + k)*v\"\n" GRAY_SCOTT_PARAMS;
 const char* gray_scott_builtin = "name = \"gray_scott\"\nclamp = false\n";
 
 std::string config(const std::string& model, const std::string& boundary, const std::string& backend,
@@ -637,7 +638,7 @@ const std::string tensor_3d_text =
     "name = \"equations\"\nspecies = [\"u\", \"v\"]\n[model.equations]\n"
     "u = \"div(tensor(Du*mxx, Du*mxy, Du*myy, Du*mxz, Du*myz, Du*mzz)*grad(u)) - u*v^2 + F*(1 - u)\"\n"
     "v = \"div(tensor(Dv*mxx, Dv*mxy, Dv*myy, Dv*mxz, Dv*myz, Dv*mzz)*grad(v)) + u*v^2 - (F + k)*v\"\n"
-    "[model.params]\nDu = 0.2097\nDv = 0.105\nF = 0.0367\nk = 0.0649\n"
+    GRAY_SCOTT_PARAMS
     "mxx = { value = 1.0, noise = 0.2, seed = 5 }\nmxy = 0.3\nmyy = 0.8\nmxz = -0.2\nmyz = 0.25\nmzz = 0.6\n";
 const std::string advection_3d_builtin = std::string(gray_scott_builtin) +
                                          "[model.advection]\nscheme = \"upwind\"\nx = { value = 0.3, noise = 0.3, seed = 7 }\n"
@@ -645,7 +646,7 @@ const std::string advection_3d_builtin = std::string(gray_scott_builtin) +
 const std::string advection_3d_text =
     "name = \"equations\"\nspecies = [\"u\", \"v\"]\n[model.equations]\n"
     "u = \"Du*lap(u) - advect(u, ax, ay, az) - u*v^2 + F*(1 - u)\"\nv = \"Dv*lap(v) - advect(v, ax, ay, az) + u*v^2 - (F + k)*v\"\n"
-    "[model.params]\nDu = 0.2097\nDv = 0.105\nF = 0.0367\nk = 0.0649\n"
+    GRAY_SCOTT_PARAMS
     "ax = { value = 0.3, noise = 0.3, seed = 7 }\nay = -0.2\naz = { value = 0.1, noise = 0.4, seed = 8 }\n";
 const std::string small_step_3d = "[time]\ndt = 0.25\nsteps = 100\n";
 
