@@ -316,8 +316,6 @@ TEST(ConfigErrors, WhatThreeDimensionsDoNotTakeIsRefusedByKey) {
   const std::vector<Case> cases{
       {{"grid.nz=0"}, "grid.nz", "expected a positive plane count"},
       {{"grid.dz=0.5"}, "grid.dz", "a 2D grid has no z spacing"},
-      {{"grid.nz=4", "model.diffusion={ kind = \"tensor\", xz = 0.1 }", "time.scheme=\"theta\""}, "model.diffusion.kind",
-       "the theta scheme takes isotropic diffusion there for now"},
       {{"model.diffusion={ kind = \"tensor\", xz = 0.1 }"}, "model.diffusion.xz", "a 2D grid's tensor has no z entries"},
       {{"grid.nz=4", "model.diffusion={ kind = \"tensor\", xz = 0.9, yz = 0.9 }"}, "model.diffusion", "det(M) > 0"},
       {{"grid.nz=4", "model.advection={ velocity = [0.1, 0.2] }"}, "model.advection.velocity", "expected an array of 3 numbers"},

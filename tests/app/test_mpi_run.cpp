@@ -291,9 +291,10 @@ TEST_F(MpiRun, TheThetaSchemeSolvesOverRanksWithinTheSolversTolerance) {
 // colour, the transfers reading the neighbours' cells across the shared sides), the coarse ones gathered
 // onto every rank. The cycles do one process's arithmetic, so Poisson with mixed sides over 3 ranks (one
 // distributed level), over 2 x 2 ranks by W cycles (two), in 3D over 4 ranks, on an odd grid gathered at
-// once, and theta steps with a diffusion tensor, a diffusivity varying per cell, and a Robin side (f32)
-// end with one process's fields bit for bit after as many cycles; as CG's preconditioner (the products summed over the ranks in
-// another order) within the tolerance, with the iterations within 10%.
+// once, and theta steps with a diffusion tensor (2D, and 3D over 4 ranks), a diffusivity varying per
+// cell, and a Robin side (f32) end with one process's fields bit for bit after as many cycles; as CG's
+// preconditioner (the products summed over the ranks in another order) within the tolerance, with the
+// iterations within 10%.
 TEST_F(MpiRun, MultigridRunsOverRanks) {
   ScratchDir dir;
   const std::string run = "[output]\nformats = [\"npy\"]\n[run]\nbackend = \"serial\"\nprecision = \"f64\"\nprogress = false\n";
@@ -303,11 +304,15 @@ TEST_F(MpiRun, MultigridRunsOverRanks) {
            (grid.find("nz") == std::string::npos ? "" : ", front = \"neumann\", back = { kind = \"dirichlet\", value = 0.0 }") +
            " }\n[solver]\ntol = 1e-10\n" + solver + run;
   };
-  std::string tensor = mixed_sides_config("", "precision = \"f64\"\n");
-  const std::string steps = "steps = 60";
-  tensor.replace(tensor.find(steps), steps.size(), "steps = 10\nscheme = \"theta\"");
-  tensor += "[solver]\nmethod = \"multigrid\"\ntol = 1e-10\n[model.diffusion]\nkind = \"tensor\"\n"
-            "xx = { value = 1.0, noise = 0.3, seed = 3 }\nxy = 0.2\n";
+  // Gray-Scott's theta step with a varying diffusion tensor (restricted as a coefficient on every level),
+  // on a 2D grid and on a 3D one (six entries, eight colours).
+  auto tensor_theta = [](const std::string& grid, const std::string& entries) {
+    std::string text = mixed_sides_config(grid, "precision = \"f64\"\n");
+    const std::string steps = "steps = 60";
+    text.replace(text.find(steps), steps.size(), "steps = 10\nscheme = \"theta\"");
+    return text + "[solver]\nmethod = \"multigrid\"\ntol = 1e-10\n[model.diffusion]\nkind = \"tensor\"\n"
+                  "xx = { value = 1.0, noise = 0.3, seed = 3 }\nxy = 0.2\n" + entries;
+  };
   // Gray-Scott's theta step with a diffusivity varying per cell (restricted and exchanged on every
   // distributed level, gathered below), and as a text model with a Robin side (respaced on every level) in f32.
   auto gray_scott = [&](const std::string& model, const std::string& left, const std::string& precision) {
@@ -325,7 +330,8 @@ TEST_F(MpiRun, MultigridRunsOverRanks) {
                                      {"w_cycles", poisson("nx = 128\nny = 128\n", "cycle = \"W\"\n"), 4, true},
                                      {"deep", poisson("nx = 32\nny = 24\nnz = 16\n", ""), 4, true},
                                      {"odd", poisson("nx = 41\nny = 36\n", ""), 3, true},
-                                     {"tensor", tensor, 3, true},
+                                     {"tensor", tensor_theta("", ""), 3, true},
+                                     {"tensor_3d", tensor_theta("nz = 8\n", "xz = -0.1\nyz = 0.15\nzz = 0.8\n"), 4, true},
                                      {"per_cell", per_cell, 4, true},
                                      {"robin_f32", robin, 3, true},
                                      {"pcg", poisson("nx = 64\nny = 48\n", "method = \"pcg\"\npreconditioner = \"multigrid\"\n"), 2, false}};

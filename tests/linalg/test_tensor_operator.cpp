@@ -1,8 +1,10 @@
 // The Helmholtz operator with a diffusion tensor (helmholtz.hpp, Helmholtz<T, true>: alpha x - beta
 // div(d M grad x), nine points): its diagonal is the coefficient of the cell in its own row, boundary
 // images included, which the relaxation sweeps and the Jacobi preconditioner divide by; with M = I it is
-// the five-point operator. On CUDA a run of Gauss-Seidel sweeps in one launch makes the sweeps of each
-// colour, with this operator and the five-point one.
+// the five-point operator. The same for the 3D grid's (helmholtz3.hpp, Helmholtz3<T, true>: nineteen
+// points, six entries), whose eight-colour Gauss-Seidel sweep reduces the error like a lexicographic one.
+// On CUDA a run of Gauss-Seidel sweeps in one launch makes the sweeps of each colour, with this operator
+// and the five-point one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +17,9 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/relaxation.hpp"
+#include "pdex/linalg/relaxation3.hpp"
 #ifdef PDEX_HAVE_CUDA
 #include "pdex/core/cuda/cuda_context.hpp"
 #endif
@@ -120,6 +124,119 @@ TEST(TensorOperator, IdentityTensorIsTheFivePointOperator) {
         EXPECT_NEAR(p.op.apply(x.cview(), i, j, 0), five.apply(x.cview(), i, j, 0), 1e-12 * scale);
         EXPECT_NEAR(p.op.diag(i, j, 0, o), five.diag(i, j, 0, o), 1e-12 * scale);
       }
+  }
+}
+
+// The 3D grid's: a random symmetric positive definite M of six entries per cell (off-diagonal entries
+// within a third of sqrt(aa bb)), a random multiplier d, a different rule on each of the six sides
+// (Dirichlet, Neumann, Robin, periodic), and the operator of a backward Euler step.
+struct TensorProblem3 {
+  Grid2 grid;
+  FieldBoundary bc;
+  Field<double> m, d;
+  Helmholtz3<double, true> op;
+  Helmholtz3<double> seven;  // the same operator with seven points (M ignored)
+
+  TensorProblem3(const Grid2& g, const FieldBoundary& b, bool identity)
+      : grid(g), bc(b), m(g, 6, 1, MemorySpace::host), d(g, 1, 1, MemorySpace::host) {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(0.5, 1.5), s(-1.0 / 3, 1.0 / 3);
+    for_each_cell(g.extents(), [&](int i, int j, int k) {
+      const double xx = identity ? 1 : u(rng), yy = identity ? 1 : u(rng), zz = identity ? 1 : u(rng);
+      const double off[3] = {std::sqrt(xx * yy), std::sqrt(xx * zz), std::sqrt(yy * zz)};
+      const double e[6] = {xx, identity ? 0 : s(rng) * off[0], yy, identity ? 0 : s(rng) * off[1],
+                           identity ? 0 : s(rng) * off[2], zz};
+      for (int q = 0; q < 6; ++q) m.view()(q, i, j, k) = e[q];
+      d.view()(0, i, j, k) = identity ? 1 : u(rng);
+    });
+    fill_ghosts(Serial{}, m, tensor_boundary(bc, 6));
+    fill_ghosts(Serial{}, d, coefficient_boundary(bc, 1));
+    const double beta = 0.8;
+    op = make_helmholtz3<double, true>(g, m.cview(), 1.0, &beta, 1, bc);
+    op.m = m.cview().data;
+    op.m_stride = m.cview().comp_stride;
+    seven = make_helmholtz3<double>(g, m.cview(), 1.0, &beta, 1, bc);
+    if (!identity) op.d[0] = seven.d[0] = d.cview().data;
+  }
+};
+
+Grid2 box3(int nx, int ny, int nz) {
+  Grid2 g{nx, ny, 1.0 / nx, 1.2 / ny};
+  g.nz = nz, g.dz = 0.9 / nz;
+  return g;
+}
+
+// Every kind of side, each on another face; and periodic in x and y with Dirichlet and Robin z sides.
+std::vector<FieldBoundary> sides3_cases() {
+  const SideBc dirichlet{BcKind::dirichlet, 0.7}, neumann{BcKind::neumann}, periodic{BcKind::periodic};
+  SideBc robin{BcKind::robin, 0.3};
+  robin.scale = 0.6;
+  FieldBoundary mixed, seams;
+  const SideBc sides[6] = {dirichlet, neumann, periodic, periodic, robin, dirichlet};
+  const SideBc around[6] = {periodic, periodic, periodic, periodic, dirichlet, robin};
+  for (int side = 0; side < side_count; ++side) mixed.side[side][0] = sides[side], seams.side[side][0] = around[side];
+  return {mixed, seams};
+}
+
+// diag(i, j, k) against A applied to the unit vector of the cell, whose ghosts (edges and corners
+// included) hold its homogeneous images. f64: the same sums in another order, 1e-13 relative.
+TEST(TensorOperator3d, DiagonalIsTheCellsOwnCoefficientWithItsBoundaryImages) {
+  const Grid2 g = box3(5, 4, 4);
+  for (const FieldBoundary& bc : sides3_cases()) {
+    const TensorProblem3 p(g, bc, false);
+    Field<double> e(g, 1, 1, MemorySpace::host);
+    for_each_cell(g.extents(), [&](int i, int j, int k) {
+      fill_all(Serial{}, e.view(), 0.0);
+      e.view()(0, i, j, k) = 1;
+      fill_ghosts(Serial{}, e, homogeneous(p.bc));
+      const int64_t o = e.cview().offset(i, j, k);
+      const double probed = p.op.apply_at(e.cview().comp(0), o, 0);
+      EXPECT_NEAR(p.op.diag_at(i, j, k, 0, o), probed, 1e-13 * std::abs(probed)) << "cell (" << i << ", " << j << ", " << k << ")";
+    });
+  }
+}
+
+// M = I and no multiplier: the nineteen-point operator is the seven-point one, on any field and on its
+// diagonal (f64, 1e-12 of the operator's scale).
+TEST(TensorOperator3d, IdentityTensorIsTheSevenPointOperator) {
+  const Grid2 g = box3(6, 5, 4);
+  for (const FieldBoundary& bc : sides3_cases()) {
+    const TensorProblem3 p(g, bc, true);
+    Field<double> x(g, 1, 1, MemorySpace::host);
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for_each_cell(g.extents(), [&](int i, int j, int k) { x.view()(0, i, j, k) = u(rng); });
+    fill_ghosts(Serial{}, x, p.bc);
+    const double scale = 8 * 0.8 / (g.dz * g.dz);
+    for_each_cell(g.extents(), [&](int i, int j, int k) {
+      const int64_t o = x.cview().offset(i, j, k);
+      EXPECT_NEAR(p.op.apply_at(x.cview().comp(0), o, 0), p.seven.apply_at(x.cview().comp(0), o, 0), 1e-12 * scale);
+      EXPECT_NEAR(p.op.diag_at(i, j, k, 0, o), p.seven.diag_at(i, j, k, 0, o), 1e-12 * scale);
+    });
+  }
+}
+
+// The eight colours are independent sets of the nineteen-point stencil: a sweep gives the same result
+// whatever the order of the cells within a colour, so serial and OpenMP (threads over rows) agree bit
+// for bit, and Gauss-Seidel converges to the solution of A x = b (its slowest mode falls about 3% a sweep
+// here: after 1,500 sweeps the residual is below 1e-10 of b's).
+TEST(TensorOperator3d, EightColourGaussSeidelConvergesAndIsTheSameOnEveryThreadCount) {
+  const Grid2 g = box3(8, 6, 6);
+  for (const FieldBoundary& bc : sides3_cases()) {
+    const TensorProblem3 p(g, bc, false);
+    Field<double> x(g, 1, 1, MemorySpace::host), b = x.like(MemorySpace::host);
+    std::mt19937_64 rng(13);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for_each_cell(g.extents(), [&](int i, int j, int k) { b.view()(0, i, j, k) = u(rng); });
+    fill_ghosts(Serial{}, x, p.bc);
+    Field<double> y = x.like(MemorySpace::host);
+    copy_interior(Serial{}, x.cview(), y.view());
+    fill_ghosts(Serial{}, y, p.bc);
+    rb_sweeps(Serial{}, p.op, x.view(), b.cview(), p.bc, 1.0, false, 1500, false);
+    rb_sweeps(OpenMP{}, p.op, y.view(), b.cview(), p.bc, 1.0, false, 1500, false);
+    EXPECT_EQ(x.interior(0), y.interior(0));
+    const double r = std::sqrt(residual_norm2(Serial{}, p.op, x.cview(), b.cview()));
+    EXPECT_LT(r, 1e-10 * std::sqrt(dot(Serial{}, b.cview(), b.cview())));
   }
 }
 

@@ -115,8 +115,9 @@ PDEX_HD inline TensorFaces<T> tensor_faces(int64_t o, int64_t s, const D& d, con
 // fluxes on the four faces of the cell (tensor_faces), the cross derivative on a face the mean of the
 // two cells' centred differences. Summed over a periodic or zero-flux domain the fluxes cancel, so mass
 // is conserved to rounding.
-template <class T, class D>
-PDEX_HD inline T div_tensor(const T* p, int64_t o, const D& d, const T* mxx, const T* mxy, const T* myy,
+// p: the values, a pointer or anything indexed alike (helmholtz3.hpp's ImageProbe).
+template <class T, class D, class P>
+PDEX_HD inline T div_tensor(const P& p, int64_t o, const D& d, const T* mxx, const T* mxy, const T* myy,
                             const Spacing<T>& h) {
   const int64_t s = h.pitch;
   const TensorFaces<T> k = tensor_faces(o, s, d, mxx, mxy, myy);
@@ -134,8 +135,8 @@ PDEX_HD inline T div_tensor(const T* p, int64_t o, const D& d, const T* mxx, con
 // means of the two cells, cross derivatives the means of the two cells' centred differences): 19 points
 // in all, conservative. On one plane between zero-flux z sides (p mirrored, M's xz and yz mirrored oddly)
 // it is zero exactly.
-template <class T, class D>
-PDEX_HD inline T div_tensor_z(const T* p, int64_t o, const D& d, const T* m, int64_t ms, const Spacing<T>& h) {
+template <class T, class D, class P>
+PDEX_HD inline T div_tensor_z(const P& p, int64_t o, const D& d, const T* m, int64_t ms, const Spacing<T>& h) {
   const int64_t s = h.pitch, z = h.plane;
   const T* xz = m + 3 * ms;
   const T* yz = m + 4 * ms;

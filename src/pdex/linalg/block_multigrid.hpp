@@ -40,7 +40,7 @@ void take_block(const Exec& ex, FieldView<const T> whole, std::array<int, 3> fir
   });
 }
 
-// Op: Helmholtz<T> (with or without a tensor) or Helmholtz3<T>.
+// Op: Helmholtz<T> or Helmholtz3<T>, with or without a tensor.
 template <class Exec, class T, class Op>
 class BlockMultigrid final : public MultigridCycle<T> {
  public:
@@ -81,6 +81,7 @@ class BlockMultigrid final : public MultigridCycle<T> {
  private:
   // The whole grids of levels with this many cells or fewer are gathered.
   static constexpr int64_t gather_cells = 1024;
+  static constexpr int tensor_entries = Op::volume() ? 6 : 3;
 
   struct Level {
     Grid2 whole, block;                     // the level's whole grid and this rank's block of it
@@ -111,12 +112,7 @@ class BlockMultigrid final : public MultigridCycle<T> {
   // Serial::scale_of over the whole grid: the largest over the ranks, so that every rank truncates alike.
   auto scale_over_ranks(const Field<T>& layout, const Op& op) {
     auto s = Serial::scale_of(ex_, op, layout, ncomp_);
-    if constexpr (Op::volume()) {
-      s = halo_.max_over_ranks(s);
-    } else {
-      for (double& d : s.d) d = halo_.max_over_ranks(d);
-      for (double* e : {&s.xx, &s.xy, &s.yy}) *e = halo_.max_over_ranks(*e);
-    }
+    s.each([&](double& v) { v = halo_.max_over_ranks(v); });
     return s;
   }
 
@@ -190,7 +186,7 @@ class BlockMultigrid final : public MultigridCycle<T> {
       c.op.d[k] = c.d[k].cview().data;
     }
     if constexpr (Op::tensor()) {
-      c.m = restricted(l, c, l.op.m, 3, l.op.m_stride, tensor_boundary(c.bc));
+      c.m = restricted(l, c, l.op.m, tensor_entries, l.op.m_stride, tensor_boundary(c.bc, tensor_entries));
       c.op.m = c.m.cview().data;
       c.op.m_stride = c.m.cview().comp_stride;
     }
@@ -220,7 +216,7 @@ class BlockMultigrid final : public MultigridCycle<T> {
       op.d[k] = g->d[k].cview().data;
     }
     if constexpr (Op::tensor()) {
-      g->m = gathered(l, l.op.m, 3, l.op.m_stride, tensor_boundary(g->bc));
+      g->m = gathered(l, l.op.m, tensor_entries, l.op.m_stride, tensor_boundary(g->bc, tensor_entries));
       op.m = g->m.cview().data;
       op.m_stride = g->m.cview().comp_stride;
     }

@@ -1,9 +1,10 @@
 #pragma once
-// The grid operator of helmholtz.hpp on a 3D grid, seven points, per component c:
-//   (A x)_c = alpha x_c - beta_c d_c(x) (lap x_c + d2x_c/dz2)
+// The grid operator of helmholtz.hpp on a 3D grid, per component c: seven points,
+//   (A x)_c = alpha x_c - beta_c d_c(x) (lap x_c + d2x_c/dz2),
+// or with a tensor M of six entries (xx, xy, yy, xz, yz, zz: the explicit scheme's order) nineteen,
+//   (A x)_c = alpha x_c - beta_c div(d_c(x) M(x) grad x_c)   (div_tensor + div_tensor_z, conservative).
 // Its kernels take a cell as (i, r), r a row of interior_rows(): row r % ny of plane r / ny, so that the
-// vector operations of grid_ops.hpp and the Krylov methods serve both operators. No tensor: anisotropic
-// diffusion in 3D is refused before a run starts.
+// vector operations of grid_ops.hpp and the Krylov methods serve both operators.
 #include <cstdint>
 #include <type_traits>
 
@@ -16,7 +17,27 @@
 
 namespace pdex {
 
+// x as the operator's stencil sees it when x is 1 at cell o and 0 at every other cell: 1 at o, a side's
+// ghost factor at o's image across that side (ghost = s x + value), the product of the factors at an image
+// across two or three sides, 0 elsewhere. The operator applied to it is its diagonal, boundary images
+// included, whatever its stencil.
 template <class T>
+struct ImageProbe {
+  int64_t o, pitch, plane;
+  T f[3][3];  // per axis, the factor at the offsets -1, 0, +1
+
+  PDEX_HD T operator[](int64_t k) const {
+    int64_t d = k - o;  // a stencil's offsets are within one cell along each axis
+    const int dk = d > plane / 2 ? 1 : d < -plane / 2 ? -1 : 0;
+    d -= dk * plane;
+    const int dj = d > pitch / 2 ? 1 : d < -pitch / 2 ? -1 : 0;
+    const int di = int(d - dj * pitch);
+    return f[0][di + 1] * f[1][dj + 1] * f[2][dk + 1];
+  }
+};
+
+// Tensor: a compile-time choice, as for Helmholtz.
+template <class T, bool Tensor = false>
 struct Helmholtz3 {
   T alpha = T(0);
   T beta[max_solver_components] = {T(1), T(1)};
@@ -25,14 +46,26 @@ struct Helmholtz3 {
   Extents2 extents{};
   // The factor of each side's ghost on its image (helmholtz.hpp's self), the six sides.
   T self[side_count][max_solver_components] = {};
+  // The tensor M (Tensor only): entry q at m + q m_stride, a field of the state's layout with ghosts
+  // (tensor_boundary's images), shared by the components.
+  const T* m = nullptr;
+  int64_t m_stride = 0;
 
-  PDEX_HD static constexpr bool tensor() { return false; }
+  PDEX_HD static constexpr bool tensor() { return Tensor; }
   PDEX_HD static constexpr bool volume() { return true; }
 
   PDEX_HD T coef(int c, int64_t o) const { return d[c] ? beta[c] * d[c][o] : beta[c]; }
 
-  PDEX_HD T apply_at(const T* p, int64_t o, int c) const {
-    return alpha * p[o] - coef(c, o) * (lap(p, o, h) + lap_z(p, o, h));
+  // p: component c's values, or an ImageProbe.
+  template <class P>
+  PDEX_HD T apply_at(const P& p, int64_t o, int c) const {
+    if constexpr (Tensor) {
+      const CellMultiplier<T> dc{d[c]};
+      return alpha * p[o] - beta[c] * (div_tensor(p, o, dc, m, m + m_stride, m + 2 * m_stride, h) +
+                                       div_tensor_z(p, o, dc, m, m_stride, h));
+    } else {
+      return alpha * p[o] - coef(c, o) * (lap(p, o, h) + lap_z(p, o, h));
+    }
   }
   PDEX_HD T apply(const FieldView<const T>& x, int i, int r, int c) const {
     return apply_at(x.comp(c), x.row_offset(i, r), c);
@@ -40,14 +73,21 @@ struct Helmholtz3 {
 
   // The coefficient of x at cell (i, j, k) in (A x) there, boundary images included.
   PDEX_HD T diag_at(int i, int j, int k, int c, int64_t o) const {
-    T cx = T(2), cy = T(2), cz = T(2);
-    if (i == 0) cx -= self[left][c];
-    if (i == extents.nx - 1) cx -= self[right][c];
-    if (j == 0) cy -= self[bottom][c];
-    if (j == extents.ny - 1) cy -= self[top][c];
-    if (k == 0) cz -= self[front][c];
-    if (k == extents.nz - 1) cz -= self[back][c];
-    return alpha + coef(c, o) * (cx * h.idx2 + cy * h.idy2 + cz * h.idz2);
+    const bool lo[3] = {i == 0, j == 0, k == 0};
+    const bool hi[3] = {i == extents.nx - 1, j == extents.ny - 1, k == extents.nz - 1};
+    if constexpr (Tensor) {
+      ImageProbe<T> probe{o, h.pitch, h.plane, {}};
+      for (int a = 0; a < 3; ++a) {
+        probe.f[a][0] = lo[a] ? self[2 * a][c] : T(0);
+        probe.f[a][1] = T(1);
+        probe.f[a][2] = hi[a] ? self[2 * a + 1][c] : T(0);
+      }
+      return apply_at(probe, o, c);
+    } else {
+      T n[3];
+      for (int a = 0; a < 3; ++a) n[a] = T(2) - (lo[a] ? self[2 * a][c] : T(0)) - (hi[a] ? self[2 * a + 1][c] : T(0));
+      return alpha + coef(c, o) * (n[0] * h.idx2 + n[1] * h.idy2 + n[2] * h.idz2);
+    }
   }
   PDEX_HD T diag(int i, int r, int c, int64_t o) const {
     return diag_at(i, r % extents.ny, r / extents.ny, c, o);
@@ -55,11 +95,11 @@ struct Helmholtz3 {
 };
 
 // The operator on 3D grid g for fields laid out as `layout`, with conditions `bc` (their kinds and ghost
-// factors).
-template <class T, class U>
-Helmholtz3<T> make_helmholtz3(const Grid2& g, const FieldView<U>& layout, double alpha, const double* beta,
-                              int ncomp, const FieldBoundary& bc) {
-  Helmholtz3<T> op;
+// factors); a Tensor one still needs its m.
+template <class T, bool Tensor = false, class U>
+Helmholtz3<T, Tensor> make_helmholtz3(const Grid2& g, const FieldView<U>& layout, double alpha, const double* beta,
+                                      int ncomp, const FieldBoundary& bc) {
+  Helmholtz3<T, Tensor> op;
   op.alpha = T(alpha);
   op.h = Spacing<T>::make(g.dx, g.dy, layout.pitch, g.dz, layout.plane);
   op.extents = g.extents();
@@ -68,13 +108,13 @@ Helmholtz3<T> make_helmholtz3(const Grid2& g, const FieldView<U>& layout, double
   return op;
 }
 
-// The operator of grid g for fields laid out as `layout`: Helmholtz<T> (Op) on a 2D grid, Helmholtz3<T>
-// on a 3D one.
+// The operator Op (Helmholtz or Helmholtz3, with or without a tensor) of grid g for fields laid out as
+// `layout`.
 template <class Op, class U>
 Op make_grid_operator(const Grid2& g, const FieldView<U>& layout, double alpha, const double* beta, int ncomp,
                       const FieldBoundary& bc) {
   using T = std::remove_const_t<U>;
-  if constexpr (Op::volume()) return make_helmholtz3<T>(g, layout, alpha, beta, ncomp, bc);
+  if constexpr (Op::volume()) return make_helmholtz3<T, Op::tensor()>(g, layout, alpha, beta, ncomp, bc);
   else return make_helmholtz<T, Op::tensor()>(g, layout.pitch, alpha, beta, ncomp, bc);
 }
 

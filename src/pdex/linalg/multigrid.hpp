@@ -153,6 +153,11 @@ class Multigrid final : public MultigridCycle<T> {
   struct Scale {
     double d[max_solver_components] = {1, 1};
     double xx = 1, xy = 0, yy = 1;
+    template <class F>
+    void each(F f) {
+      for (double& v : d) f(v);
+      for (double* e : {&xx, &xy, &yy}) f(*e);
+    }
   };
   static Scale scale_of(const Exec& ex, const Op& op, const Field<T>& layout, int ncomp) {
     Scale s;

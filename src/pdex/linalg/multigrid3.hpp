@@ -1,8 +1,8 @@
 #pragma once
 // Geometric multigrid on 3D grids (helmholtz3.hpp's operator), any sizes: multigrid.hpp's cycle with
 // red-black SOR smoothing in place (relaxation3.hpp), trilinear hat-weighted restriction and trilinear
-// prolongation (transfer3.hpp), the operator rediscretized on every level (per-cell diffusivities restricted
-// like residuals). An axis is halved while it has more than two cells and is not already much coarser
+// prolongation (transfer3.hpp), the operator rediscretized on every level (per-cell diffusivities and a
+// tensor's six entries restricted like residuals; a tensor's smoothing takes eight colours). An axis is halved while it has more than two cells and is not already much coarser
 // than the finest axis left to coarsen, so the hierarchy goes down to a few cells, solved by lexicographic
 // Gauss-Seidel in one launch (multigrid.hpp's coarse_solve); where the operator's identity part dominates
 // a level (a theta step's at coarse spacings), the hierarchy stops there and a few sweeps solve it.
@@ -23,10 +23,10 @@
 
 namespace pdex {
 
-template <class Exec, class T>
+template <class Exec, class T, bool Tensor = false>
 class Multigrid3 final : public MultigridCycle<T> {
  public:
-  using Op = Helmholtz3<T>;
+  using Op = Helmholtz3<T, Tensor>;
 
   Multigrid3(const Exec& ex, const Grid2& grid, const Field<T>& fine_layout, const Op& op, const FieldBoundary& bc,
              int ncomp, MultigridSettings s)
@@ -35,10 +35,10 @@ class Multigrid3 final : public MultigridCycle<T> {
     for (int c = 0; c < ncomp; ++c)
       if (has_constant_null_space(double(op.alpha), bc, c)) singular_mask_ |= 1u << c;
     const FieldBoundary hbc = homogeneous(bc);
-    const double dmax = scale_of(ex, op, fine_layout, ncomp);
+    const Scale scale = scale_of(ex, op, fine_layout, ncomp);
     Grid2 g = grid;
     FieldView<const T> prev = fine_layout.cview();
-    truncated_ = sweeps_solve(op, g, dmax, ncomp);
+    truncated_ = sweeps_solve(op, g, scale, ncomp);
     while (!truncated_ && coarsen(g)) {
       auto lv = std::make_unique<Level>();
       lv->x = Field<T>(g, ncomp, 1, Exec::space);
@@ -52,10 +52,10 @@ class Multigrid3 final : public MultigridCycle<T> {
       lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch, g.dz, lv->x.view().plane);
       lv->op.extents = g.extents();
       set_sides(lv->op, lv->bc, ncomp);
-      coarsen_multipliers(*lv, prev, finer, ncomp);
+      coarsen_coefficients(*lv, prev, finer, ncomp);
       prev = lv->x.cview();
       levels_.push_back(std::move(lv));
-      truncated_ = sweeps_solve(op, g, dmax, ncomp);
+      truncated_ = sweeps_solve(op, g, scale, ncomp);
     }
   }
 
@@ -70,26 +70,44 @@ class Multigrid3 final : public MultigridCycle<T> {
   static constexpr double smooth_omega = 1.15;
   static constexpr int truncated_sweeps = 4;
 
-  // The largest diffusivity multiplier: a bound of every level's (restriction averages).
-  static double scale_of(const Exec& ex, const Op& op, const Field<T>& layout, int ncomp) {
-    double m = 1;
-    for (int c = 0; c < ncomp; ++c) {
-      if (!op.d[c]) continue;
-      FieldView<const T> f = layout.cview();
-      f.data = op.d[c];
-      f.ncomp = 1;
-      m = std::max({m, double(field_max(ex, f, 0)), -double(field_min(ex, f, 0))});
+  // The largest diffusivity multiplier and the largest |entries| of the tensor (xx, xy, yy, xz, yz, zz):
+  // bounds of every level's coefficients (restriction averages).
+  struct Scale {
+    double d = 1;
+    double m[6] = {1, 0, 1, 0, 0, 1};
+    template <class F>
+    void each(F f) {
+      f(d);
+      for (double& e : m) f(e);
     }
-    return m;
+  };
+  static Scale scale_of(const Exec& ex, const Op& op, const Field<T>& layout, int ncomp) {
+    auto largest = [&](const T* data) {
+      FieldView<const T> f = layout.cview();  // one field with the layout's rows and planes
+      f.data = data;
+      f.ncomp = 1;
+      return std::max(double(field_max(ex, f, 0)), -double(field_min(ex, f, 0)));
+    };
+    Scale s;
+    for (int c = 0; c < ncomp; ++c)
+      if (op.d[c]) s.d = std::max(s.d, largest(op.d[c]));
+    if constexpr (Tensor)
+      for (int q = 0; q < 6; ++q) s.m[q] = largest(op.m + q * op.m_stride);
+    return s;
   }
 
-  // multigrid.hpp's sweeps_solve with the z axis.
-  static bool sweeps_solve(const Op& op, const Grid2& g, double dmax, int ncomp) {
+  // multigrid.hpp's sweeps_solve with the z axis (and a tensor's cross terms, alpha alone its diagonal).
+  static bool sweeps_solve(const Op& op, const Grid2& g, const Scale& s, int ncomp) {
     if (!(double(op.alpha) > 0)) return false;
-    const double per_d = 2 / (g.dx * g.dx) + 2 / (g.dy * g.dy) + 2 / (g.dz * g.dz);
+    const double ix = 1 / g.dx, iy = 1 / g.dy, iz = 1 / g.dz;
+    double per_d = 2 * ix * ix + 2 * iy * iy + 2 * iz * iz;
+    if constexpr (Tensor) {
+      const double* m = s.m;
+      per_d = 2 * (m[0] * ix * ix + m[2] * iy * iy + m[5] * iz * iz) + 4 * (m[1] * ix * iy + m[3] * ix * iz + m[4] * iy * iz);
+    }
     for (int c = 0; c < ncomp; ++c) {
-      const double off = double(op.beta[c]) * dmax * per_d;
-      if (8 * off > double(op.alpha) + off) return false;
+      const double off = double(op.beta[c]) * s.d * per_d;
+      if (8 * off > double(op.alpha) + (Tensor ? 0 : off)) return false;
     }
     return true;
   }
@@ -111,20 +129,33 @@ class Multigrid3 final : public MultigridCycle<T> {
   struct Level {
     Field<T> x, b, r;
     Field<T> d[max_solver_components];
+    Field<T> m;  // the restricted tensor (Tensor)
     Op op;
     FieldBoundary bc;
   };
 
-  void coarsen_multipliers(Level& lv, FieldView<const T> fine, const Op& finer, int ncomp) {
+  // Each component's diffusivity multiplier and the tensor of the finer level's operator (fields with the
+  // rows and planes of `fine`), restricted, with the ghosts a coefficient field has.
+  void coarsen_coefficients(Level& lv, FieldView<const T> fine, const Op& finer, int ncomp) {
+    auto restricted = [&](const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
+      FieldView<const T> from = fine;
+      from.data = data;
+      from.ncomp = n;
+      from.comp_stride = stride;
+      Field<T> to(lv.x.grid(), n, 1, Exec::space);
+      restrict3(ex_, from, to.view());
+      fill_ghosts(ex_, to.view(), ghosts);
+      return to;
+    };
     for (int c = 0; c < ncomp; ++c) {
       if (!finer.d[c]) continue;
-      FieldView<const T> from = fine;
-      from.data = finer.d[c];
-      from.ncomp = 1;
-      lv.d[c] = Field<T>(lv.x.grid(), 1, 1, Exec::space);
-      restrict3(ex_, from, lv.d[c].view());
-      fill_ghosts(ex_, lv.d[c].view(), coefficient_boundary(lv.bc, 1));
+      lv.d[c] = restricted(finer.d[c], 1, fine.comp_stride, coefficient_boundary(lv.bc, 1));
       lv.op.d[c] = lv.d[c].cview().data;
+    }
+    if constexpr (Tensor) {
+      lv.m = restricted(finer.m, 6, finer.m_stride, tensor_boundary(lv.bc, 6));
+      lv.op.m = lv.m.cview().data;
+      lv.op.m_stride = lv.m.cview().comp_stride;
     }
   }
 
@@ -170,9 +201,9 @@ template <class Exec, class T, class Op>
 struct MultigridFor {
   using type = Multigrid<Exec, T, Op>;
 };
-template <class Exec, class T>
-struct MultigridFor<Exec, T, Helmholtz3<T>> {
-  using type = Multigrid3<Exec, T>;
+template <class Exec, class T, bool Tensor>
+struct MultigridFor<Exec, T, Helmholtz3<T, Tensor>> {
+  using type = Multigrid3<Exec, T, Tensor>;
 };
 template <class Exec, class T, class Op>
 using MultigridOf = typename MultigridFor<Exec, T, Op>::type;

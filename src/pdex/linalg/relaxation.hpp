@@ -125,14 +125,21 @@ T tensor_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<con
   return detail::sweep_cells<T>(ex, quarter, cell, measure);
 }
 
-// The four colours in order (or the reverse). The same caveat on periodic axes of odd length as
+// The colours a tensor's Gauss-Seidel takes: four on a 2D grid, eight on a 3D one (relaxation3.hpp).
+template <class Op>
+constexpr int tensor_colours() {
+  return Op::volume() ? 8 : 4;
+}
+
+// A tensor's colours in order (or the reverse). The same caveat on periodic axes of odd length as
 // color_sweep's.
 template <class Exec, class T, class Op>
-T four_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
-                   T omega, bool reverse, bool measure) {
+T tensor_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
+               bool reverse, bool measure) {
+  constexpr int n = tensor_colours<Op>();
   T largest = T(0);
-  for (int k = 0; k < 4; ++k) {
-    const T m = tensor_color_sweep(ex, op, x, b, bc, omega, reverse ? 3 - k : k, measure);
+  for (int k = 0; k < n; ++k) {
+    const T m = tensor_color_sweep(ex, op, x, b, bc, omega, reverse ? n - 1 - k : k, measure);
     largest = m > largest ? m : largest;
   }
   return largest;
@@ -140,12 +147,12 @@ T four_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const
 
 // One red-black sweep (red first, or black first when `reverse`: a post-smoother in that order makes a
 // multigrid cycle symmetric, as a preconditioner for CG must be). Returns the largest change if `measure`.
-// A tensor's operator takes four colours (four_color_sweep); the host sweeps in one pass (host_sweep.hpp).
+// A tensor's operator takes four colours (tensor_sweep); the host sweeps in one pass (host_sweep.hpp).
 template <class Exec, class T, class Op>
 T rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
            bool reverse, bool measure) {
   if constexpr (Op::tensor()) {
-    return four_color_sweep(ex, op, x, b, bc, omega, reverse, measure);
+    return tensor_sweep(ex, op, x, b, bc, omega, reverse, measure);
   } else if constexpr (Exec::space == MemorySpace::host) {
     return host_rb_sweep(ex, op, x, b, bc, omega, reverse, measure);
   } else {

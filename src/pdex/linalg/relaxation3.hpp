@@ -1,8 +1,9 @@
 #pragma once
 // Point relaxation of a 3D grid's operator (helmholtz3.hpp): weighted Jacobi and red-black Gauss-Seidel /
-// SOR, the colour of cell (i, j, k) being (i + j + k) % 2. The same update as relaxation.hpp's, with each
-// changed value's images pushed within its plane and across z; overloads that the solvers (LinearSolver,
-// Multigrid3) pick by the operator's type. The same caveat on periodic axes of odd length as color_sweep's.
+// SOR, the colour of cell (i, j, k) being (i + j + k) % 2 (eight colours for a tensor's nineteen points).
+// The same update as relaxation.hpp's, with each changed value's images pushed within its plane and across
+// z; overloads that the solvers (LinearSolver, Multigrid3) pick by the operator's type. The same caveat on
+// periodic axes of odd length as color_sweep's.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -20,8 +21,8 @@ namespace pdex {
 namespace detail {
 // x += omega D^-1 (b - A in) at cell (i, j, k), into out, every component, with the images; the largest
 // |change|.
-template <class T>
-PDEX_HD inline T relax_point3(const Helmholtz3<T>& op, const FieldView<const T>& in, const FieldView<const T>& b,
+template <class T, bool Tensor>
+PDEX_HD inline T relax_point3(const Helmholtz3<T, Tensor>& op, const FieldView<const T>& in, const FieldView<const T>& b,
                               const FieldView<T>& out, const FieldBoundary& bc, T omega, int i, int j, int k) {
   const int64_t o = in.offset(i, j, k);
   T change = T(0);
@@ -36,8 +37,8 @@ PDEX_HD inline T relax_point3(const Helmholtz3<T>& op, const FieldView<const T>&
 }
 }  // namespace detail
 
-template <class Exec, class T>
-T jacobi_sweep(const Exec& ex, const Helmholtz3<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+template <class Exec, class T, bool Tensor>
+T jacobi_sweep(const Exec& ex, const Helmholtz3<T, Tensor>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure) {
   const int ny = in.ny;
   auto cell = [=] PDEX_HD(int i, int r) {
@@ -83,10 +84,10 @@ void host_color_sweep3(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, 
 
 // The cells of one colour, in place: a thread per cell of the colour (on the host, unmeasured: rows,
 // host_color_sweep3).
-template <class Exec, class T>
-T color_sweep(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
-              T omega, int color, bool measure) {
-  if constexpr (Exec::space == MemorySpace::host)
+template <class Exec, class T, bool Tensor>
+T color_sweep(const Exec& ex, const Helmholtz3<T, Tensor>& op, FieldView<T> x, FieldView<const T> b,
+              const FieldBoundary& bc, T omega, int color, bool measure) {
+  if constexpr (Exec::space == MemorySpace::host && !Tensor)
     if (!measure) {
       detail::host_color_sweep3(ex, op, x, b, bc, omega, color);
       return T(0);
@@ -100,18 +101,36 @@ T color_sweep(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, FieldView
   return detail::sweep_cells<T>(ex, Range2{0, (nx + 1) / 2, 0, ny * x.nz}, cell, measure);
 }
 
-// `sweeps` red-black sweeps in place (black first when `reverse`); the last one's largest change if
-// `measure`, else 0.
+// Gauss-Seidel for a tensor's nineteen points, which reach the twelve edge neighbours (not the corners):
+// eight colours, i % 2 + 2 (j % 2) + 4 (k % 2), no two cells of which are neighbours. One colour:
 template <class Exec, class T>
-T rb_sweeps(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
-            T omega, bool reverse, int sweeps, bool measure) {
+T tensor_color_sweep(const Exec& ex, const Helmholtz3<T, true>& op, FieldView<T> x, FieldView<const T> b,
+                     const FieldBoundary& bc, T omega, int color, bool measure) {
+  const int nx = x.nx, ny = x.ny, nz = x.nz, rows = (ny + 1) / 2;
+  auto cell = [=] PDEX_HD(int p, int q) {
+    const int i = 2 * p + (color & 1), j = 2 * (q % rows) + (color >> 1 & 1), k = 2 * (q / rows) + (color >> 2);
+    if (i >= nx || j >= ny || k >= nz) return T(0);
+    return detail::relax_point3(op, as_const(x), b, x, bc, omega, i, j, k);
+  };
+  return detail::sweep_cells<T>(ex, Range2{0, (nx + 1) / 2, 0, rows * ((nz + 1) / 2)}, cell, measure);
+}
+
+// `sweeps` red-black sweeps in place (black first when `reverse`), or a tensor's eight colours
+// (tensor_sweep); the last one's largest change if `measure`, else 0.
+template <class Exec, class T, bool Tensor>
+T rb_sweeps(const Exec& ex, const Helmholtz3<T, Tensor>& op, FieldView<T> x, FieldView<const T> b,
+            const FieldBoundary& bc, T omega, bool reverse, int sweeps, bool measure) {
   T largest = T(0);
   const int first = reverse ? 1 : 0;
   for (int s = 0; s < sweeps; ++s) {
     const bool m = measure && s == sweeps - 1;
-    const T m0 = color_sweep(ex, op, x, b, bc, omega, first, m);
-    const T m1 = color_sweep(ex, op, x, b, bc, omega, 1 - first, m);
-    largest = std::max(m0, m1);
+    if constexpr (Tensor) {
+      largest = tensor_sweep(ex, op, x, b, bc, omega, reverse, m);
+    } else {
+      const T m0 = color_sweep(ex, op, x, b, bc, omega, first, m);
+      const T m1 = color_sweep(ex, op, x, b, bc, omega, 1 - first, m);
+      largest = std::max(m0, m1);
+    }
   }
   return largest;
 }

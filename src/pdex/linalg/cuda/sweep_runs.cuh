@@ -46,7 +46,7 @@ struct SweepRun {
 
 // The colours of rb_sweep for Op, and the cell (i, j) of colour `color`'s q-th cell: red-black's
 // (i + j) % 2 over rows of (nx + 1) / 2 cells (color_sweep), or i % 2 + 2 (j % 2) over a quarter grid
-// (four_color_sweep). Cells past the grid's last column or row fall outside (i >= nx or j >= ny).
+// (tensor_sweep). Cells past the grid's last column or row fall outside (i >= nx or j >= ny).
 template <class Op>
 struct Colors {
   static constexpr int count = Op::tensor() ? 4 : 2;

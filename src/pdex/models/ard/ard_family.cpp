@@ -155,7 +155,6 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   for (std::size_t c = 0; c < s.species.size(); ++c)
     s.initial.push_back(read_source(ctx, "initial." + s.species[c], info.initial[c]));
   setup->clock = read_clock(cfg, s);  // after the model: Merson's first step comes from its stable step
-  if (s.grid.is_3d() && !ard_takes_3d(s)) cfg.fail("model.diffusion.kind", ard_3d_limits);
   setup->fields = s.species;
   setup->grid = s.grid;
   return setup;
@@ -164,7 +163,7 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
 std::vector<std::string> examples_of(const std::string& name) {
   if (name == "turing")
     return {"turing_spots.toml", "turing_spots_cn.toml", "turing_spots_demo.toml", "turing_stripes.toml",
-            "anisotropic.toml", "anisotropic_cn.toml", "turing_spots_3d.toml"};
+            "anisotropic.toml", "anisotropic_cn.toml", "turing_spots_3d.toml", "turing_rods_3d_cn.toml"};
   if (name == "gray_scott")
     return {"gray_scott_spots.toml", "gray_scott_stripes.toml", "gray_scott_waves.toml", "advection_steered.toml",
             "gray_scott_pearson_map.toml", "gray_scott_3d.toml"};

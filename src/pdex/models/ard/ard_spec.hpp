@@ -53,18 +53,17 @@ inline std::vector<std::string> diffusivity_names(const ArdSpec& s) {
   return names;
 }
 
-// What the family runs on a 3D grid: isotropic diffusion (the seven-point Laplacian) or a tensor's (by
-// the explicit schemes), advection by a velocity (ax, ay, az), one run at a time (an ensemble's members
-// one after another).
 // What the family runs as a block of a grid split among MPI ranks: one run (by any scheme and solver),
 // not an ensemble's stacked members.
 inline bool ard_takes_blocks(const ArdSpec& s) { return s.members.count <= 1; }
 inline constexpr const char* ard_block_limits =
     "over MPI ranks the family steps one run at a time: an ensemble's stacked members run with one process";
 
-inline bool ard_takes_3d(const ArdSpec& s) { return !(s.anisotropic && s.theta > 0) && s.members.count <= 1; }
+// What the family runs on a 3D grid: every diffusion (isotropic, per cell, a tensor's) by every scheme,
+// advection by a velocity (ax, ay, az), one run at a time (members_in_turn: a sweep's members one after
+// another).
+inline bool ard_takes_3d(const ArdSpec& s) { return s.members.count <= 1; }
 inline constexpr const char* ard_3d_limits =
-    "on 3D grids (grid.nz > 1) a diffusion tensor steps by the explicit schemes (time.scheme = \"euler\", \"rk4\" "
-    "or \"merson\"); the theta scheme takes isotropic diffusion there for now";
+    "on 3D grids (grid.nz > 1) the family steps one run at a time: a sweep's members run one after another";
 
 }  // namespace pdex

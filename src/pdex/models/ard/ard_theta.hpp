@@ -32,16 +32,17 @@ PDEX_HD inline void theta_b(const Rhs& rhs, const FieldView<const T>& u, int64_t
     b[c] = u.comp(c)[o] + dt * (r[c] - theta * rhs.diffusion(u.comp(c), o, rhs.D[c], rhs.h, o));
 }
 
-// b's explicit share of diffusion across the planes of a 3D grid, (1 - theta) dt D lap_z u, added, and
-// the transport across them (explicit, as in the plane).
+// b's explicit share of the diffusion that involves z on a 3D grid, (1 - theta) dt D lap_z u (a tensor's:
+// div_tensor_z), added, and the transport across the planes (explicit, as in the plane).
 template <class T, class Rhs>
 PDEX_HD inline void add_theta_b_z(const Rhs& rhs, const FieldView<const T>& u, int64_t o, T dt, T theta, T b[Rhs::ncomp]) {
-  if constexpr (!Rhs::tensor) {
-    const bool moves = rhs.scheme() != Advection::none;
-    for (int c = 0; c < Rhs::ncomp; ++c) {
+  const bool moves = rhs.scheme() != Advection::none;
+  for (int c = 0; c < Rhs::ncomp; ++c) {
+    if constexpr (Rhs::tensor)
+      b[c] += dt * ((T(1) - theta) * div_tensor_z(u.comp(c), o, rhs.D[c], rhs.m, rhs.m_stride, rhs.h));
+    else
       b[c] += dt * ((T(1) - theta) * rhs.D[c].at(o) * lap_z(u.comp(c), o, rhs.h));
-      if (moves) b[c] -= dt * rhs.transport_z(u.comp(c), o, rhs.h, o);
-    }
+    if (moves) b[c] -= dt * rhs.transport_z(u.comp(c), o, rhs.h, o);
   }
 }
 
@@ -138,13 +139,12 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       const Field<T> group_layout =
           count == Rhs::ncomp ? Field<T>() : Field<T>(spec.grid, count, ghost_width, MemorySpace::host);
       const Field<T>& layout = count == Rhs::ncomp ? state_[0] : group_layout;
-      if constexpr (!Rhs::tensor)
-        if (spec.grid.is_3d()) {
-          solvers3_.push_back(std::make_unique<Solver3>(ex, layout, implicit_operator<Op3>(spec, first, count, bc), bc,
-                                                        spec.solver));
-          solvers3_.back()->exchange_with(spec.halo);
-          continue;
-        }
+      if (spec.grid.is_3d()) {
+        solvers3_.push_back(std::make_unique<Solver3>(ex, layout, implicit_operator<Op3>(spec, first, count, bc), bc,
+                                                      spec.solver));
+        solvers3_.back()->exchange_with(spec.halo);
+        continue;
+      }
       solvers_.push_back(std::make_unique<Solver>(ex, layout, implicit_operator<Op>(spec, first, count, bc), bc, spec.solver));
       solvers_.back()->exchange_with(spec.halo);
     }
@@ -191,7 +191,7 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
  private:
   using Op = Helmholtz<T, Rhs::tensor>;
   using Solver = LinearSolver<Exec, T, Op>;
-  using Op3 = Helmholtz3<T>;  // a 3D grid's (no tensor there)
+  using Op3 = Helmholtz3<T, Rhs::tensor>;  // a 3D grid's
   using Solver3 = LinearSolver<Exec, T, Op3>;
   // Species solved in lock step, at most max_solver_components at a time (seed 000 relaxes its two in
   // lock step); the implicit parts of different species are independent, so more go in groups.
