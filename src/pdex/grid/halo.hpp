@@ -42,7 +42,8 @@ class HaloExchange {
   // and high sides the last rank's, where the blocks touch the grid's boundary.
   virtual FieldBoundary whole_boundary(const FieldBoundary& bc) = 0;
   // Every rank's part (its interior cells, the part's first cell at global index `first` of the level the
-  // parts split) into the interior of `whole`, on every rank; `whole`'s ghosts are not touched.
+  // parts split) into the interior of `whole`, on every rank; `whole`'s ghosts are not touched. The parts
+  // of a whole of given extents must lie alike at every call: MpiHalo keeps their places.
   virtual void gather(FieldView<const float> part, std::array<int, 3> first, FieldView<float> whole, MemorySpace space) = 0;
   virtual void gather(FieldView<const double> part, std::array<int, 3> first, FieldView<double> whole, MemorySpace space) = 0;
 };

@@ -37,26 +37,20 @@ namespace pdex {
 template <class Exec, class T, class Op = Helmholtz<T>>
 class LinearSolver {
  public:
-  // `layout`: a field of the unknown's shape (grid, components, ghost width 1).
+  // `layout`: a field of the unknown's shape (grid, components, ghost width 1). `halo`: where the grid is
+  // split among MPI ranks (grid/blocks.hpp), the block's exchange with the other ranks: the shared sides'
+  // ghosts come from it, the products and tests are over the ranks. The relaxations then sweep colour by
+  // colour with an exchange after each (sweep_colours); multigrid distributes its fine levels and gathers
+  // its coarse ones (BlockMultigrid). Over ranks every rank constructs its solver alike: collectively.
   LinearSolver(const Exec& ex, const Field<T>& layout, const Op& op, const FieldBoundary& bc,
-               const SolverSettings& s)
-      : ex_(ex), op_(op), bc_(bc), hbc_(homogeneous(bc)), s_(s), ncomp_(layout.components()) {
-    for (int c = 0; c < ncomp_; ++c)
-      if (has_constant_null_space(double(op.alpha), bc, c)) singular_ = true;
+               const SolverSettings& s, HaloExchange* halo = nullptr)
+      : ex_(ex), op_(op), bc_(bc), hbc_(homogeneous(bc)), s_(s), ncomp_(layout.components()), halo_(halo) {
+    find_null_space();
     auto field = [&] { return layout.like(Exec::space); };
     if (singular_) b_copy_ = field();
     r_ = field();
     if (is_relaxation(s.method)) {
-      // The queued and out-of-place sweeps of a device take five points: a tensor's sweeps are the generic ones.
-      queued_ = Schedules::queued_sweeps && planar() && (jacobi() || colours_close(layout.grid().extents(), ncomp_, bc));
-      into_ = !jacobi() && planar() && (queued_ || sweeps_into<Exec>(layout));
-      run_ = Schedules::one_launch_relaxation && !Op::volume() && !queued_ && !jacobi();
-      if (jacobi() || into_) tmp_ = field();
-      device_ = DeviceRelaxation<Exec, T>(queued_ || run_);
-      omega_ = s.omega > 0 ? s.omega
-               : s.method == SolverMethod::weighted_jacobi ? 0.8
-               : s.method == SolverMethod::sor             ? sor_omega(op, ncomp_)
-                                                           : 1.0;
+      set_up_relaxation(layout);
     } else if (s.method != SolverMethod::multigrid) {
       p_ = field();
       q_ = field();
@@ -68,37 +62,13 @@ class LinearSolver {
         t_ = field();
       }
     }
-    if (s.method == SolverMethod::multigrid || preconditioner() == Preconditioner::multigrid)
-      mg_ = std::make_unique<MultigridOf<Exec, T, Op>>(ex, layout.grid(), layout, op, multigrid_bc(), ncomp_, multigrid_settings());
+    if (s.method == SolverMethod::multigrid || preconditioner() == Preconditioner::multigrid) mg_ = make_multigrid(layout);
   }
 
   double omega() const { return omega_; }
   const Op& op() const { return op_; }
   const SolverSettings& settings() const { return s_; }
   int multigrid_levels() const { return mg_ ? mg_->levels() : 0; }
-
-  // Makes this the solver of a block of a grid split among MPI ranks (grid/blocks.hpp): the shared
-  // sides' ghosts come from `halo`, the products and tests are over the ranks. The relaxations sweep
-  // colour by colour with an exchange after each (sweep_colours); multigrid distributes its fine levels
-  // and gathers its coarse ones (BlockMultigrid).
-  void exchange_with(HaloExchange* halo) {
-    if (!halo) return;
-    // A block's shared sides are placeholders: the problem is singular where no block has a fixing side.
-    if (halo->sum_over_ranks(singular_ ? 0.0 : 1.0) == 0)
-      throw InputError("a problem fixed only up to a constant (no Dirichlet side, no zeroth-order term) runs with one process");
-    singular_ = false;
-    halo_ = halo;
-    if (mg_) mg_ = std::make_unique<BlockMultigrid<Exec, T, Op>>(ex_, r_, op_, multigrid_bc(), ncomp_, multigrid_settings(), *halo);
-    if (!is_relaxation(s_.method)) return;
-    check_colours_split();
-    queued_ = into_ = run_ = false;
-    if (s_.method == SolverMethod::sor && !(s_.omega > 0)) {
-      Op whole = op_;  // the weight of the whole grid's lowest mode, the same on every rank
-      whole.extents = halo->whole();
-      set_sides(whole, halo->whole_boundary(bc_), ncomp_);
-      omega_ = sor_omega(whole, ncomp_);
-    }
-  }
 
   // Solves A x = b, x holding the initial guess (its ghosts need not be filled). b is not changed.
   // With fixed multigrid cycles (settings.cycles) nothing waits for the host unless `measure` asks for
@@ -153,6 +123,52 @@ class LinearSolver {
   const FieldBoundary& multigrid_bc() const { return s_.method == SolverMethod::multigrid ? bc_ : hbc_; }
   MultigridSettings multigrid_settings() const {
     return MultigridSettings{s_.cycle_gamma, s_.pre, s_.post, s_.method == SolverMethod::pcg};
+  }
+
+  // A problem fixed only up to a constant is solved with b's mean removed. A block's shared sides are
+  // placeholders: over ranks the problem is singular where no block has a fixing side, and is refused
+  // (sum_over_ranks: every rank calls it).
+  void find_null_space() {
+    for (int c = 0; c < ncomp_; ++c)
+      if (has_constant_null_space(double(op_.alpha), bc_, c)) singular_ = true;
+    if (!halo_) return;
+    if (halo_->sum_over_ranks(singular_ ? 0.0 : 1.0) == 0)
+      throw InputError("a problem fixed only up to a constant (no Dirichlet side, no zeroth-order term) runs with one process");
+    singular_ = false;
+  }
+
+  // The sweeps' schedule, field and weight. A block's sweeps are the generic ones (sweeps()).
+  void set_up_relaxation(const Field<T>& layout) {
+    if (halo_) {
+      check_colours_split();
+    } else {
+      // The queued and out-of-place sweeps of a device take five points: a tensor's sweeps are the generic ones.
+      queued_ = Schedules::queued_sweeps && planar() && (jacobi() || colours_close(layout.grid().extents(), ncomp_, bc_));
+      into_ = !jacobi() && planar() && (queued_ || sweeps_into<Exec>(layout));
+      run_ = Schedules::one_launch_relaxation && !Op::volume() && !queued_ && !jacobi();
+    }
+    if (jacobi() || into_) tmp_ = layout.like(Exec::space);
+    device_ = DeviceRelaxation<Exec, T>(queued_ || run_);
+    omega_ = s_.omega > 0 ? s_.omega
+             : s_.method == SolverMethod::weighted_jacobi ? 0.8
+             : s_.method == SolverMethod::sor             ? sor_weight()
+                                                          : 1.0;
+  }
+
+  // SOR's weight: that of the whole grid's lowest mode, over ranks the same on every rank.
+  double sor_weight() {
+    if (!halo_) return sor_omega(op_, ncomp_);
+    Op whole = op_;
+    whole.extents = halo_->whole();
+    set_sides(whole, halo_->whole_boundary(bc_), ncomp_);
+    return sor_omega(whole, ncomp_);
+  }
+
+  // One process's hierarchy, or a block's (BlockMultigrid, its layout r_: the unknown's shape in Exec's space).
+  std::unique_ptr<MultigridCycle<T>> make_multigrid(const Field<T>& layout) {
+    const MultigridSettings ms = multigrid_settings();
+    if (halo_) return std::make_unique<BlockMultigrid<Exec, T, Op>>(ex_, r_, op_, multigrid_bc(), ncomp_, ms, *halo_);
+    return std::make_unique<MultigridOf<Exec, T, Op>>(ex_, layout.grid(), layout, op_, multigrid_bc(), ncomp_, ms);
   }
 
   void set_bnorm(double b_norm2) {
@@ -330,7 +346,7 @@ class LinearSolver {
   FieldView<const T> b_{};  // the right-hand side of the current solve
   Field<T> b_copy_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;
   std::unique_ptr<MultigridCycle<T>> mg_;
-  HaloExchange* halo_ = nullptr;  // a block's exchange with the other ranks (exchange_with)
+  HaloExchange* halo_ = nullptr;  // a block's exchange with the other ranks (the constructor's halo)
 };
 
 }  // namespace pdex

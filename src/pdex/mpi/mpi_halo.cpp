@@ -121,37 +121,52 @@ FieldBoundary MpiHalo::whole_boundary(const FieldBoundary& bc) {
   return out;
 }
 
-// Each rank's part goes to every rank with its place (first cell and counts), packed and placed by
-// copy_box's rows (strided copies where a field lies on the device).
+// The parts' places: 6 ints a rank, its part's first cell in the whole grid and its counts of cells.
+const std::vector<int>& MpiHalo::places_of(const GatherShape& shape) {
+  const auto kept = places_.find(shape);
+  if (kept != places_.end()) return kept->second;
+  std::vector<int> places(std::size_t(6 * pg_.size()));
+  MPI_Allgather(shape.data() + 3, 6, MPI_INT, places.data(), 6, MPI_INT, comm_);
+  return places_.emplace(shape, std::move(places)).first->second;
+}
+
+// counts_ and offsets_: the bytes of each rank's part, `cell_bytes` a cell, and where they lie among
+// all the parts, whose bytes it returns.
+std::size_t MpiHalo::count_parts(const std::vector<int>& places, std::size_t cell_bytes) {
+  const std::size_t ranks = std::size_t(pg_.size());
+  counts_.resize(ranks), offsets_.resize(ranks);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const int* n = &places[6 * r + 3];
+    const std::size_t bytes = cell_bytes * std::size_t(n[0]) * std::size_t(n[1]) * std::size_t(n[2]);
+    if (total + bytes > std::size_t(INT_MAX)) throw std::runtime_error("internal: a gathered multigrid level exceeds 2 GiB");
+    counts_[r] = int(bytes), offsets_[r] = int(total);
+    total += bytes;
+  }
+  return total;
+}
+
+// Each rank's part goes to every rank, packed and placed by copy_box's rows (strided copies where a
+// field lies on the device), through buffers kept from call to call.
 template <class T>
 void MpiHalo::gather_parts(FieldView<const T> part, std::array<int, 3> first, FieldView<T> whole, MemorySpace space) {
   const double t0 = MPI_Wtime();
-  const int ranks = pg_.size();
-  const int place[6] = {first[0], first[1], first[2], part.nx, part.ny, part.nz};
-  std::vector<int> places(std::size_t(6 * ranks));
-  MPI_Allgather(place, 6, MPI_INT, places.data(), 6, MPI_INT, comm_);
+  const std::vector<int>& places =
+      places_of({whole.nx, whole.ny, whole.nz, first[0], first[1], first[2], part.nx, part.ny, part.nz});
   auto box_at = [&](int r) {
     const int* p = &places[std::size_t(6 * r)];
     return Box{Span{p[0], p[0] + p[3]}, Span{p[1], p[1] + p[4]}, Span{p[2], p[2] + p[5]}};
   };
-  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
-  std::size_t total = 0;
-  for (int r = 0; r < ranks; ++r) {
-    const Box b = box_at(r);
-    const std::size_t bytes = sizeof(T) * std::size_t(whole.ncomp) * std::size_t(length(b[0])) * std::size_t(length(b[1])) *
-                              std::size_t(length(b[2]));
-    if (total + bytes > std::size_t(INT_MAX)) throw std::runtime_error("internal: a gathered multigrid level exceeds 2 GiB");
-    counts[std::size_t(r)] = int(bytes), offsets[std::size_t(r)] = int(total);
-    total += bytes;
-  }
+  const std::size_t total = count_parts(places, sizeof(T) * std::size_t(whole.ncomp));
   const BoxCopy<const T> own{part, space, Box{Span{0, part.nx}, Span{0, part.ny}, Span{0, part.nz}}};
-  std::vector<unsigned char> mine(std::size_t(part.ncomp) * own.bytes_per_comp()), all(total);
-  for (int c = 0; c < part.ncomp; ++c) own.pack(c, mine.data() + std::size_t(c) * own.bytes_per_comp());
-  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, comm_);
-  for (int r = 0; r < ranks; ++r) {
+  part_bytes_.resize(std::size_t(part.ncomp) * own.bytes_per_comp()), parts_bytes_.resize(total);
+  for (int c = 0; c < part.ncomp; ++c) own.pack(c, part_bytes_.data() + std::size_t(c) * own.bytes_per_comp());
+  MPI_Allgatherv(part_bytes_.data(), int(part_bytes_.size()), MPI_BYTE, parts_bytes_.data(), counts_.data(), offsets_.data(),
+                 MPI_BYTE, comm_);
+  for (int r = 0; r < pg_.size(); ++r) {
     const BoxCopy<T> into{whole, space, box_at(r)};
     for (int c = 0; c < whole.ncomp; ++c)
-      into.unpack(c, all.data() + std::size_t(offsets[std::size_t(r)]) + std::size_t(c) * into.bytes_per_comp());
+      into.unpack(c, parts_bytes_.data() + std::size_t(offsets_[std::size_t(r)]) + std::size_t(c) * into.bytes_per_comp());
   }
   seconds_ += MPI_Wtime() - t0;
 }

@@ -6,6 +6,8 @@
 #include <mpi.h>
 
 #include <array>
+#include <cstddef>
+#include <map>
 #include <vector>
 
 #include "pdex/grid/blocks.hpp"
@@ -32,8 +34,12 @@ class MpiHalo final : public HaloExchange {
  private:
   template <class T>
   void run(FieldView<T> f, const FieldBoundary& bc, MemorySpace space);
+  // A gather's shape: the whole grid's counts of cells, this rank's part's first cell in it and counts.
+  using GatherShape = std::array<int, 9>;
   template <class T>
   void gather_parts(FieldView<const T> part, std::array<int, 3> first, FieldView<T> whole, MemorySpace space);
+  const std::vector<int>& places_of(const GatherShape& shape);
+  std::size_t count_parts(const std::vector<int>& places, std::size_t cell_bytes);
   // The rank of the neighbour along `axis` on the low (dir = 0) or high (dir = 1) side, across the
   // grid's edge by wrapping (a side that is not periodic there ignores what comes back).
   int neighbour(int axis, int dir) const;
@@ -43,6 +49,13 @@ class MpiHalo final : public HaloExchange {
   ProcessGrid pg_;
   Block block_;
   std::vector<unsigned char> send_[2], recv_[2];
+  // Every rank's place (places_of) in the gathers of each shape, all-gathered at the shape's first
+  // gather. The ranks' parts of a whole grid of given counts lie alike at every gather (BlockMultigrid's
+  // gathered level, a level of the halo's blocks halved alike), so every rank finds a shape kept, or
+  // not, alike: none skips the all-gather that another makes.
+  std::map<GatherShape, std::vector<int>> places_;
+  std::vector<int> counts_, offsets_;                  // a gather's bytes from each rank, and their place
+  std::vector<unsigned char> part_bytes_, parts_bytes_;  // a gather's packed part, and every rank's
   double seconds_ = 0;
 };
 

@@ -141,12 +141,11 @@ class ArdTheta final : public ArdBase<Exec, T, Rhs> {
       const Field<T>& layout = count == Rhs::ncomp ? state_[0] : group_layout;
       if (spec.grid.is_3d()) {
         solvers3_.push_back(std::make_unique<Solver3>(ex, layout, implicit_operator<Op3>(spec, first, count, bc), bc,
-                                                      spec.solver));
-        solvers3_.back()->exchange_with(spec.halo);
+                                                      spec.solver, spec.halo));
         continue;
       }
-      solvers_.push_back(std::make_unique<Solver>(ex, layout, implicit_operator<Op>(spec, first, count, bc), bc, spec.solver));
-      solvers_.back()->exchange_with(spec.halo);
+      solvers_.push_back(
+          std::make_unique<Solver>(ex, layout, implicit_operator<Op>(spec, first, count, bc), bc, spec.solver, spec.halo));
     }
     if (tiled_) queue_ = Buffer<ThetaQueue>(1, Exec::space);
   }

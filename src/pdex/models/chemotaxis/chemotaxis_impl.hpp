@@ -262,8 +262,7 @@ class ChemotaxisStepper final : public Stepper {
     const Grid2& g = spec_.grid;
     const double beta = 1.0;
     const Op op = make_grid_operator<Op>(g, layout.view(), alpha, &beta, 1, bc);
-    solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex_, layout, op, bc, spec_.solver);
-    solver_->exchange_with(spec_.halo);
+    solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex_, layout, op, bc, spec_.solver, spec_.halo);
   }
 
   // The pressure of the current n (seed 002's Poisson equation), or Keller-Segel's elliptic c.

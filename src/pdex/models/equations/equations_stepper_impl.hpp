@@ -220,8 +220,7 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
       const int count = std::min(max_solver_components, n - first);
       const Field<T> layout = count == n ? Field<T>() : Field<T>(spec.grid, count, u_.ghost(), MemorySpace::host);
       solvers_.push_back(std::make_unique<Solver>(ex, count == n ? u_ : layout, implicit_operator(first, count),
-                                                  spec.bc.components(first, count), spec.solver));
-      solvers_.back()->exchange_with(spec.halo);
+                                                  spec.bc.components(first, count), spec.solver, spec.halo));
     }
     exchange_halo(spec.halo, u_.view(), spec.bc, Exec::space);
   }

@@ -50,7 +50,7 @@ class ScalarSetup : public SpecSetup<ScalarModelSpec> {
     return j;
   }
   // The block's cells of u0 and f; the theta scheme's and the steady problems' solves by any method
-  // (LinearSolver::exchange_with).
+  // (LinearSolver's halo).
   std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override {
     auto out = std::make_unique<ScalarSetup>(*this);
     ScalarModelSpec& s = out->spec;

@@ -64,8 +64,7 @@ class ScalarStepper final : public Stepper {
       // Steady: -D lap u = f. Theta: (I - theta dt D lap) u = b.
       const double alpha = spec.steady ? 0.0 : 1.0, beta = spec.steady ? spec.D : spec.theta * spec.dt * spec.D;
       const Op op = make_grid_operator<Op>(spec.grid, host.view(), alpha, &beta, 1, spec.bc);
-      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver);
-      solver_->exchange_with(spec.halo);
+      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver, spec.halo);
     }
   }
 

@@ -42,7 +42,7 @@ class WaveSetup : public SpecSetup<WaveModelSpec> {
     return j;
   }
   // The block's cells of u0 and v0; drops fall on the whole grid. Crank-Nicolson solves by any
-  // method (LinearSolver::exchange_with).
+  // method (LinearSolver's halo).
   std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override {
     auto out = std::make_unique<WaveSetup>(*this);
     WaveModelSpec& s = out->spec;

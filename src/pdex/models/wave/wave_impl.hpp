@@ -46,8 +46,7 @@ class WaveStepper final : public Stepper {
       b_ = host.like(Exec::space);
       const double k = spec.c * spec.dt * spec.c * spec.dt / 4;
       const Op op = make_grid_operator<Op>(spec.grid, host.view(), 1.0, &k, 1, spec.bc);
-      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver);
-      solver_->exchange_with(spec.halo);
+      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver, spec.halo);
     }
   }
 
