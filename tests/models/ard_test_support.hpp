@@ -175,6 +175,17 @@ inline ArdSpec varying_tensor_spec(const Grid2& g, BcKind kind) {
   return s;
 }
 
+// Spec s stepped by backward Euler at 20 times its explicit step, its solves by `method` to `solver_tol`
+// (pcg preconditioned by multigrid).
+inline ArdSpec backward_euler_far_past_the_limit(ArdSpec s, SolverMethod method, double solver_tol) {
+  s.theta = 1.0;
+  s.dt *= 20;
+  s.solver.method = method;
+  s.solver.tol = solver_tol;
+  if (method == SolverMethod::pcg) s.solver.preconditioner = Preconditioner::multigrid;
+  return s;
+}
+
 // Connected components (4-connectivity, wrapping around the periodic sides) of the cells where
 // (u > threshold) == above.
 inline int components(const std::vector<double>& u, int nx, int ny, double threshold, bool above) {

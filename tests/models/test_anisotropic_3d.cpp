@@ -218,13 +218,7 @@ TEST_P(Anisotropic3dTest, BackendsAgreeWithTheSerialRun) {
 
 // Backward Euler at 20 times forward Euler's limit on the varying tensor, two steps.
 ArdSpec theta_tensor_3d(const FieldBoundary& bc, SolverMethod method, double solver_tol, const Grid2& g = box(16, 14, 12)) {
-  ArdSpec s = varying_tensor_3d(g, bc);
-  s.theta = 1.0;
-  s.dt *= 20;
-  s.solver.method = method;
-  s.solver.tol = solver_tol;
-  if (method == SolverMethod::pcg) s.solver.preconditioner = Preconditioner::multigrid;
-  return s;
+  return backward_euler_far_past_the_limit(varying_tensor_3d(g, bc), method, solver_tol);
 }
 
 std::vector<double> theta_run(const ArdSpec& s, const BackendCase& c, int64_t steps, SolverTotals* totals = nullptr,

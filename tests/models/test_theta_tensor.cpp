@@ -27,13 +27,7 @@ class ThetaTensorTest : public ArdBackendTest {
 
 // Backward Euler at 20 times forward Euler's limit, on varying_tensor_spec's tensor and diffusivity.
 ArdSpec tensor_step_spec(BcKind kind, SolverMethod method, double solver_tol, const Grid2& grid = Grid2{48, 40}) {
-  ArdSpec s = varying_tensor_spec(grid, kind);
-  s.theta = 1.0;
-  s.dt *= 20;
-  s.solver.method = method;
-  s.solver.tol = solver_tol;
-  if (method == SolverMethod::pcg) s.solver.preconditioner = Preconditioner::multigrid;
-  return s;
+  return backward_euler_far_past_the_limit(varying_tensor_spec(grid, kind), method, solver_tol);
 }
 
 std::vector<double> run(const ArdSpec& s, Backend b, Precision p, int64_t steps, int field = 0,
