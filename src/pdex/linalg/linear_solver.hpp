@@ -32,8 +32,9 @@
 
 namespace pdex {
 
-// Op: Helmholtz<T>, or Helmholtz<T, true> for a diffusion tensor, or Helmholtz3<T> on a 3D grid (whose
-// sweeps and multigrid are relaxation3.hpp's and Multigrid3: the device's tiled schedules are 2D).
+// Op: Helmholtz<T>, or Helmholtz<T, true> for a diffusion tensor, or Helmholtz3<T> (Helmholtz3<T, true>)
+// on a 3D grid (whose sweeps and multigrid are relaxation3.hpp's and Multigrid3: the device's tiled
+// schedules are 2D).
 template <class Exec, class T, class Op = Helmholtz<T>>
 class LinearSolver {
  public:
