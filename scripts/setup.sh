@@ -10,7 +10,7 @@ targets=("${@:2}")
 # PDEX_EXTRA_PACKAGES: more to install (scripts/test.sh: the browser the explorer's test drives).
 pkgs=(build-essential cmake ninja-build pkg-config libomp-dev libpng-dev nlohmann-json3-dev libcli11-dev
       libtomlplusplus-dev libgtest-dev python3-numpy python3-dev pybind11-dev libdlpack-dev libboost1.74-dev libhdf5-dev
-      libopenmpi-dev openmpi-bin ${PDEX_EXTRA_PACKAGES:-})
+      libopenmpi-dev openmpi-bin libhdf5-openmpi-dev ${PDEX_EXTRA_PACKAGES:-})
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -12,13 +12,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app_test_support.hpp"
 #include "pdex/core/executor.hpp"
+#include "pdex/io/hdf5_series.hpp"
 #include "pdex/io/npy.hpp"
+#include "support/field_files_read.hpp"
 
 namespace pdex::app_testing {
 namespace {
@@ -625,6 +628,72 @@ TEST_F(MpiRun, CheckpointsWrittenOverRanksContinueOverOtherRanks) {
 }
 
 // pdex compare --ranks: the run in one process against the same over 3 ranks, no difference.
+// Every dataset of a run's HDF5 file, by path (/steps/<step>/<field>, /params/<name>), and its XDMF text.
+struct Hdf5Contents {
+  std::map<std::string, pdex::testing::Dataset> datasets;
+  std::string xdmf;
+};
+Hdf5Contents hdf5_contents(const fs::path& out) {
+  Hdf5Contents c;
+  const auto h5 = pdex::testing::open_h5(out / "fields.h5");
+  if (h5 < 0) {
+    ADD_FAILURE() << "no " << out / "fields.h5";
+    return c;
+  }
+  for (const char* group : {"/steps", "/params"}) {
+    // Under /steps a dataset is <step>/<field>, a level below the step's group; under /params, every link.
+    std::vector<std::string> names;
+    auto visit = [](hid_t, const char* name, const H5L_info_t*, void* found) -> herr_t {
+      static_cast<std::vector<std::string>*>(found)->push_back(name);
+      return 0;
+    };
+    if (H5Lexists(h5, group, H5P_DEFAULT) > 0) {
+      const pdex::testing::H5Id g(H5Gopen2(h5, group, H5P_DEFAULT), H5Gclose);
+      H5Lvisit(g, H5_INDEX_NAME, H5_ITER_INC, visit, &names);
+    }
+    if (std::string(group) == "/steps") std::erase_if(names, [](const std::string& n) { return n.find('/') == std::string::npos; });
+    for (const std::string& n : names) c.datasets[std::string(group) + "/" + n] = pdex::testing::read_dataset(h5, std::string(group) + "/" + n);
+  }
+  c.xdmf = read_file_bytes(out / "fields.xmf");
+  return c;
+}
+
+// Over ranks with parallel HDF5 every rank writes its block into the run's HDF5 file (rank 0 the
+// parameters given per cell): the file holds one process's datasets bit for bit, in 2D (a noisy
+// parameter, f64 and f32, 3 ranks) and 3D (4 ranks, .npy files gathered beside it).
+TEST_F(MpiRun, EveryRankWritesItsBlockIntoTheHdf5File) {
+  if (!io::writes_over_ranks()) GTEST_SKIP() << "this HDF5 library has no MPI-IO (install libhdf5-openmpi-dev and configure again)";
+  ScratchDir dir;
+  std::string flat = turing_config(40, 32, 100), deep = mixed_sides_config("nz = 6\n");
+  const std::string npy = "formats = [\"npy\"]";
+  flat.replace(flat.find(npy), npy.size(), "formats = [\"hdf5\"]\nevery = 25");
+  deep.replace(deep.find(npy), npy.size(), "formats = [\"hdf5\", \"npy\"]\nevery = 20");
+  deep.replace(deep.find("dt = 1.0"), 8, "dt = 0.5");
+  struct Case {
+    std::string name, config, precision;
+    int ranks;
+    std::size_t datasets;
+  };
+  for (const Case& c : {Case{"flat64", flat, "f64", 3, 5 * 2 + 1}, Case{"flat32", flat, "f32", 3, 5 * 2 + 1},
+                        Case{"deep", deep, "f32", 4, 4 * 2}}) {
+    SCOPED_TRACE(c.name);
+    write_file_bytes(dir / "cfg.toml", c.config);
+    if (!one_and_split(dir, c.name, c.ranks, {"--precision", c.precision}).ok()) continue;
+    const Hdf5Contents one = hdf5_contents(dir / ("one_" + c.name)), split = hdf5_contents(dir / ("split_" + c.name));
+    EXPECT_EQ(one.datasets.size(), c.datasets);
+    ASSERT_EQ(split.datasets.size(), one.datasets.size());
+    for (const auto& [path, d] : one.datasets) {
+      const pdex::testing::Dataset& e = split.datasets.at(path);
+      EXPECT_EQ(e.dims, d.dims) << path;
+      EXPECT_EQ(e.f32, d.f32) << path;
+      EXPECT_TRUE(e.bytes == d.bytes) << path;
+    }
+    EXPECT_EQ(split.xdmf, one.xdmf);
+    if (c.name == "deep") expect_same_outputs(dir / "one_deep", dir / "split_deep");
+    for (const auto& f : fs::directory_iterator(dir / ("split_" + c.name))) EXPECT_NE(f.path().extension(), ".partial");
+  }
+}
+
 TEST_F(MpiRun, CompareTakesARunOverRanks) {
   ScratchDir dir;
   write_file_bytes(dir / "cfg.toml", mixed_sides_config());

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 #include "pdex/app/field_copy.hpp"
 #include "pdex/core/error.hpp"
@@ -158,10 +159,13 @@ std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step, dou
   snap->tag = std::to_string(step);
   snap->tag.insert(0, std::size_t(std::max(0, digits_ - int(snap->tag.size()))), '0');
   if (o.formats.empty()) return {};
+  std::vector<int> fields;
   const auto& names = stepper.field_names();
   for (std::size_t f = 0; f < names.size(); ++f)
-    if (std::find(o.fields.begin(), o.fields.end(), names[f]) != o.fields.end())
-      snap->fields.push_back(copy_field(stepper, int(f), buffers_));
+    if (std::find(o.fields.begin(), o.fields.end(), names[f]) != o.fields.end()) fields.push_back(int(f));
+  const bool by_ranks = write_by_ranks(stepper, fields, step, time);
+  if (by_ranks && o.formats.size() == 1) return {};
+  for (const int f : fields) snap->fields.push_back(copy_field(stepper, f, buffers_));
 
   std::vector<std::string> files;
   const fs::path dir(dir_);
@@ -176,6 +180,21 @@ std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step, dou
   if (wants(o, "vtk")) files.push_back((dir / ("fields_" + snap->tag + ".vti")).string());
   queue_->post([this, snap] { write_snapshot(*snap); });
   return files;
+}
+
+// Over ranks with parallel HDF5: every rank writes its block of `fields` into the HDF5 file, opened at
+// the run's first output. Returns whether they did (otherwise the background thread writes the file).
+bool OutputWriter::write_by_ranks(Stepper& stepper, const std::vector<int>& fields, int64_t step, double time) {
+  if (!wants(rc_.output, "hdf5")) return false;
+  if (!std::exchange(ranks_asked_, true)) {
+    Hdf5Opening opening{run_file("fields", ".h5"), image_grid(rc_.grid()),
+                        rc_.precision == Precision::f32 ? io::StoreAs::f32 : io::StoreAs::f64, rc_.resolved.dump(), {}};
+    for (const auto& [name, cells] : params_) opening.params.push_back({name, std::span<const double>(cells)});
+    ranks_h5_ = ranks_hdf5(stepper, opening);
+  }
+  if (!ranks_h5_) return false;
+  ranks_h5_->write(step, time, fields);
+  return true;
 }
 
 std::string OutputWriter::run_file(const std::string& stem, const std::string& extension) const {
@@ -248,7 +267,7 @@ void OutputWriter::write_snapshot(Snapshot& snap) {
     if (!series_->pvd) series_->pvd = std::make_unique<io::PvdSeries>(run_file("fields", ".pvd"));
     series_->pvd->add(snap.time, file);
   }
-  if (wants(o, "hdf5")) {
+  if (wants(o, "hdf5") && !ranks_h5_) {
     if (!series_->h5) {
       series_->h5 = std::make_unique<io::Hdf5Series>(run_file("fields", ".h5"), grid, store);
       series_->h5->set_attribute("config", rc_.resolved.dump());
@@ -262,6 +281,7 @@ void OutputWriter::write_snapshot(Snapshot& snap) {
 void OutputWriter::close(const nlohmann::json& summary) {
   queue_->drain();
   Series& s = *series_;
+  if (ranks_h5_) std::exchange(ranks_h5_, nullptr)->close(summary.dump());
   if (s.h5) {
     s.h5->set_attribute("summary", summary.dump());
     s.h5->close();

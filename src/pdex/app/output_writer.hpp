@@ -2,7 +2,8 @@
 // Writes a run's outputs (docs/outputs.md): per field and output step <field>_<step>.png / .npy; per
 // output step fields_<step>.vti listed in fields.pvd; one fields.h5 (+ fields.xmf) and one movie per run.
 // write() copies the fields to the host and a background thread writes the files while the run goes
-// on, so that outputs cost the run little more than that copy.
+// on, so that outputs cost the run little more than that copy. Over MPI ranks with parallel HDF5, every
+// rank writes its block into the HDF5 file instead, at the output (app/ranks.hpp: ranks_hdf5).
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "pdex/app/field_copy.hpp"
+#include "pdex/app/ranks.hpp"
 #include "pdex/app/run_config.hpp"
 #include "pdex/time/stepper.hpp"
 
@@ -50,6 +52,7 @@ class OutputWriter {
   void write_snapshot(Snapshot& snap);
   void write_picture(const std::string& stem, const std::string& name, const std::vector<double>& values) const;
   void add_frame(const Snapshot& snap, const std::string& field, const std::vector<double>& values);
+  bool write_by_ranks(Stepper& stepper, const std::vector<int>& fields, int64_t step, double time);
 
   const RunConfig& rc_;
   std::string dir_;
@@ -57,6 +60,8 @@ class OutputWriter {
   std::vector<std::pair<std::string, std::vector<double>>> params_;  // the per-cell parameters (VTK)
   CopyBuffers buffers_;  // the copies' buffers, reused (also by the run's checkpoints)
   std::unique_ptr<Series> series_;
+  bool ranks_asked_ = false;             // whether the ranks were asked to write the HDF5 file
+  std::unique_ptr<RanksHdf5> ranks_h5_;  // they do
   std::unique_ptr<Queue> queue_;
 };
 

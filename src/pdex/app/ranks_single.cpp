@@ -25,4 +25,6 @@ int serve_run(const RunConfig&) { return 0; }
 
 nlohmann::json ranks_json(Stepper&) { return nullptr; }
 
+std::unique_ptr<RanksHdf5> ranks_hdf5(Stepper&, const Hdf5Opening&) { return nullptr; }
+
 }  // namespace pdex

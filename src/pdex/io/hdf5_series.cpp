@@ -7,14 +7,26 @@
 #include <cstring>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <system_error>
 #include <type_traits>
 #include <utility>
 
 #include "pdex/core/error.hpp"
 #include "pdex/io/atomic_file.hpp"
+#ifdef H5_HAVE_PARALLEL
+#include "pdex/io/hdf5_ranks.hpp"
+#endif
 
 namespace pdex::io {
+
+bool writes_over_ranks() {
+#ifdef H5_HAVE_PARALLEL
+  return true;
+#else
+  return false;
+#endif
+}
 
 static_assert(std::is_same_v<hid_t, std::int64_t>, "the header keeps hid_t as int64_t (HDF5 1.10 and later)");
 
@@ -93,19 +105,29 @@ int shape_of(const ImageGrid& g, hsize_t* dims) {
   return rank;
 }
 
-// The field's rows, each block written to its hyperslabs of the dataset, a plane's rows at a time.
+// The grid of a box's cells, as its values' rows lie.
+ImageGrid part_grid(const ImageGrid& whole, const GridBox& box) {
+  ImageGrid part = whole;
+  part.nx = box.count[0], part.ny = box.count[1], part.nz = box.count[2];
+  return part;
+}
+
+// The field's rows (those of `box`), each block written to its hyperslabs of the dataset, a plane's rows
+// at a time.
 template <class T>
-void write_rows(hid_t dataset, hid_t memory_type, const ImageGrid& g, const NamedValues& f, const path& file) {
+void write_rows(hid_t dataset, hid_t memory_type, const ImageGrid& whole, const GridBox& box, const NamedValues& f,
+                const path& file) {
   const Id file_space = opened(H5Dget_space(dataset), H5Sclose, file, "getting the dataspace of " + f.name);
-  hsize_t shape[3];
-  const int rank = shape_of(g, shape);
-  const std::size_t ny = static_cast<std::size_t>(g.ny), nx = static_cast<std::size_t>(g.nx);
-  for_each_block<T>(f, g, [&](const T* values, std::size_t y, std::size_t rows) {
+  const int rank = whole.nz > 1 ? 3 : 2;
+  const ImageGrid part = part_grid(whole, box);
+  const std::size_t ny = static_cast<std::size_t>(part.ny), nx = static_cast<std::size_t>(part.nx);
+  for_each_block<T>(f, part, [&](const T* values, std::size_t y, std::size_t rows) {
     for (std::size_t done = 0; done < rows;) {
       // Whole planes at once where the block has them, else the rows left in the plane.
       const std::size_t r = y + done, k = r / ny, j = r % ny, planes = j == 0 ? (rows - done) / ny : 0;
       const std::size_t n = planes > 0 ? planes * ny : std::min(rows - done, ny - j);
-      const hsize_t start3[3] = {k, j, 0}, count3[3] = {planes > 0 ? planes : 1, planes > 0 ? ny : n, nx};
+      const hsize_t start3[3] = {box.first[2] + k, box.first[1] + j, static_cast<hsize_t>(box.first[0])};
+      const hsize_t count3[3] = {planes > 0 ? planes : 1, planes > 0 ? ny : n, nx};
       const hsize_t* start = start3 + 3 - rank;
       const hsize_t* count = count3 + 3 - rank;
       const Id memory = opened(H5Screate_simple(rank, count, nullptr), H5Sclose, file, "creating a dataspace");
@@ -117,15 +139,54 @@ void write_rows(hid_t dataset, hid_t memory_type, const ImageGrid& g, const Name
   });
 }
 
+// Runs `local`, a rank's own part of a collective step; over ranks, it throws on every rank where it threw
+// on any, so that all leave the collective calls together.
+void on_every_rank([[maybe_unused]] const Hdf5Ranks* ranks, [[maybe_unused]] const path& file,
+                   const std::function<void()>& local) {
+#ifdef H5_HAVE_PARALLEL
+  if (ranks) {
+    if (!ranks->all_ok(local)) throw Error(file.string() + ": the HDF5 file failed on another rank");
+    return;
+  }
+#endif
+  local();
+}
+
+// Rank 0 of the ranks, or the only process.
+bool is_leader([[maybe_unused]] const Hdf5Ranks* ranks) {
+  int rank = 0;
+#ifdef H5_HAVE_PARALLEL
+  if (ranks) MPI_Comm_rank(ranks->comm, &rank);
+#endif
+  return rank == 0;
+}
+
+// The partial file's name, with the leader's process id on every rank.
+path partial_name(const path& file, [[maybe_unused]] const Hdf5Ranks* ranks) {
+  int pid = ::getpid();
+#ifdef H5_HAVE_PARALLEL
+  if (ranks) MPI_Bcast(&pid, 1, MPI_INT, 0, ranks->comm);
+#endif
+  return file.string() + "." + std::to_string(pid) + ".partial";
+}
+
+// File access over the ranks' communicator (MPI-IO), where there are ranks.
+void share_access(hid_t access, const Hdf5Ranks* ranks, const path& file) {
+  if (!ranks) return;
+#ifdef H5_HAVE_PARALLEL
+  check(H5Pset_fapl_mpio(access, ranks->comm, MPI_INFO_NULL), file, "opening the file for MPI-IO");
+#else
+  throw Error(file.string() + ": this HDF5 library has no MPI-IO: the ranks cannot write one file");
+#endif
+}
+
 path xdmf_file(const path& h5) { return h5.parent_path() / (h5.stem().string() + ".xmf"); }
 
 }  // namespace
 
-Hdf5Series::Hdf5Series(path file, ImageGrid grid, StoreAs store)
-    : file_(std::move(file)),
-      partial_(file_.string() + "." + std::to_string(::getpid()) + ".partial"),
-      grid_(grid),
-      store_(store) {
+Hdf5Series::Hdf5Series(path file, ImageGrid grid, StoreAs store, const Hdf5Ranks* ranks)
+    : file_(std::move(file)), partial_(partial_name(file_, ranks)), grid_(grid), store_(store), ranks_(ranks),
+      leader_(is_leader(ranks)) {
   check_fields(file_, grid_, {});
   // A file whose close failed (a full disk) makes HDF5's clean-up at exit crash; each series closes its
   // own file instead. Must come before any other HDF5 call; a later call changes nothing.
@@ -135,6 +196,7 @@ Hdf5Series::Hdf5Series(path file, ImageGrid grid, StoreAs store)
   // HDF5 locks a file for as long as a writer holds it open, and h5py could not read the partial file
   // while the run goes; each step is flushed whole instead.
   check(H5Pset_file_locking(access, false, true), file_, "turning file locking off");
+  share_access(access, ranks_, file_);
   h5_ = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access);
   if (h5_ < 0) fail(file_, "creating " + partial_.string());
   try {
@@ -144,7 +206,7 @@ Hdf5Series::Hdf5Series(path file, ImageGrid grid, StoreAs store)
   } catch (...) {
     H5Fclose(h5_);
     std::error_code ignored;
-    std::filesystem::remove(partial_, ignored);
+    if (leader_) std::filesystem::remove(partial_, ignored);
     throw;
   }
 }
@@ -162,9 +224,8 @@ std::int64_t Hdf5Series::open_file() const {
   return h5_;
 }
 
-void Hdf5Series::write(std::int64_t step, double time, std::span<const NamedValues> fields) {
+void Hdf5Series::write(std::int64_t step, double time, std::span<const NamedValues> fields, const GridBox* box) {
   const hid_t h5 = open_file();
-  check_fields(file_, grid_, fields);
   char tag[24];
   std::snprintf(tag, sizeof tag, "%010lld", static_cast<long long>(step));
   const std::string group_path = std::string("steps/") + tag;
@@ -175,15 +236,17 @@ void Hdf5Series::write(std::int64_t step, double time, std::span<const NamedValu
   write_attribute(group, "step", H5T_NATIVE_INT64, &step, file_);
   write_attribute(group, "time", H5T_NATIVE_DOUBLE, &time, file_);
   Step written{tag, time, {}};
-  for (const NamedValues& f : fields) {
-    write_field(group, f);
-    written.fields.push_back(f.name);
-  }
+  write_fields(group, fields, box);
+  for (const NamedValues& f : fields) written.fields.push_back(f.name);
   check(H5Fflush(h5, H5F_SCOPE_LOCAL), file_, "flushing step " + std::to_string(step));
   steps_.push_back(std::move(written));
 }
 
-void Hdf5Series::write_field(std::int64_t group, const NamedValues& field) {
+void Hdf5Series::write_fields(std::int64_t group, std::span<const NamedValues> fields, const GridBox* box) {
+  const GridBox mine = box ? *box : GridBox{{0, 0, 0}, {grid_.nx, grid_.ny, grid_.nz}};
+  on_every_rank(ranks_, file_, [&] {
+    if (!mine.empty()) check_fields(file_, part_grid(grid_, mine), fields);
+  });
   hsize_t dims[3];
   const int rank = shape_of(grid_, dims);
   const Id space = opened(H5Screate_simple(rank, dims, nullptr), H5Sclose, file_, "creating a dataspace");
@@ -191,24 +254,29 @@ void Hdf5Series::write_field(std::int64_t group, const NamedValues& field) {
   // Every value is written: filling the dataset first would write it twice.
   check(H5Pset_fill_time(properties, H5D_FILL_TIME_NEVER), file_, "setting the fill time");
   const hid_t type = store_ == StoreAs::f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-  const Id dataset = opened(H5Dcreate2(group, field.name.c_str(), type, space, H5P_DEFAULT, properties, H5P_DEFAULT),
-                            H5Dclose, file_, "creating dataset " + field.name);
-  if (store_ == StoreAs::f32)
-    write_rows<float>(dataset, H5T_NATIVE_FLOAT, grid_, field, file_);
-  else
-    write_rows<double>(dataset, H5T_NATIVE_DOUBLE, grid_, field, file_);
+  for (const NamedValues& field : fields) {
+    const Id dataset = opened(H5Dcreate2(group, field.name.c_str(), type, space, H5P_DEFAULT, properties, H5P_DEFAULT),
+                              H5Dclose, file_, "creating dataset " + field.name);
+    on_every_rank(ranks_, file_, [&] {
+      if (!mine.empty()) write_values(dataset, field, mine);
+    });
+  }
 }
 
-void Hdf5Series::write_params(std::span<const NamedValues> params) {
+void Hdf5Series::write_values(std::int64_t dataset, const NamedValues& field, const GridBox& box) {
+  if (store_ == StoreAs::f32)
+    write_rows<float>(dataset, H5T_NATIVE_FLOAT, grid_, box, field, file_);
+  else
+    write_rows<double>(dataset, H5T_NATIVE_DOUBLE, grid_, box, field, file_);
+}
+
+void Hdf5Series::write_params(std::span<const NamedValues> params, const GridBox* box) {
   const hid_t h5 = open_file();
-  check_fields(file_, grid_, params);
   if (!steps_.empty() || !params_.empty()) throw Error(file_.string() + ": the parameters go in before the first step, once");
   if (params.empty()) return;
   const Id group = opened(H5Gcreate2(h5, "params", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, file_, "creating group /params");
-  for (const NamedValues& p : params) {
-    write_field(group, p);
-    params_.push_back(p.name);
-  }
+  write_fields(group, params, box);
+  for (const NamedValues& p : params) params_.push_back(p.name);
   check(H5Fflush(h5, H5F_SCOPE_LOCAL), file_, "flushing the parameters");
 }
 
@@ -226,15 +294,18 @@ void Hdf5Series::close() {
   if (h5_ < 0) return;
   haddr_t end = 0;
   H5Fget_eoa(h5_, &end);
-  if (H5Fclose(std::exchange(h5_, -1)) < 0) {
-    const std::string why = hdf5_reason();
+  const herr_t closed = H5Fclose(std::exchange(h5_, -1));
+  const std::string why = closed < 0 ? hdf5_reason() : std::string();
+  on_every_rank(ranks_, file_, [&] {  // over ranks also a barrier: every rank's writes are in before the rename
+    if (closed >= 0) return;
     // The superblock may name an end of file that the data never reached (a full disk), and readers refuse
     // such a file as truncated; extended to that end (a hole: no disk space), it reads up to the last step.
     std::error_code ignored;
-    if (std::filesystem::file_size(partial_, ignored) < end) std::filesystem::resize_file(partial_, end, ignored);
+    if (leader_ && std::filesystem::file_size(partial_, ignored) < end) std::filesystem::resize_file(partial_, end, ignored);
     throw Error(file_.string() + ": closing the HDF5 file failed (" + why + "); what was written is in " +
                 partial_.string());
-  }
+  });
+  if (!leader_) return;
   std::error_code ec;
   std::filesystem::rename(partial_, file_, ec);
   if (ec) throw Error(file_.string() + ": cannot rename " + partial_.string() + " into place (" + ec.message() + ")");

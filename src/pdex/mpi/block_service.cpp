@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <limits>
+#include <span>
 #include <utility>
 
 namespace pdex {
@@ -19,6 +20,14 @@ int size_of(MPI_Comm comm) {
   int n = 1;
   MPI_Comm_size(comm, &n);
   return n;
+}
+
+// Rank 0's text on every rank.
+void share_text(MPI_Comm comm, std::string& text) {
+  int size = int(text.size());
+  MPI_Bcast(&size, 1, MPI_INT, 0, comm);
+  text.resize(std::size_t(size));
+  MPI_Bcast(text.data(), size, MPI_CHAR, 0, comm);
 }
 
 [[noreturn]] void rethrow(int kind, const std::string& what) {
@@ -54,7 +63,8 @@ bool all_ranks_ok(MPI_Comm comm, const std::function<void()>& local) {
 }
 
 BlockService::BlockService(MPI_Comm comm, const Extents2& whole, const ProcessGrid& pg, BlockRun run)
-    : comm_(comm), rank_(rank_of(comm)), size_(size_of(comm)), whole_(whole), pg_(pg), run_(std::move(run)) {
+    : comm_(comm), rank_(rank_of(comm)), size_(size_of(comm)), whole_(whole), pg_(pg), run_(std::move(run)),
+      h5_ranks_{comm, [comm](const std::function<void()>& local) { return all_ranks_ok(comm, local); }} {
   for (int r = 0, at = 0; r < size_; ++r) {
     blocks_.push_back(block_of(whole, pg, r));
     counts_.push_back(int(blocks_.back().cells()));
@@ -147,6 +157,9 @@ void BlockService::perform(const Command& c) {
       return;
     }
     case Command::timing: return gather_timing();
+    case Command::hdf5_open: return open_hdf5();
+    case Command::hdf5_write: return write_hdf5(c);
+    case Command::hdf5_close: return close_hdf5();
     default: return;
   }
 }
@@ -244,6 +257,67 @@ void BlockService::gather_timing() {
   timing = {{"count", size_}, {"process_grid", pg_.p}, {"per_rank", per_rank}};
 }
 
+// Every rank opens the file rank 0 names (parallel HDF5), writing the configuration and rank 0's
+// parameters (the others take part with none).
+void BlockService::open_hdf5() {
+  Hdf5Opening& o = hdf5_opening;
+  std::string head;
+  if (rank_ == 0) {
+    nlohmann::json names = nlohmann::json::array();
+    for (const io::NamedValues& p : o.params) names.push_back(p.name);
+    const io::ImageGrid& g = o.grid;
+    head = nlohmann::json{{"file", o.file}, {"store", o.store == io::StoreAs::f32 ? 32 : 64}, {"params", names},
+                          {"n", {g.nx, g.ny, g.nz}}, {"origin", {g.x0, g.y0, g.z0}}, {"spacing", {g.dx, g.dy, g.dz}}}.dump();
+  }
+  share_text(comm_, head);
+  share_text(comm_, o.config);
+  const nlohmann::json h = nlohmann::json::parse(head);
+  if (rank_ != 0) {
+    o.file = h["file"];
+    o.store = h["store"] == 32 ? io::StoreAs::f32 : io::StoreAs::f64;
+    const auto n = h["n"].get<std::vector<int>>();
+    const auto origin = h["origin"].get<std::vector<double>>(), spacing = h["spacing"].get<std::vector<double>>();
+    o.grid = {n[0], n[1], origin[0], origin[1], spacing[0], spacing[1], n[2], origin[2], spacing[2]};
+    for (const std::string name : h["params"]) o.params.push_back({name, std::span<const double>(), 0});
+  }
+  const io::GridBox none{}, whole{{0, 0, 0}, {o.grid.nx, o.grid.ny, o.grid.nz}};
+  all_ranks_ok(comm_, [&] {
+    h5_ = std::make_unique<io::Hdf5Series>(o.file, o.grid, o.store, &h5_ranks_);
+    h5_->set_attribute("config", o.config);
+    h5_->write_params(o.params, rank_ == 0 ? &whole : &none);
+  });
+  o = Hdf5Opening{};
+}
+
+// Each rank's block of the fields rank 0 lists, from its own memory.
+void BlockService::write_hdf5(const Command& c) {
+  std::vector<int> fields = hdf5_fields;
+  int count = int(fields.size());
+  MPI_Bcast(&count, 1, MPI_INT, 0, comm_);
+  fields.resize(std::size_t(count));
+  MPI_Bcast(fields.data(), count, MPI_INT, 0, comm_);
+  std::vector<FieldCopy> copies;
+  if (!all_ranks_ok(comm_, [&] {
+        for (const int f : fields) copies.push_back(copy_field(*run_.own, f, buffers_));
+      }))
+    return;
+  std::vector<io::NamedValues> named;
+  for (const FieldCopy& f : copies) named.push_back(f.view());
+  const io::GridBox box{block().first, block().count};
+  all_ranks_ok(comm_, [&] { h5_->write(c.steps, c.t, named, &box); });
+  for (FieldCopy& f : copies) buffers_.give(std::move(f.rows));
+}
+
+void BlockService::close_hdf5() {
+  share_text(comm_, hdf5_summary);
+  all_ranks_ok(comm_, [&] {
+    const std::unique_ptr<io::Hdf5Series> h5 = std::move(h5_);
+    if (!h5) return;
+    h5->set_attribute("summary", hdf5_summary);
+    h5->close();
+  });
+}
+
 DistributedStepper::~DistributedStepper() {
   try {
     s_->issue({Command::quit, 0, 0, 0});
@@ -306,6 +380,21 @@ std::string DistributedStepper::warning() {
 
 double DistributedStepper::bytes_per_step() const {
   return s_->own().bytes_per_step() * double(s_->whole().cells()) / double(s_->block().cells());
+}
+
+void DistributedStepper::open_hdf5(const Hdf5Opening& opening) {
+  s_->hdf5_opening = opening;
+  s_->issue({Command::hdf5_open, 0, 0, 0});
+}
+
+void DistributedStepper::write_hdf5(int64_t step, double time, const std::vector<int>& fields) {
+  s_->hdf5_fields = fields;
+  s_->issue({Command::hdf5_write, 0, step, time});
+}
+
+void DistributedStepper::close_hdf5(const std::string& summary) {
+  s_->hdf5_summary = summary;
+  s_->issue({Command::hdf5_close, 0, 0, 0});
 }
 
 nlohmann::json DistributedStepper::ranks() {

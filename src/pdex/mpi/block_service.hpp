@@ -13,9 +13,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pdex/app/field_copy.hpp"
+#include "pdex/app/ranks.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/grid/blocks.hpp"
 #include "pdex/grid/halo.hpp"
+#include "pdex/io/hdf5_ranks.hpp"
+#include "pdex/io/hdf5_series.hpp"
 #include "pdex/models/family.hpp"
 #include "pdex/time/stepper.hpp"
 
@@ -36,7 +40,7 @@ bool all_ranks_ok(MPI_Comm comm, const std::function<void()>& local);
 struct Command {
   enum Op : int {
     advance, advance_to, values, stats, first_nonfinite, set_values, set_time, extra_state, set_extra_state, save, restore,
-    refresh, warning, timing, quit
+    refresh, warning, timing, hdf5_open, hdf5_write, hdf5_close, quit
   };
   int op = quit;
   int field = 0;
@@ -62,6 +66,10 @@ class BlockService {
   int64_t first_nonfinite = -1;
   std::string warning;  // rank 0's: a stepper's warning decides over the ranks where it needs them
   nlohmann::json timing;
+  // Inputs on rank 0 of the HDF5 commands: the file to open, the fields of a step, the closing summary.
+  Hdf5Opening hdf5_opening;
+  std::vector<int> hdf5_fields;
+  std::string hdf5_summary;
 
  private:
   void perform(const Command& c);
@@ -70,6 +78,9 @@ class BlockService {
   void gather_extra_state(std::vector<NamedArray> mine);
   void share_extra_state();
   void gather_timing();
+  void open_hdf5();
+  void write_hdf5(const Command& c);
+  void close_hdf5();
 
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
@@ -79,6 +90,9 @@ class BlockService {
   std::vector<int> counts_, offsets_;  // their cells, and where each starts in a gathered array
   BlockRun run_;
   double step_seconds_ = 0;
+  io::Hdf5Ranks h5_ranks_;
+  std::unique_ptr<io::Hdf5Series> h5_;  // the run's HDF5 file, this rank's share of it
+  CopyBuffers buffers_;                 // its fields' copies
 };
 
 // Rank 0's Stepper of the whole grid. A MolStepper, so that runs by simulated time (rk4, Merson) go
@@ -111,6 +125,10 @@ class DistributedStepper final : public MolStepper {
   std::string warning() override;
   // summary.json's "ranks" (app/ranks.hpp).
   nlohmann::json ranks();
+  // The run's HDF5 file, written by every rank (ranks_hdf5 in app/ranks.hpp).
+  void open_hdf5(const Hdf5Opening& opening);
+  void write_hdf5(int64_t step, double time, const std::vector<int>& fields);
+  void close_hdf5(const std::string& summary);
 
  private:
   std::unique_ptr<BlockService> s_;

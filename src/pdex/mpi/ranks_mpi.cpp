@@ -111,6 +111,25 @@ int serve_run(const RunConfig& rc) {
   return 0;
 }
 
+namespace {
+class BlocksHdf5 final : public RanksHdf5 {
+ public:
+  explicit BlocksHdf5(DistributedStepper& d) : d_(d) {}
+  void write(int64_t step, double time, const std::vector<int>& fields) override { d_.write_hdf5(step, time, fields); }
+  void close(const std::string& summary) override { d_.close_hdf5(summary); }
+
+ private:
+  DistributedStepper& d_;
+};
+}  // namespace
+
+std::unique_ptr<RanksHdf5> ranks_hdf5(Stepper& stepper, const Hdf5Opening& opening) {
+  auto* d = dynamic_cast<DistributedStepper*>(&stepper);
+  if (!d || !io::writes_over_ranks()) return nullptr;
+  d->open_hdf5(opening);
+  return std::make_unique<BlocksHdf5>(*d);
+}
+
 nlohmann::json ranks_json(Stepper& stepper) {
   auto* d = dynamic_cast<DistributedStepper*>(&stepper);
   return d ? d->ranks() : nlohmann::json();
