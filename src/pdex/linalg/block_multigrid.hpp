@@ -90,12 +90,13 @@ class BlockMultigrid final : public MultigridCycle<T> {
     FieldBoundary bc;
     Field<T> x, b, r;                       // correction, right-hand side, residual (level 0: r only)
     Field<T> d[max_solver_components], m;   // restricted coefficients (Op::tensor(): m)
+    Field<T> dg;                            // a 3D tensor operator's diagonal (keep_diagonal)
   };
 
   // The gathered level: its whole fields on every rank and one process's multigrid on them.
   struct Gathered {
     FieldBoundary bc;
-    Field<T> x, b, d[max_solver_components], m;
+    Field<T> x, b, d[max_solver_components], m, dg;
     std::unique_ptr<Serial> mg;
   };
 
@@ -156,6 +157,7 @@ class BlockMultigrid final : public MultigridCycle<T> {
     c->op.h = spacing(g, c->x.cview());
     c->op.extents = c->block.extents();
     restrict_coefficients(l, *c);
+    keep_diagonal(ex_, c->op, c->x, c->dg);
     return c;
   }
 
@@ -220,6 +222,7 @@ class BlockMultigrid final : public MultigridCycle<T> {
       op.m = g->m.cview().data;
       op.m_stride = g->m.cview().comp_stride;
     }
+    keep_diagonal(ex_, op, g->x, g->dg);
     g->mg = std::make_unique<Serial>(ex_, l.whole, g->x, op, g->bc, ncomp_, settings_);
     gathered_ = std::move(g);
   }

@@ -50,6 +50,10 @@ struct Helmholtz3 {
   // (tensor_boundary's images), shared by the components.
   const T* m = nullptr;
   int64_t m_stride = 0;
+  // The diagonal (Tensor only) where it is kept per cell (keep_diagonal, relaxation3.hpp): component c's at
+  // dg + c dg_stride, a field of the state's layout; null: the probe works it out.
+  const T* dg = nullptr;
+  int64_t dg_stride = 0;
 
   PDEX_HD static constexpr bool tensor() { return Tensor; }
   PDEX_HD static constexpr bool volume() { return true; }
@@ -76,6 +80,7 @@ struct Helmholtz3 {
     const bool lo[3] = {i == 0, j == 0, k == 0};
     const bool hi[3] = {i == extents.nx - 1, j == extents.ny - 1, k == extents.nz - 1};
     if constexpr (Tensor) {
+      if (dg) return dg[c * dg_stride + o];
       ImageProbe<T> probe{o, h.pitch, h.plane, {}};
       for (int a = 0; a < 3; ++a) {
         probe.f[a][0] = lo[a] ? self[2 * a][c] : T(0);

@@ -46,6 +46,7 @@ class LinearSolver {
   LinearSolver(const Exec& ex, const Field<T>& layout, const Op& op, const FieldBoundary& bc,
                const SolverSettings& s, HaloExchange* halo = nullptr)
       : ex_(ex), op_(op), bc_(bc), hbc_(homogeneous(bc)), s_(s), ncomp_(layout.components()), halo_(halo) {
+    keep_diagonal(ex_, op_, layout, diag_);
     find_null_space();
     auto field = [&] { return layout.like(Exec::space); };
     if (singular_) b_copy_ = field();
@@ -346,6 +347,7 @@ class LinearSolver {
   double omega_ = 1, bnorm_ = 1;
   FieldView<const T> b_{};  // the right-hand side of the current solve
   Field<T> b_copy_, r_, tmp_, p_, q_, z_, rhat_, s_vec_, shat_, t_;
+  Field<T> diag_;  // a 3D tensor operator's diagonal (keep_diagonal)
   std::unique_ptr<MultigridCycle<T>> mg_;
   HaloExchange* halo_ = nullptr;  // a block's exchange with the other ranks (the constructor's halo)
 };

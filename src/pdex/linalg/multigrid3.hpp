@@ -53,6 +53,7 @@ class Multigrid3 final : public MultigridCycle<T> {
       lv->op.extents = g.extents();
       set_sides(lv->op, lv->bc, ncomp);
       coarsen_coefficients(*lv, prev, finer, ncomp);
+      keep_diagonal(ex_, lv->op, lv->x, lv->dg);
       prev = lv->x.cview();
       levels_.push_back(std::move(lv));
       truncated_ = sweeps_solve(op, g, scale, ncomp);
@@ -100,11 +101,9 @@ class Multigrid3 final : public MultigridCycle<T> {
   static bool sweeps_solve(const Op& op, const Grid2& g, const Scale& s, int ncomp) {
     if (!(double(op.alpha) > 0)) return false;
     const double ix = 1 / g.dx, iy = 1 / g.dy, iz = 1 / g.dz;
-    double per_d = 2 * ix * ix + 2 * iy * iy + 2 * iz * iz;
-    if constexpr (Tensor) {
-      const double* m = s.m;
-      per_d = 2 * (m[0] * ix * ix + m[2] * iy * iy + m[5] * iz * iz) + 4 * (m[1] * ix * iy + m[3] * ix * iz + m[4] * iy * iz);
-    }
+    const double* m = s.m;  // the identity without a tensor
+    const double per_d =
+        2 * (m[0] * ix * ix + m[2] * iy * iy + m[5] * iz * iz) + 4 * (m[1] * ix * iy + m[3] * ix * iz + m[4] * iy * iz);
     for (int c = 0; c < ncomp; ++c) {
       const double off = double(op.beta[c]) * s.d * per_d;
       if (8 * off > double(op.alpha) + (Tensor ? 0 : off)) return false;
@@ -129,7 +128,8 @@ class Multigrid3 final : public MultigridCycle<T> {
   struct Level {
     Field<T> x, b, r;
     Field<T> d[max_solver_components];
-    Field<T> m;  // the restricted tensor (Tensor)
+    Field<T> m;   // the restricted tensor (Tensor)
+    Field<T> dg;  // and the operator's diagonal
     Op op;
     FieldBoundary bc;
   };

@@ -11,12 +11,33 @@
 #include "pdex/core/executor.hpp"
 #include "pdex/core/parallel.hpp"
 #include "pdex/grid/boundary.hpp"
+#include "pdex/grid/field.hpp"
 #include "pdex/grid/field_view.hpp"
 #include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/point_relax.hpp"
 #include "pdex/linalg/relaxation.hpp"
 
 namespace pdex {
+
+// A 3D tensor operator's diagonal kept per cell in `store` (made with `layout`'s shape), op pointing at it:
+// the probe costs a stencil, which every point update of a sweep would pay again. The operator's
+// coefficients and sides must not change afterwards (a level built from it keeps its own). Nothing for
+// the other operators, whose diagonal is a formula.
+template <class Exec, class Op, class T>
+void keep_diagonal(const Exec& ex, Op& op, const Field<T>& layout, Field<T>& store) {
+  if constexpr (Op::volume() && Op::tensor()) {
+    op.dg = nullptr;
+    store = layout.like(Exec::space);
+    const FieldView<T> s = store.view();
+    const Op probed = op;
+    for_each_cell(ex, s.interior_rows(), [=] PDEX_HD(int i, int r) {
+      const int64_t o = s.row_offset(i, r);
+      for (int c = 0; c < s.ncomp; ++c) s.comp(c)[o] = probed.diag(i, r, c, o);
+    });
+    op.dg = s.data;
+    op.dg_stride = s.comp_stride;
+  }
+}
 
 namespace detail {
 // x += omega D^-1 (b - A in) at cell (i, j, k), into out, every component, with the images; the largest
