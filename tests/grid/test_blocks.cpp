@@ -10,6 +10,7 @@
 
 #include "pdex/core/error.hpp"
 #include "pdex/grid/blocks.hpp"
+#include "pdex/grid/halo.hpp"
 
 namespace pdex {
 namespace {
@@ -130,6 +131,42 @@ TEST(Blocks, BlockValuesRoundTripAndTheBlockGridSitsInPlace) {
   EXPECT_DOUBLE_EQ(b.x(0), g.x(3));
   EXPECT_DOUBLE_EQ(b.y(0), g.y(2));
   EXPECT_DOUBLE_EQ(b.z(2), g.z(2));
+}
+
+// The step that overlaps the exchange (ArdEuler over ranks) computes the border boxes, then the interior:
+// every cell exactly once, the border exactly the cells within the depth of a shared side.
+TEST(Blocks, TheBorderAndTheInteriorCoverABlockOnceTheBorderBesideTheSharedSides) {
+  for (const Extents2 n : {Extents2{7, 5, 1}, Extents2{6, 4, 5}, Extents2{1, 3, 2}}) {
+    for (unsigned shared = 0; shared < (n.nz > 1 ? 64u : 16u); ++shared) {
+      SCOPED_TRACE(std::to_string(n.nx) + " x " + std::to_string(n.ny) + " x " + std::to_string(n.nz) + ", sides " + std::to_string(shared));
+      const BorderSplit s = split_border(n, shared, 1);
+      std::vector<int> seen(std::size_t(n.cells()), 0), border(std::size_t(n.cells()), 0);
+      auto mark = [&](const BorderSplit::Box& b, std::vector<int>& in) {
+        for (int k = b.lo[2]; k < b.hi[2]; ++k)
+          for (int j = b.lo[1]; j < b.hi[1]; ++j)
+            for (int i = b.lo[0]; i < b.hi[0]; ++i) ++seen[std::size_t(n.index(i, j, k))], ++in[std::size_t(n.index(i, j, k))];
+      };
+      for (int p = 0; p < s.count; ++p) {
+        EXPECT_FALSE(s.border[p].empty());
+        mark(s.border[p], border);
+      }
+      std::vector<int> inner(seen.size(), 0);
+      mark(s.interior, inner);
+      for (int k = 0; k < n.nz; ++k)
+        for (int j = 0; j < n.ny; ++j)
+          for (int i = 0; i < n.nx; ++i) {
+            const int q[3] = {i, j, k}, len[3] = {n.nx, n.ny, n.nz};
+            bool beside = false;
+            for (int a = 0; a < 3; ++a) beside |= ((shared >> (2 * a) & 1u) && q[a] == 0) || ((shared >> (2 * a + 1) & 1u) && q[a] == len[a] - 1);
+            const std::size_t at = std::size_t(n.index(i, j, k));
+            EXPECT_EQ(seen[at], 1) << i << " " << j << " " << k;
+            EXPECT_EQ(border[at], beside ? 1 : 0) << i << " " << j << " " << k;
+          }
+    }
+  }
+  EXPECT_EQ(sent_sides(0b000010u), 0b000011u) << "a cut axis sends both slabs";
+  EXPECT_EQ(sent_sides(0b010100u), 0b111100u);
+  EXPECT_EQ(sent_sides(0u), 0u);
 }
 
 }  // namespace

@@ -5,8 +5,11 @@
 // placeholder), then the exchange overwrites the shared sides' ghosts: along x over every row, ghost rows
 // included, then along y over whole rows, then along z over whole planes, so that a ghost outside along
 // two or three axes ends as the image of an image, as on one rank. Every rank calls exchange() on the
-// same fields in the same order: it communicates.
+// same fields in the same order: it communicates. A step may overlap the exchange with its interior
+// (split_border, exchange's `meanwhile`).
+#include <algorithm>
 #include <array>
+#include <functional>
 
 #include "pdex/core/memory_space.hpp"
 #include "pdex/grid/boundary.hpp"
@@ -21,8 +24,13 @@ class HaloExchange {
   // The ghosts of f (in memory space `space`) on the sides its block shares with other ranks: those
   // whose condition in bc (block_boundary's) is periodic, component by component. Waits for the work
   // queued on f before.
-  virtual void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) = 0;
-  virtual void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space) = 0;
+  // `meanwhile`, where given, runs while the slabs of the first cut axis travel, once on every rank: work
+  // that neither reads nor writes the cells within the ghost width of a shared side nor the ghosts (a
+  // step's interior, once its border is done); on a device its kernels then run while the host exchanges.
+  virtual void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space,
+                        const std::function<void()>& meanwhile = {}) = 0;
+  virtual void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space,
+                        const std::function<void()>& meanwhile = {}) = 0;
   // The largest x over the ranks (infinity where x is NaN on any): a number every rank must agree on, as
   // an adaptive step's error estimate.
   virtual double max_over_ranks(double x) = 0;
@@ -47,6 +55,43 @@ class HaloExchange {
   virtual void gather(FieldView<const float> part, std::array<int, 3> first, FieldView<float> whole, MemorySpace space) = 0;
   virtual void gather(FieldView<const double> part, std::array<int, 3> first, FieldView<double> whole, MemorySpace space) = 0;
 };
+
+// A block's cells split for a step that overlaps the exchange: the cells within `depth` of a shared side
+// (bit s of `shared` for side s, boundary.hpp's numbering), in up to six disjoint boxes (z sides' planes,
+// then y sides' rows, then x sides' columns), and the rest, the interior.
+struct BorderSplit {
+  struct Box {
+    int lo[3], hi[3];  // cells [lo, hi) along x, y, z
+    bool empty() const { return hi[0] <= lo[0] || hi[1] <= lo[1] || hi[2] <= lo[2]; }
+  };
+  Box border[6];
+  int count = 0;
+  Box interior;
+};
+
+// The sides whose slabs the exchange sends, from the shared ones: both sides of every cut axis (across
+// a periodic side of the grid a block's slab wraps to the rank at the other end).
+inline unsigned sent_sides(unsigned shared) {
+  for (int axis = 0; axis < 3; ++axis)
+    if (shared >> (2 * axis) & 3u) shared |= 3u << (2 * axis);
+  return shared;
+}
+
+inline BorderSplit split_border(const Extents2& n, unsigned shared, int depth) {
+  BorderSplit s;
+  s.interior = {{0, 0, 0}, {n.nx, n.ny, n.nz}};
+  for (int axis = 2; axis >= 0; --axis)
+    for (int dir = 0; dir < 2; ++dir) {
+      if (!(shared >> (2 * axis + dir) & 1u)) continue;
+      BorderSplit::Box& in = s.interior;
+      BorderSplit::Box b = in;
+      const int cut = dir ? std::max(in.lo[axis], in.hi[axis] - depth) : std::min(in.hi[axis], in.lo[axis] + depth);
+      (dir ? b.lo : b.hi)[axis] = cut;
+      (dir ? in.hi : in.lo)[axis] = cut;
+      if (!b.empty()) s.border[s.count++] = b;
+    }
+  return s;
+}
 
 // Fills f's shared ghosts where there is an exchange (a block of a split grid); nothing otherwise.
 template <class T>

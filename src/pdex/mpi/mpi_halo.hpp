@@ -19,8 +19,8 @@ class MpiHalo final : public HaloExchange {
  public:
   MpiHalo(MPI_Comm comm, const Extents2& whole, const ProcessGrid& pg, const Block& b)
       : comm_(comm), whole_(whole), pg_(pg), block_(b) {}
-  void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space) override;
-  void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space) override;
+  void exchange(FieldView<float> f, const FieldBoundary& bc, MemorySpace space, const std::function<void()>& meanwhile) override;
+  void exchange(FieldView<double> f, const FieldBoundary& bc, MemorySpace space, const std::function<void()>& meanwhile) override;
   double max_over_ranks(double x) override;
   double sum_over_ranks(double x) override;
   double seconds() const override { return seconds_; }
@@ -33,7 +33,7 @@ class MpiHalo final : public HaloExchange {
 
  private:
   template <class T>
-  void run(FieldView<T> f, const FieldBoundary& bc, MemorySpace space);
+  void run(FieldView<T> f, const FieldBoundary& bc, MemorySpace space, const std::function<void()>& meanwhile);
   // A gather's shape: the whole grid's counts of cells, this rank's part's first cell in it and counts.
   using GatherShape = std::array<int, 9>;
   template <class T>
@@ -49,6 +49,7 @@ class MpiHalo final : public HaloExchange {
   ProcessGrid pg_;
   Block block_;
   std::vector<unsigned char> send_[2], recv_[2];
+  MPI_Request requests_[4];
   // Every rank's place (places_of) in the gathers of each shape, all-gathered at the shape's first
   // gather. The ranks' parts of a whole grid of given counts lie alike at every gather (BlockMultigrid's
   // gathered level, a level of the halo's blocks halved alike), so every rank finds a shape kept, or

@@ -40,13 +40,21 @@ struct EulerCell {
   }
 };
 
+// The step's updates of the cells of r (a block's border, or its interior while the halo exchange runs:
+// ArdEuler over ranks); cells by r's edges take the edge test.
+template <class Exec, class T, class Rhs>
+void euler_step_cells(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
+                      T dt, Range2 r) {
+  const EulerCell<T, Rhs> cell{rhs, in, out, bc, dt};
+  for_each_cell_split(
+      ex, r, in.ghost, [=] PDEX_HD(int i, int j) { cell.template apply<false>(i, j); },
+      [=] PDEX_HD(int i, int j) { cell.template apply<true>(i, j); });
+}
+
 template <class Exec, class T, class Rhs>
 void euler_step(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
                 T dt) {
-  const EulerCell<T, Rhs> cell{rhs, in, out, bc, dt};
-  for_each_cell_split(
-      ex, in.interior(), in.ghost, [=] PDEX_HD(int i, int j) { cell.template apply<false>(i, j); },
-      [=] PDEX_HD(int i, int j) { cell.template apply<true>(i, j); });
+  euler_step_cells(ex, rhs, in, out, bc, dt, in.interior());
 }
 
 // One step of a 3D field, in one pass over its planes' rows, stacked as the rows of one 2D field (the
@@ -85,18 +93,20 @@ struct EulerCell3D {
 // Stacked row J of a 3D step on the host: its cells in one loop without edge tests (it vectorizes), then
 // the images of the cells that have them (short rows, a 3D grid's, would otherwise pay an edge test and a
 // loop each side). Flattened: in OpenMP's outlined loop GCC called the right-hand side out of line.
+// Cells i0 .. i1 - 1 of the row (all of it by default).
 template <class T, class Rhs>
-[[gnu::flatten]] void euler_row_3d(const EulerCell3D<T, Rhs>& cell, int J) {
+[[gnu::flatten]] void euler_row_3d(const EulerCell3D<T, Rhs>& cell, int J, int i0 = 0, int i1 = -1) {
   const FieldView<T>& out = cell.cell.out;
   const int nx = out.nx, ny = out.ny, g = out.ghost;
   const int k = cell.planes.member(J), row = J - cell.planes.row(k, 0);
   if (row >= ny) return;
+  if (i1 < 0) i1 = nx;
   // By value: captured by reference, the views would be reloaded at every cell.
-  for_row_cells(0, nx, J, [=](int i, int r) { cell.template apply<false>(i, r); });
+  for_row_cells(i0, i1, J, [=](int i, int r) { cell.template apply<false>(i, r); });
   const auto push = [=](int i, int r) { cell.push(i, r); };
-  if (near_z_side(out, k) || row < g || row >= ny - g) return for_row_cells(0, nx, J, push);
-  for (int i = 0; i < std::min(g, nx); ++i) push(i, J);
-  for (int i = std::max(g, nx - g); i < nx; ++i) push(i, J);
+  if (near_z_side(out, k) || row < g || row >= ny - g) return for_row_cells(i0, i1, J, push);
+  for (int i = i0; i < std::min(g, i1); ++i) push(i, J);
+  for (int i = std::max({g, nx - g, i0}); i < i1; ++i) push(i, J);
 }
 
 template <class Exec, class T, class Rhs>
@@ -111,6 +121,24 @@ void euler_step_3d(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldV
   } else {
     for_each_cell(ex, Range2{0, nx, 0, planes.rows()}, [=] PDEX_HD(int i, int J) {
       if (J - planes.row(planes.member(J), 0) < ny) edge(i, J);
+    });
+  }
+}
+
+// The step's updates of the cells of a box of a 3D field (x: [i0, i1), y: [j0, j1), z: [k0, k1)), as
+// euler_step_3d makes them: a block's border, or its interior while the halo exchange runs.
+template <class Exec, class T, class Rhs>
+void euler_step_3d_cells(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
+                         T dt, const int (&lo)[3], const int (&hi)[3]) {
+  const EulerCell3D<T, Rhs> cell{{rhs, in, out, bc, dt}, Members{in.nz, in.ny, in.ghost}};
+  const Members planes = cell.planes;
+  const int i0 = lo[0], i1 = hi[0], j0 = lo[1], k0 = lo[2], rows = hi[1] - lo[1];
+  const int count = rows * (hi[2] - lo[2]);  // the box's rows, q = its plane * rows + its row
+  if constexpr (Exec::space == MemorySpace::host) {
+    for_each_row(ex, 0, count, [&](int q) { euler_row_3d(cell, planes.row(k0 + q / rows, j0 + q % rows), i0, i1); });
+  } else {
+    for_each_cell(ex, Range2{i0, i1, 0, count}, [=] PDEX_HD(int i, int q) {
+      cell.template apply<true>(i, planes.row(k0 + q / rows, j0 + q % rows));
     });
   }
 }

@@ -80,14 +80,24 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   }
 
  private:
-  // A block of a grid split among ranks: a step at a time, each followed by the halo exchange (which
-  // waits for it: no step loop captured on the device).
+  // A block of a grid split among ranks: a step at a time, its cells beside the shared sides first, then
+  // the halo exchange, with the step's interior computed while the slabs travel (no step loop captured
+  // on the device).
   void advance_block(int64_t steps) {
+    const unsigned sides = sent_sides(this->halo_->shared_sides());
+    const BorderSplit parts = split_border(state_[0].grid().extents(), sides, state_[0].view().ghost);
     for (int64_t k = 0; k < steps; ++k) {
-      step(state_[cur_].cview(), state_[1 - cur_].view());
+      const FieldView<const T> in = state_[cur_].cview();
+      const FieldView<T> out = state_[1 - cur_].view();
+      for (int p = 0; p < parts.count; ++p) step_box(in, out, parts.border[p]);
+      this->halo_->exchange(out, bc_, Exec::space, [&] { step_box(in, out, parts.interior); });
       cur_ = 1 - cur_;
-      exchange_halo(this->halo_, state_[cur_].view(), bc_, Exec::space);
     }
+  }
+  void step_box(FieldView<const T> in, FieldView<T> out, const BorderSplit::Box& b) {
+    if (b.empty()) return;
+    if (planes_) return euler_step_3d_cells(ex_, ArdRhs3D<Rhs>{rhs_}, in, out, bc_, dt_, b.lo, b.hi);
+    euler_step_cells(ex_, rhs_, in, out, bc_, dt_, Range2{b.lo[0], b.hi[0], b.lo[1], b.hi[1]});
   }
   static constexpr EulerSchedules schedules() {
     if (Exec::space == MemorySpace::host) return EulerSchedules::host;
