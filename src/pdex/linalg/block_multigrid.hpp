@@ -81,7 +81,6 @@ class BlockMultigrid final : public MultigridCycle<T> {
  private:
   // The whole grids of levels with this many cells or fewer are gathered.
   static constexpr int64_t gather_cells = 1024;
-  static constexpr int tensor_entries = Op::volume() ? 6 : 3;
 
   struct Level {
     Grid2 whole, block;                     // the level's whole grid and this rank's block of it
@@ -122,15 +121,6 @@ class BlockMultigrid final : public MultigridCycle<T> {
       return Spacing<T>::make(g.dx, g.dy, f.pitch, g.dz, f.plane);
     else
       return Spacing<T>::make(g.dx, g.dy, f.pitch);
-  }
-
-  // n components from `data`, laid out as level l's fields.
-  static FieldView<const T> fields_of(const Level& l, const T* data, int n, int64_t stride) {
-    FieldView<const T> f = l.r.cview();
-    f.data = data;
-    f.ncomp = n;
-    f.comp_stride = stride;
-    return f;
   }
 
   // The level below l, whose whole grid is g: along a split axis the block's half (splits(l) holds), along
@@ -175,29 +165,23 @@ class BlockMultigrid final : public MultigridCycle<T> {
   // grid's sides and the neighbours' cells beside the shared ones (the operator reads across them).
   Field<T> restricted(const Level& l, const Level& c, const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
     Field<T> to(c.block, n, 1, Exec::space), scratch = to.like(Exec::space);
-    restrict_into(fields_of(l, data, n, stride), to.view(), scratch.view(), ghosts);
+    restrict_into(fields_at(l.r.cview(), data, n, stride), to.view(), scratch.view(), ghosts);
     fill_ghosts(ex_, to.view(), ghosts);
     halo_.exchange(to.view(), ghosts, Exec::space);
     return to;
   }
 
   void restrict_coefficients(const Level& l, Level& c) {
-    for (int k = 0; k < ncomp_; ++k) {
-      if (!l.op.d[k]) continue;
-      c.d[k] = restricted(l, c, l.op.d[k], 1, l.r.cview().comp_stride, coefficient_boundary(c.bc, 1));
-      c.op.d[k] = c.d[k].cview().data;
-    }
-    if constexpr (Op::tensor()) {
-      c.m = restricted(l, c, l.op.m, tensor_entries, l.op.m_stride, tensor_boundary(c.bc, tensor_entries));
-      c.op.m = c.m.cview().data;
-      c.op.m_stride = c.m.cview().comp_stride;
-    }
+    take_coefficients(l.op, ncomp_, l.r.cview().comp_stride, c.bc, c.d, c.m, c.op,
+                      [&](const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
+                        return restricted(l, c, data, n, stride, ghosts);
+                      });
   }
 
   // A coefficient field of level l gathered into the level's whole grid, with its images.
   Field<T> gathered(const Level& l, const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
     Field<T> out(l.whole, n, 1, Exec::space);
-    halo_.gather(fields_of(l, data, n, stride), l.first, out.view(), Exec::space);
+    halo_.gather(fields_at(l.r.cview(), data, n, stride), l.first, out.view(), Exec::space);
     fill_ghosts(ex_, out.view(), ghosts);
     return out;
   }
@@ -212,16 +196,10 @@ class BlockMultigrid final : public MultigridCycle<T> {
     op.extents = l.whole.extents();
     op.h = spacing(l.whole, g->x.cview());
     set_sides(op, g->bc, ncomp_);
-    for (int k = 0; k < ncomp_; ++k) {
-      if (!l.op.d[k]) continue;
-      g->d[k] = gathered(l, l.op.d[k], 1, l.r.cview().comp_stride, coefficient_boundary(g->bc, 1));
-      op.d[k] = g->d[k].cview().data;
-    }
-    if constexpr (Op::tensor()) {
-      g->m = gathered(l, l.op.m, tensor_entries, l.op.m_stride, tensor_boundary(g->bc, tensor_entries));
-      op.m = g->m.cview().data;
-      op.m_stride = g->m.cview().comp_stride;
-    }
+    take_coefficients(l.op, ncomp_, l.r.cview().comp_stride, g->bc, g->d, g->m, op,
+                      [&](const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
+                        return gathered(l, data, n, stride, ghosts);
+                      });
     keep_diagonal(ex_, op, g->x, g->dg);
     g->mg = std::make_unique<Serial>(ex_, l.whole, g->x, op, g->bc, ncomp_, settings_);
     gathered_ = std::move(g);

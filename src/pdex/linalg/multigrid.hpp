@@ -94,6 +94,37 @@ void residual_field(const Exec& ex, const Op& op, FieldView<const T> x, FieldVie
   });
 }
 
+// A coarser level's coefficient fields from those of the finer operator `finer`: each component's
+// diffusivity multiplier and a tensor's entries (6 in 3D, 3 in 2D), each made by make(data, n, stride,
+// ghosts) (a restriction, or a gather onto every rank) with the ghosts a coefficient field has (the
+// tensor's fluxes read them); `op`, the coarser operator, takes them. `d_stride`: the multipliers'
+// component stride, that of the finer level's fields.
+template <class Op, class T, class Make>
+void take_coefficients(const Op& finer, int ncomp, int64_t d_stride, const FieldBoundary& bc, Field<T> (&d)[max_solver_components],
+                       Field<T>& m, Op& op, Make make) {
+  for (int c = 0; c < ncomp; ++c) {
+    if (!finer.d[c]) continue;
+    d[c] = make(finer.d[c], 1, d_stride, coefficient_boundary(bc, 1));
+    op.d[c] = d[c].cview().data;
+  }
+  if constexpr (Op::tensor()) {
+    constexpr int entries = Op::volume() ? 6 : 3;
+    m = make(finer.m, entries, finer.m_stride, tensor_boundary(bc, entries));
+    op.m = m.cview().data;
+    op.m_stride = m.cview().comp_stride;
+  }
+}
+
+// The n components at `data`, `stride` apart, with the rows and planes of `layout` (a coefficient field
+// laid out as a level's fields).
+template <class T>
+FieldView<const T> fields_at(FieldView<const T> layout, const T* data, int n, int64_t stride) {
+  layout.data = data;
+  layout.ncomp = n;
+  layout.comp_stride = stride;
+  return layout;
+}
+
 // Op: Helmholtz<T>, or Helmholtz<T, true> for a diffusion tensor.
 template <class Exec, class T, class Op = Helmholtz<T>>
 class Multigrid final : public MultigridCycle<T> {
@@ -236,26 +267,13 @@ class Multigrid final : public MultigridCycle<T> {
   // with the rows of `fine`: rows are laid out alike whatever the component count), restricted like a
   // residual, with the ghosts a coefficient field has (the tensor's fluxes read them).
   void coarsen_coefficients(Level& lv, FieldView<const T> fine, const Op& finer, int ncomp) {
-    auto restricted = [&](const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
-      FieldView<const T> from = fine;
-      from.data = data;
-      from.ncomp = n;
-      from.comp_stride = stride;
-      Field<T> to(lv.x.grid(), n, 1, Exec::space), scratch = to.like(Exec::space);
-      restrict_residual(ex_, from, to.view(), scratch.view(), ghosts);
-      fill_ghosts(ex_, to.view(), ghosts);
-      return to;
-    };
-    for (int c = 0; c < ncomp; ++c) {
-      if (!finer.d[c]) continue;
-      lv.d[c] = restricted(finer.d[c], 1, fine.comp_stride, coefficient_boundary(lv.bc, 1));
-      lv.op.d[c] = lv.d[c].cview().data;
-    }
-    if constexpr (Op::tensor()) {
-      lv.m = restricted(finer.m, 3, finer.m_stride, tensor_boundary(lv.bc));
-      lv.op.m = lv.m.cview().data;
-      lv.op.m_stride = lv.m.cview().comp_stride;
-    }
+    take_coefficients(finer, ncomp, fine.comp_stride, lv.bc, lv.d, lv.m, lv.op,
+                      [&](const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
+                        Field<T> to(lv.x.grid(), n, 1, Exec::space), scratch = to.like(Exec::space);
+                        restrict_residual(ex_, fields_at(fine, data, n, stride), to.view(), scratch.view(), ghosts);
+                        fill_ghosts(ex_, to.view(), ghosts);
+                        return to;
+                      });
   }
 
 

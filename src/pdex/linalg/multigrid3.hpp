@@ -137,26 +137,13 @@ class Multigrid3 final : public MultigridCycle<T> {
   // Each component's diffusivity multiplier and the tensor of the finer level's operator (fields with the
   // rows and planes of `fine`), restricted, with the ghosts a coefficient field has.
   void coarsen_coefficients(Level& lv, FieldView<const T> fine, const Op& finer, int ncomp) {
-    auto restricted = [&](const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
-      FieldView<const T> from = fine;
-      from.data = data;
-      from.ncomp = n;
-      from.comp_stride = stride;
-      Field<T> to(lv.x.grid(), n, 1, Exec::space);
-      restrict3(ex_, from, to.view());
-      fill_ghosts(ex_, to.view(), ghosts);
-      return to;
-    };
-    for (int c = 0; c < ncomp; ++c) {
-      if (!finer.d[c]) continue;
-      lv.d[c] = restricted(finer.d[c], 1, fine.comp_stride, coefficient_boundary(lv.bc, 1));
-      lv.op.d[c] = lv.d[c].cview().data;
-    }
-    if constexpr (Tensor) {
-      lv.m = restricted(finer.m, 6, finer.m_stride, tensor_boundary(lv.bc, 6));
-      lv.op.m = lv.m.cview().data;
-      lv.op.m_stride = lv.m.cview().comp_stride;
-    }
+    take_coefficients(finer, ncomp, fine.comp_stride, lv.bc, lv.d, lv.m, lv.op,
+                      [&](const T* data, int n, int64_t stride, const FieldBoundary& ghosts) {
+                        Field<T> to(lv.x.grid(), n, 1, Exec::space);
+                        restrict3(ex_, fields_at(fine, data, n, stride), to.view());
+                        fill_ghosts(ex_, to.view(), ghosts);
+                        return to;
+                      });
   }
 
   void smooth(const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n, bool post) {
