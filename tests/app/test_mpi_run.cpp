@@ -125,6 +125,18 @@ TEST_F(MpiRun, EveryRankCountGivesTheOneProcessResultBitForBit) {
   }
 }
 
+// summary.json's schedule is how the blocks step (one pass a step), not how one process would step the
+// whole grid (here four steps a pass, cache-blocked rows).
+TEST_F(MpiRun, TheSummaryNamesTheBlocksSchedule) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", gray_scott_config("", 1024, 1024, 4));
+  if (!one_and_split(dir, "big", 2).ok()) return;
+  EXPECT_EQ(read_json(dir / "one_big" / "summary.json")["schedule"]["name"], "cache-blocked rows, 4 steps a pass");
+  const nlohmann::json split = read_json(dir / "split_big" / "summary.json");
+  EXPECT_EQ(split["schedule"]["name"], "one pass a step, by cells");
+  EXPECT_FALSE(split["ranks"].contains("schedule"));
+}
+
 // A 3D box split along each axis in turn and automatically: the bottom and top sides periodic across
 // the ranks, Dirichlet and Neumann z sides.
 TEST_F(MpiRun, ThreeDimensionalBlocksGiveTheOneProcessResult) {

@@ -308,7 +308,13 @@ RunResult run_simulation(const RunConfig& rc, const RunOptions& options) {
   sum["fields"] = stats_json(res.field_names, res.stats);
   if (const SolverTotals* t = stepper->solver_totals()) sum["solver"] = solver_totals_json(*t);
   sum["memory"] = memory_json(rc, res.field_names.size());
-  if (nlohmann::json ranks = ranks_json(*stepper); !ranks.is_null()) sum["ranks"] = ranks;
+  if (nlohmann::json ranks = ranks_json(*stepper); !ranks.is_null()) {
+    // A block's schedule, not the whole grid's in one process (blocks step one pass a step).
+    sum.erase("schedule");
+    if (!ranks["schedule"].is_null()) sum["schedule"] = ranks["schedule"];
+    ranks.erase("schedule");
+    sum["ranks"] = ranks;
+  }
   sim.finish(sum);
   return res;
 }

@@ -31,6 +31,7 @@ struct BlockRun {
   std::unique_ptr<HaloExchange> halo;
   std::unique_ptr<ModelSetup> setup;
   std::unique_ptr<Stepper> own;
+  nlohmann::json schedule;  // how the block steps (ModelSetup::schedule of the block's setup)
 };
 
 // Runs `local` on every rank. Where it throws on any, every rank returns false, and rank 0 throws the

@@ -49,6 +49,7 @@ std::unique_ptr<BlockService> block_service(const RunConfig& rc) {
         run.halo = std::make_unique<MpiHalo>(MPI_COMM_WORLD, rc.grid().extents(), pg, b);
         run.setup = rc.setup->block(pg, b, *run.halo);
         run.own = run.setup->make_stepper(rc.backend, rc.precision);
+        run.schedule = run.setup->schedule(rc.backend, rc.precision);
       }))
     return nullptr;
   return std::make_unique<BlockService>(MPI_COMM_WORLD, rc.grid().extents(), pg, std::move(run));
