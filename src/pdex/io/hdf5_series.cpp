@@ -171,7 +171,7 @@ path partial_name(const path& file, [[maybe_unused]] const Hdf5Ranks* ranks) {
 }
 
 // File access over the ranks' communicator (MPI-IO), where there are ranks.
-void share_access(hid_t access, const Hdf5Ranks* ranks, const path& file) {
+void share_access([[maybe_unused]] hid_t access, const Hdf5Ranks* ranks, const path& file) {
   if (!ranks) return;
 #ifdef H5_HAVE_PARALLEL
   check(H5Pset_fapl_mpio(access, ranks->comm, MPI_INFO_NULL), file, "opening the file for MPI-IO");
