@@ -38,7 +38,8 @@ struct Row {
   int ranks = 1;
   std::vector<int> grid;
   double seconds = 0, exchange_share = 0;
-  int iterations = 0;  // --solve: the solve's cycles
+  int iterations = 0;     // --solve: the solve's cycles
+  std::string schedule;  // how the run stepped (summary.json's schedule; a block's over ranks)
 };
 
 // The run's overrides: the grid, the steps, no outputs, the process grid where given.
@@ -71,7 +72,8 @@ Row run_row(const ScalingOptions& o, const std::string& mode, int ranks, const s
   const std::string env = threads ? "OMP_NUM_THREADS=" + std::to_string(ranks) : "OMP_NUM_THREADS=1";
   const nlohmann::json s = run_pdex_child(threads ? 0 : ranks, o.config, out, run_args(o, grid, split, threads ? "openmp" : o.backend), env);
   const int iterations = o.solve ? s["solver"]["iterations"].get<int>() : 0;
-  return {mode, ranks, grid, s["wall_seconds"]["stepping"].get<double>(), exchange_share(s), iterations};
+  const std::string schedule = s.contains("schedule") && s["schedule"].is_object() ? s["schedule"]["name"].get<std::string>() : "";
+  return {mode, ranks, grid, s["wall_seconds"]["stepping"].get<double>(), exchange_share(s), iterations, schedule};
 }
 
 double cells_of(const Row& r) {
@@ -89,17 +91,19 @@ double efficiency(const Row& r, const std::vector<Row>& rows) {
 }
 
 void report(const ScalingOptions& o, const std::vector<Row>& rows) {
-  std::printf("%-7s %6s %18s %12s %9s %11s %10s\n", "mode", "ranks", "grid", "stepping s", "Gcell/s", "efficiency", "exchange");
+  std::printf("%-7s %6s %18s %12s %9s %11s %10s  %s\n", "mode", "ranks", "grid", "stepping s", "Gcell/s", "efficiency", "exchange",
+              "schedule");
   nlohmann::json j = {{"backend", o.backend}, {"precision", o.precision}, {"steps", o.solve ? 0 : o.steps}, {"solve", o.solve},
                       {"rows", nlohmann::json::array()}};
   for (const Row& r : rows) {
     std::string grid;
     for (std::size_t a = 0; a < r.grid.size(); ++a) grid += (a ? " x " : "") + std::to_string(r.grid[a]);
     const double rate = cells_of(r) * (o.solve ? 1 : o.steps) / r.seconds / 1e9, eff = efficiency(r, rows);
-    std::printf("%-7s %6d %18s %12.3f %9.3f %10.0f%% %9.0f%%\n", r.mode.c_str(), r.ranks, grid.c_str(), r.seconds, rate, 100 * eff,
-                100 * r.exchange_share);
+    std::printf("%-7s %6d %18s %12.3f %9.3f %10.0f%% %9.0f%%  %s\n", r.mode.c_str(), r.ranks, grid.c_str(), r.seconds, rate,
+                100 * eff, 100 * r.exchange_share, r.schedule.c_str());
     j["rows"].push_back({{"mode", r.mode}, {"ranks", r.ranks}, {"grid", r.grid}, {"stepping_seconds", r.seconds},
-                         {"gcells_per_second", rate}, {"efficiency", eff}, {"exchange_share", r.exchange_share}});
+                         {"gcells_per_second", rate}, {"efficiency", eff}, {"exchange_share", r.exchange_share},
+                         {"schedule", r.schedule}});
     if (o.solve) j["rows"].back()["iterations"] = r.iterations;
   }
   std::ofstream(o.json) << j.dump(2) << "\n";

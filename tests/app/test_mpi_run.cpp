@@ -765,6 +765,7 @@ TEST_F(MpiRun, TheScalingBenchmarkRunsWeakAndStrong) {
     if (r["mode"] == "strong" && r["ranks"] == 2) {
       EXPECT_GT(r["exchange_share"].get<double>(), 0.0) << r.dump();
     }
+    EXPECT_EQ(r["schedule"], "one pass a step, by cells") << r.dump();  // small grids, and blocks
   }
   EXPECT_TRUE(contains(o.output, "efficiency")) << o.output;
   // --solve: a multigrid Poisson solve a run, its cycles the same over 1 and 2 ranks.
