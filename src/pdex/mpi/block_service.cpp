@@ -227,14 +227,13 @@ void BlockService::share_extra_state() {
   extra.resize(std::size_t(count));
   const std::size_t cells = std::size_t(whole_.cells());
   for (NamedArray& a : extra) {
-    int head[3] = {int(a.name.size()), int(a.values.size()), a.per_cell};
-    MPI_Bcast(head, 3, MPI_INT, 0, comm_);
-    a.name.resize(std::size_t(head[0]));
-    MPI_Bcast(a.name.data(), head[0], MPI_CHAR, 0, comm_);
-    a.per_cell = head[2];
+    share_text(comm_, a.name);
+    int head[2] = {int(a.values.size()), a.per_cell};
+    MPI_Bcast(head, 2, MPI_INT, 0, comm_);
+    a.per_cell = head[1];
     if (a.per_cell == 0) {
-      a.values.resize(std::size_t(head[1]));
-      MPI_Bcast(a.values.data(), head[1], MPI_DOUBLE, 0, comm_);
+      a.values.resize(std::size_t(head[0]));
+      MPI_Bcast(a.values.data(), head[0], MPI_DOUBLE, 0, comm_);
       continue;
     }
     if (rank_ != 0) a.values.clear();
