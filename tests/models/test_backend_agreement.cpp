@@ -248,6 +248,19 @@ TEST(EulerPlanTest, StreamsWherePaysTilesSmallPeriodicGridsAndOtherwiseStepsOnce
   EXPECT_EQ(euler_plan<double>(s, EulerSchedules::none).kind, EulerPlan::cells) << "no schedules";
 }
 
+// A 3D grid steps one pass a step: on the device by columns walked up through the planes (also for a block
+// of a grid split among ranks), on the host cell by cell.
+TEST(EulerPlanTest, ThreeDimensionalGridsWalkColumnsOnTheDevice) {
+  Grid2 g{64, 64, 1.0, 1.0};
+  g.nz = 64, g.dz = 1.0;
+  ArdSpec s = catalog_spec("gray_scott", g);
+  EXPECT_EQ(euler_plan<float>(s, EulerSchedules::device).kind, EulerPlan::columns);
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::device).name(), "one pass a step, by columns");
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::host).kind, EulerPlan::cells);
+  s.mol_scheme = "rk4";
+  EXPECT_EQ(euler_plan<double>(s, EulerSchedules::device).kind, EulerPlan::cells) << "not forward Euler";
+}
+
 // On the host, grids beyond the caches go several steps a pass (time/euler_blocked.hpp) where the y axis
 // is periodic on both sides or neither; the rest, and small grids, one pass a step.
 TEST(EulerPlanTest, TheHostBlocksLargeGridsInRows) {

@@ -60,10 +60,15 @@ PDEX_HD inline T lap(const T* p, int64_t o, const Spacing<T>& h) {
   return lap(star_at(p, o, h.pitch), h);
 }
 
-// The z part of the seven-point Laplacian of a 3D grid: lap(p) + lap_z(p) is the whole.
+// The z part of the seven-point Laplacian of a 3D grid: lap(p) + lap_z(p) is the whole. From the values
+// below, at and above the cell, or from a field at offset o.
+template <class T>
+PDEX_HD inline T lap_z(T below, T here, T above, const Spacing<T>& h) {
+  return (below + above - T(2) * here) * h.idz2;
+}
 template <class T>
 PDEX_HD inline T lap_z(const T* p, int64_t o, const Spacing<T>& h) {
-  return (p[o - h.plane] + p[o + h.plane] - T(2) * p[o]) * h.idz2;
+  return lap_z(p[o - h.plane], p[o], p[o + h.plane], h);
 }
 
 // The Laplacian of a 2D grid's field (five points) or a 3D grid's (seven), at offset o.

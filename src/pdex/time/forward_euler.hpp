@@ -94,14 +94,12 @@ struct EulerCell3D {
 // Stacked row J of a 3D step on the host: its cells in one loop without edge tests (it vectorizes), then
 // the images of the cells that have them (short rows, a 3D grid's, would otherwise pay an edge test and a
 // loop each side). Flattened: in OpenMP's outlined loop GCC called the right-hand side out of line.
-// Cells i0 .. i1 - 1 of the row (all of it by default).
+// Cells i0 .. i1 - 1 of the row.
 template <class T, class Rhs>
-[[gnu::flatten]] void euler_row_3d(const EulerCell3D<T, Rhs>& cell, int J, int i0 = 0, int i1 = -1) {
+[[gnu::flatten]] void euler_row_3d(const EulerCell3D<T, Rhs>& cell, int J, int i0, int i1) {
   const FieldView<T>& out = cell.cell.out;
   const int nx = out.nx, ny = out.ny, g = out.ghost;
   const int k = cell.planes.member(J), row = J - cell.planes.row(k, 0);
-  if (row >= ny) return;
-  if (i1 < 0) i1 = nx;
   // By value: captured by reference, the views would be reloaded at every cell.
   for_row_cells(i0, i1, J, [=](int i, int r) { cell.template apply<false>(i, r); });
   const auto push = [=](int i, int r) { cell.push(i, r); };
@@ -110,24 +108,9 @@ template <class T, class Rhs>
   for (int i = std::max({g, nx - g, i0}); i < i1; ++i) push(i, J);
 }
 
-template <class Exec, class T, class Rhs>
-void euler_step_3d(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
-                   T dt) {
-  const EulerCell3D<T, Rhs> cell{{rhs, in, out, bc, dt}, Members{in.nz, in.ny, in.ghost}};
-  const Members planes = cell.planes;
-  const int nx = in.nx, ny = in.ny;
-  const auto edge = [=] PDEX_HD(int i, int J) { cell.template apply<true>(i, J); };
-  if constexpr (Exec::space == MemorySpace::host) {
-    for_each_row(ex, 0, planes.rows(), [&](int J) { euler_row_3d(cell, J); });
-  } else {
-    for_each_cell(ex, Range2{0, nx, 0, planes.rows()}, [=] PDEX_HD(int i, int J) {
-      if (J - planes.row(planes.member(J), 0) < ny) edge(i, J);
-    });
-  }
-}
-
-// The step's updates of the cells of a box of a 3D field (x: [i0, i1), y: [j0, j1), z: [k0, k1)), as
-// euler_step_3d makes them: a block's border, or its interior while the halo exchange runs.
+// The step's updates of the cells of a box of a 3D field (x: [lo[0], hi[0]), y and z alike): the whole
+// field, a block's border, or its interior while the halo exchange runs. On the device a thread a cell
+// (two-species isotropic runs walk columns instead: time/cuda/euler_columns.cuh).
 template <class Exec, class T, class Rhs>
 void euler_step_3d_cells(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
                          T dt, const int (&lo)[3], const int (&hi)[3]) {

@@ -10,7 +10,7 @@ template <class Exec>
 struct TimeSchedules {
   // StepLoop captures a block of steps once and replays it (time/cuda/graph_loop.hpp).
   static constexpr bool captured_steps = false;
-  // A forward Euler step in one pass by strips (time/cuda/euler_strips.cuh).
+  // A forward Euler step in one pass by strips (time/cuda/euler_strips.cuh; in 3D, euler_columns.cuh).
   static constexpr bool euler_strips = false;
   // Forward Euler steps blocked in time over shared-memory tiles (time/cuda/euler_tiles.cuh).
   static constexpr bool euler_tiles = false;

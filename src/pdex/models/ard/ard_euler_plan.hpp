@@ -14,7 +14,7 @@
 namespace pdex {
 
 struct EulerPlan {
-  enum Kind { cells, strips, tiles, stream, rows } kind = cells;
+  enum Kind { cells, strips, tiles, stream, rows, columns } kind = cells;
   int steps_per_pass = 1;
 
   std::string name() const {
@@ -23,6 +23,7 @@ struct EulerPlan {
       case tiles: return "temporally blocked tiles, " + std::to_string(steps_per_pass) + " steps a pass";
       case stream: return "register streaming, " + std::to_string(steps_per_pass) + " steps a pass";
       case rows: return "cache-blocked rows, " + std::to_string(steps_per_pass) + " steps a pass";
+      case columns: return "one pass a step, by columns";
       default: return "one pass a step, by cells";
     }
   }
@@ -50,11 +51,14 @@ inline bool has_euler_schedules(Backend backend) {
 enum class EulerSchedules { none, host, device };
 
 // On the device, large grids whose sides euler_stream takes stream several steps a pass where that
-// pays; small periodic ones take tiles. On the host, f64 grids that outgrow the caches go several steps
-// a pass in chunks of rows. The rest, and the steps left over after the last whole pass, one pass a step.
+// pays; small periodic ones take tiles; 3D grids walk columns up through the planes. On the host, f64
+// grids that outgrow the caches go several steps a pass in chunks of rows. The rest, and the steps left
+// over after the last whole pass, one pass a step.
 template <class T>
 EulerPlan euler_plan(const ArdSpec& s, EulerSchedules where) {
-  if (where == EulerSchedules::none || s.theta > 0 || !s.mol_scheme.empty() || s.grid.is_3d() || s.halo) return {};
+  if (where == EulerSchedules::none || s.theta > 0 || !s.mol_scheme.empty()) return {};
+  if (s.grid.is_3d() && where == EulerSchedules::device) return {EulerPlan::columns, 1};
+  if (s.grid.is_3d() || s.halo) return {};
   const bool ensemble = s.members.count > 1;
   const long long cells = s.grid.cells();
   if (where == EulerSchedules::host) {

@@ -116,12 +116,12 @@ struct ArdRhs {
     return advect_centered(p, ax.at(po), ay.at(po), sh);
   }
 
-  // a_z dp/dz on a 3D grid at offset so (the planes sh.plane apart): upwind from the side the velocity
-  // comes from, or centred, as the x and y terms.
-  PDEX_HD T transport_z(const T* p, int64_t so, const Spacing<T>& sh, int64_t po) const {
-    const T w = az.at(po), below = p[so - sh.plane], here = p[so], above = p[so + sh.plane];
-    if (scheme() == Advection::upwind) return w * (w > T(0) ? here - below : above - here) * sh.idz;
-    return w * (above - below) * sh.ihdz;
+  // a_z dp/dz on a 3D grid at offset po from the values below, at and above the cell: upwind from the
+  // side the velocity comes from, or centred, as the x and y terms.
+  PDEX_HD T transport_z(T below, T here, T above, int64_t po) const {
+    const T w = az.at(po);
+    if (scheme() == Advection::upwind) return w * (w > T(0) ? here - below : above - here) * h.idz;
+    return w * (above - below) * h.ihdz;
   }
 
   PDEX_HD PDEX_FORCEINLINE void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
@@ -143,18 +143,33 @@ struct ArdRhs3D {
 
   PDEX_HD PDEX_FORCEINLINE void operator()(FieldView<const T> s, int i, int j, T r[ncomp]) const {
     rhs(s, i, j, r);
-    const int64_t o = s.offset(i, j);
-    const bool moves = rhs.scheme() != Advection::none;
+    const int64_t o = s.offset(i, j), plane = rhs.h.plane;
     for (int c = 0; c < ncomp; ++c) {
-      r[c] += diffusion_z(s.comp(c), o, c);
-      if (moves) r[c] -= rhs.transport_z(s.comp(c), o, rhs.h, o);
+      const T* p = s.comp(c);
+      r[c] = add_z(c, r[c], p, o, p[o - plane], p[o], p[o + plane]);
     }
   }
-  PDEX_HD T diffusion_z(const T* p, int64_t o, int c) const {
-    if constexpr (Rhs::tensor) return div_tensor_z(p, o, rhs.D[c], rhs.m, rhs.m_stride, rhs.h);
-    else return rhs.D[c].at(o) * lap_z(p, o, rhs.h);
+  // The same for two species from registers (a CUDA kernel walking columns up through the planes): their
+  // stars within the cell's plane and their values in the planes below and above, at offset o.
+  PDEX_HD PDEX_FORCEINLINE void eval_column(const Star<T>& u, const Star<T>& v, T u_below, T u_above, T v_below,
+                                            T v_above, int64_t o, T r[2]) const
+    requires(!Rhs::tensor && ncomp == 2)
+  {
+    rhs.eval_star(u, v, rhs.h, o, r);
+    r[0] = add_z(0, r[0], nullptr, o, u_below, u.c, u_above);
+    r[1] = add_z(1, r[1], nullptr, o, v_below, v.c, v_above);
   }
   PDEX_HD T limit(int c, T x) const { return rhs.limit(c, x); }
+
+ private:
+  // r plus species c's terms across the planes at offset o, from its values below, at and above the cell
+  // (a tensor's mixed terms read more of them, from p).
+  PDEX_HD PDEX_FORCEINLINE T add_z(int c, T r, const T* p, int64_t o, T below, T here, T above) const {
+    if constexpr (Rhs::tensor) r += div_tensor_z(p, o, rhs.D[c], rhs.m, rhs.m_stride, rhs.h);
+    else r += rhs.D[c].at(o) * lap_z(below, here, above, rhs.h);
+    if (rhs.scheme() != Advection::none) r -= rhs.transport_z(below, here, above, o);
+    return r;
+  }
 };
 
 }  // namespace pdex

@@ -96,8 +96,14 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   }
   void step_box(FieldView<const T> in, FieldView<T> out, const BorderSplit::Box& b) {
     if (b.empty()) return;
-    if (planes_) return euler_step_3d_cells(ex_, ArdRhs3D<Rhs>{rhs_}, in, out, bc_, dt_, b.lo, b.hi);
+    if (planes_) return step_3d(in, out, b.lo, b.hi);
     euler_step_cells(ex_, rhs_, in, out, bc_, dt_, Range2{b.lo[0], b.hi[0], b.lo[1], b.hi[1]});
+  }
+  void step_3d(FieldView<const T> in, FieldView<T> out, const int (&lo)[3], const int (&hi)[3]) {
+    const ArdRhs3D<Rhs> rhs{rhs_};
+    if constexpr (TimeSchedules<Exec>::euler_strips && schedules_take<Rhs>)
+      if (plan_.kind == EulerPlan::columns) return euler_columns(ex_, rhs, in, out, bc_, dt_, lo, hi);
+    euler_step_3d_cells(ex_, rhs, in, out, bc_, dt_, lo, hi);
   }
   static constexpr EulerSchedules schedules() {
     if (Exec::space == MemorySpace::host) return EulerSchedules::host;
@@ -105,7 +111,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   }
   void step(FieldView<const T> in, FieldView<T> out) {
     if (ensemble_) return ensemble_step(in, out);
-    if (planes_) return euler_step_3d(ex_, ArdRhs3D<Rhs>{rhs_}, in, out, bc_, dt_);
+    if (planes_) return step_3d(in, out, {0, 0, 0}, {in.nx, in.ny, in.nz});
     if constexpr (TimeSchedules<Exec>::euler_strips && schedules_take<Rhs>)
       if (strips_) return euler_strips(ex_, rhs_, in, out, bc_, dt_);
     euler_step(ex_, rhs_, in, out, bc_, dt_);
@@ -122,7 +128,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   bool ensemble_ = false;  // members stacked in one field (grid/members.hpp)
   bool uniform_ = false;   // the members' parameters each one number (ArdSpec::uniform_members)
   EulerPlan plan_;       // several steps a pass where it pays (time/euler_blocked.hpp, cuda/euler_stream.cuh, euler_tiles.cuh)
-  bool planes_ = false;  // a 3D grid: one pass a step over its planes (euler_step_3d)
+  bool planes_ = false;  // a 3D grid: one pass a step over its planes (euler_step_3d_cells, cuda/euler_columns.cuh)
   bool strips_ = false;  // one-pass device step by strips (time/cuda/euler_strips.cuh)
   StepLoop<Exec> loop_;
 };

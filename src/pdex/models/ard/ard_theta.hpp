@@ -38,11 +38,12 @@ template <class T, class Rhs>
 PDEX_HD inline void add_theta_b_z(const Rhs& rhs, const FieldView<const T>& u, int64_t o, T dt, T theta, T b[Rhs::ncomp]) {
   const bool moves = rhs.scheme() != Advection::none;
   for (int c = 0; c < Rhs::ncomp; ++c) {
+    const T* p = u.comp(c);
     if constexpr (Rhs::tensor)
-      b[c] += dt * ((T(1) - theta) * div_tensor_z(u.comp(c), o, rhs.D[c], rhs.m, rhs.m_stride, rhs.h));
+      b[c] += dt * ((T(1) - theta) * div_tensor_z(p, o, rhs.D[c], rhs.m, rhs.m_stride, rhs.h));
     else
-      b[c] += dt * ((T(1) - theta) * rhs.D[c].at(o) * lap_z(u.comp(c), o, rhs.h));
-    if (moves) b[c] -= dt * rhs.transport_z(u.comp(c), o, rhs.h, o);
+      b[c] += dt * ((T(1) - theta) * rhs.D[c].at(o) * lap_z(p, o, rhs.h));
+    if (moves) b[c] -= dt * rhs.transport_z(p[o - rhs.h.plane], p[o], p[o + rhs.h.plane], o);
   }
 }
 

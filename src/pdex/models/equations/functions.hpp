@@ -82,11 +82,8 @@ PDEX_HD inline T div_grad(const Star<T>& k, const Star<T>& w, const Spacing<T>& 
 }
 
 // The z parts of lap and div(K*grad(w)) on a 3D grid, from the values below (m), at (c) and above (p)
-// the cell: lap(u) is pdex::lap + lap_z (grid/stencil.hpp's order), div(K*grad(w)) div_grad + div_grad_z.
-template <class T>
-PDEX_HD inline T lap_z(T m, T c, T p, const Spacing<T>& h) {
-  return (m + p - T(2) * c) * h.idz2;
-}
+// the cell: lap(u) is pdex::lap + lap_z (grid/stencil.hpp's), div(K*grad(w)) div_grad + div_grad_z.
+using pdex::lap_z;
 template <class T>
 PDEX_HD inline T div_grad_z(T km, T kc, T kp, T wm, T wc, T wp, const Spacing<T>& h) {
   const T half = T(0.5);

@@ -49,7 +49,7 @@ constexpr bool takes_volumes() {
   else return false;
 }
 
-// f(i, j, k, J) at every cell (i, j) of plane k of a 3D field, J its stacked row: euler_step_3d's walk,
+// f(i, j, k, J) at every cell (i, j) of plane k of a 3D field, J its stacked row:
 // every plane's rows as one 2D field's, the ghost rows between two planes skipped. With reduce, the
 // largest of f's values (at least 0).
 template <class V, class Exec, class U, class F>

@@ -3,6 +3,7 @@
 #include "pdex/models/ard/ard_stepper_impl.hpp"
 #include "pdex/models/ard/kinetics/all.hpp"
 #include "pdex/models/ard/cuda/theta_tiles.cuh"
+#include "pdex/time/cuda/euler_columns.cuh"
 #include "pdex/time/cuda/euler_stream.cuh"
 #include "pdex/time/cuda/euler_strips.cuh"
 #include "pdex/time/cuda/euler_tiles.cuh"
