@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -125,16 +126,42 @@ TEST_F(MpiRun, EveryRankCountGivesTheOneProcessResultBitForBit) {
   }
 }
 
-// summary.json's schedule is how the blocks step (one pass a step), not how one process would step the
-// whole grid (here four steps a pass, cache-blocked rows).
+// summary.json's schedule is how the blocks step: split along y, as the whole grid (four steps a pass,
+// cache-blocked rows, deep_block_sides); split along x, one pass a step.
 TEST_F(MpiRun, TheSummaryNamesTheBlocksSchedule) {
   ScratchDir dir;
   write_file_bytes(dir / "cfg.toml", gray_scott_config("", 1024, 1024, 4));
   if (!one_and_split(dir, "big", 2).ok()) return;
   EXPECT_EQ(read_json(dir / "one_big" / "summary.json")["schedule"]["name"], "cache-blocked rows, 4 steps a pass");
   const nlohmann::json split = read_json(dir / "split_big" / "summary.json");
-  EXPECT_EQ(split["schedule"]["name"], "one pass a step, by cells");
+  EXPECT_EQ(split["schedule"]["name"], "cache-blocked rows, 4 steps a pass");
   EXPECT_FALSE(split["ranks"].contains("schedule"));
+  const Outcome across = run_ranks(2, {"run", dir.str("cfg.toml"), "--out", dir.str("across"), "--set", "run.ranks=[2, 1]"});
+  ASSERT_EQ(across.status, 0) << across.output;
+  EXPECT_EQ(read_json(dir / "across" / "summary.json")["schedule"]["name"], "one pass a step, by cells");
+}
+
+// Split along y, a grid that one process steps four steps a pass goes so in every block too, its ghost
+// rows four deep and exchanged once a pass: the one process's fields bit for bit, with periodic y sides
+// over 2 ranks and walls (Dirichlet, Neumann) over 3, in f64 and f32; 10 steps with an output at 5 (a pass
+// and a single step each time).
+TEST_F(MpiRun, BlocksGoSeveralStepsAPassAsTheWholeGrid) {
+  ScratchDir dir;
+  const std::string walls = "boundary = { left = \"periodic\", right = \"periodic\", bottom = { kind = \"dirichlet\", value = 0.5 }, top = \"neumann\" }";
+  for (const auto& [name, ranks, sides] : {std::tuple{"periodic", 2, std::string()}, std::tuple{"walls", 3, walls}}) {
+    std::string text = gray_scott_config("every = 5\n", 1024, 1024, 10);
+    const std::string periodic = "boundary = \"periodic\"";
+    if (!sides.empty()) text.replace(text.find(periodic), periodic.size(), sides);
+    write_file_bytes(dir / "cfg.toml", text);
+    for (const std::string precision : {"f64", "f32"}) {
+      SCOPED_TRACE(std::string(name) + " " + precision);
+      const std::string run = std::string(name) + precision;
+      ASSERT_TRUE(one_and_split(dir, run, ranks, {"--precision", precision}).ok());
+      EXPECT_EQ(read_json(dir / ("split_" + run) / "summary.json")["schedule"]["name"], "cache-blocked rows, 4 steps a pass");
+      expect_same_fields(dir / ("one_" + run), dir / ("split_" + run), "000005");
+      expect_same_fields(dir / ("one_" + run), dir / ("split_" + run), "000010");
+    }
+  }
 }
 
 // A 3D box split along each axis in turn and automatically: the bottom and top sides periodic across

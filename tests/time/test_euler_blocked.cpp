@@ -1,7 +1,8 @@
 // The host's cache-blocked forward Euler (time/euler_blocked.hpp) must be `steps` single steps
 // (euler_step) bit for bit, interior and every ghost: Serial and OpenMP, f32 and f64, several steps a
 // pass, periodic, Neumann, Dirichlet and Robin sides (y periodic or not, x any mix per component), a
-// parameter per cell, grids of one chunk, of several and of a part chunk, narrower than a vector.
+// parameter per cell, grids of one chunk, of several and of a part chunk, narrower than a vector; and
+// a block of a grid split among ranks along y, whose levels reach into ghost rows as deep as a pass.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -99,6 +100,62 @@ FieldBoundary y_periodic_x_sides() {  // y periodic; x Dirichlet u, Robin v
   return bc;
 }
 
+// Rows a .. b - 1 of a grid's field as the block of a grid split among ranks along y, with `ghost` ghost
+// rows: beyond a side it shares with another block (`deep`: a cut, or the grid's periodic y axis) the
+// grid's rows there, as the exchange leaves them; at the grid's own y sides its one ghost row.
+template <class T>
+Field<T> block_rows(const Field<T>& whole, int a, int b, int ghost, unsigned deep) {
+  Grid2 g = whole.grid();
+  g.ny = b - a;
+  Field<T> block(g, whole.components(), ghost, MemorySpace::host);
+  const auto w = whole.cview();
+  const auto v = block.view();
+  for (int j = -ghost; j < g.ny + ghost; ++j) {
+    const bool wall = j < 0 ? !(deep >> bottom & 1u) : j >= g.ny && !(deep >> top & 1u);
+    if (wall && (j < -1 || j > g.ny)) continue;
+    const int from = wall ? a + j : ((a + j) % w.ny + w.ny) % w.ny;
+    for (int c = 0; c < v.ncomp; ++c)
+      for (int i = -1; i <= g.nx; ++i) v(c, i, j) = w(c, i, from);
+  }
+  return block;
+}
+
+// Such a block, `steps` steps in one pass with its shared sides deep, equals the grid's rows after `steps`
+// single steps bit for bit (cells and x ghosts).
+template <class T>
+void check_block(const FieldBoundary& bc, int a, int b, int steps) {
+  SCOPED_TRACE(::testing::Message() << "rows " << a << " .. " << b << ", " << steps << " steps a pass, "
+                                    << (sizeof(T) == 4 ? "f32" : "f64"));
+  Problem<T> p(67, 45, bc);
+  const T dt = T(0.9);
+  Field<T> x = to_space(p.start, MemorySpace::host), y = p.start.like(MemorySpace::host);
+  for (int k = 0; k < steps; ++k) {
+    euler_step(Serial{}, p.rhs, x.cview(), y.view(), bc, dt);
+    std::swap(x, y);
+  }
+  const bool y_periodic = bc.side[bottom][0].kind == BcKind::periodic;
+  const unsigned deep = (a > 0 || y_periodic ? 1u << bottom : 0u) | (b < p.g.ny || y_periodic ? 1u << top : 0u);
+  const Field<T> in = block_rows(p.start, a, b, steps, deep), feed = block_rows(p.feed, a, b, steps, deep);
+  FieldBoundary block_bc = bc;
+  for (const Side side : {bottom, top})
+    if (deep >> side & 1u) block_bc.side[side][0] = block_bc.side[side][1] = SideBc{BcKind::periodic, 0.0};
+  GrayScottRhs<T> rhs = p.rhs;
+  rhs.reaction.F = Param<T>{T(0), feed.cview().data, 1};
+  rhs.h = Spacing<T>::make(p.g.dx, p.g.dy, in.cview().pitch);
+  Field<T> out = in.like(MemorySpace::host);
+  euler_blocked(Serial{}, rhs, in.cview(), out.view(), block_bc, dt, steps, deep);
+  const auto want = x.cview();
+  const auto got = out.cview();
+  int bad = 0;
+  for (int c = 0; c < 2; ++c)
+    for (int j = 0; j < b - a; ++j)
+      for (int i = -1; i <= p.g.nx; ++i)
+        if (std::memcmp(&want(c, i, a + j), &got(c, i, j), sizeof(T)) != 0 && ++bad <= 3)
+          ADD_FAILURE() << "component " << c << " differs at (" << i << ", " << a + j << "): " << got(c, i, j)
+                        << ", expected " << want(c, i, a + j);
+  EXPECT_EQ(bad, 0);
+}
+
 template <class Exec>
 void check_all(const Exec& ex) {
   const FieldBoundary sides[] = {FieldBoundary::all(BcKind::periodic), mixed(), y_periodic_x_sides()};
@@ -116,6 +173,17 @@ void check_all(const Exec& ex) {
 
 TEST(EulerBlocked, SerialEqualsSingleSteps) { check_all(Serial{}); }
 TEST(EulerBlocked, OpenMPEqualsSingleSteps) { check_all(OpenMP{}); }
+
+// Blocks of a grid split along y: the first, a middle and the last (the grid's own y sides clipped where
+// they are walls), ghost rows as deep as the steps a pass.
+TEST(EulerBlocked, ABlockWithDeepGhostRowsEqualsTheGridsRows) {
+  for (const FieldBoundary& bc : {FieldBoundary::all(BcKind::periodic), mixed(), y_periodic_x_sides()})
+    for (int steps : {2, 4})
+      for (const auto& [a, b] : {std::pair{0, 15}, std::pair{15, 32}, std::pair{32, 45}}) {
+        check_block<double>(bc, a, b, steps);
+        check_block<float>(bc, a, b, steps);
+      }
+}
 
 TEST(EulerBlocked, TakesAxesPeriodicOnBothSidesOrNeither) {
   EXPECT_TRUE(euler_blocked_takes(FieldBoundary::all(BcKind::periodic), 2, 1));

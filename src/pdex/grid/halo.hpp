@@ -43,6 +43,8 @@ class HaloExchange {
   virtual Extents2 whole() const = 0;
   // The global index of the block's first cell along x, y and z.
   virtual std::array<int, 3> first() const = 0;
+  // The process grid: ranks along x, y and z.
+  virtual std::array<int, 3> ranks() const = 0;
   // The sides (bit s for side s, boundary.hpp's numbering) that face another block inside the grid, not
   // the grid's boundary (a periodic wrap is the boundary's).
   virtual unsigned shared_sides() const = 0;

@@ -26,6 +26,7 @@ class MpiHalo final : public HaloExchange {
   double seconds() const override { return seconds_; }
   Extents2 whole() const override { return whole_; }
   std::array<int, 3> first() const override { return block_.first; }
+  std::array<int, 3> ranks() const override { return pg_.p; }
   unsigned shared_sides() const override;
   FieldBoundary whole_boundary(const FieldBoundary& bc) override;
   void gather(FieldView<const float> part, std::array<int, 3> first, FieldView<float> whole, MemorySpace space) override;

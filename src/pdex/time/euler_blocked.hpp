@@ -9,7 +9,9 @@
 // A window holds a level's rows at their own offsets (its data pointer set back so that offset(i, j)
 // lands in the window), which keeps the parameters a right-hand side reads at the same offsets as the
 // state's. Across a periodic y axis a window row past the last row is that row wrapped: computed from
-// the rows around the wrapped one, through views moved by whole periods.
+// the rows around the wrapped one, through views moved by whole periods. A block of a grid split among
+// ranks along y holds its neighbours' rows in ghost rows `steps` deep beyond the sides it shares (`deep`:
+// bit bottom, bit top): the levels reach into them as into a grid's own rows.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -56,7 +58,7 @@ T pushed(const SideBc& s, T mirror, T across) {
 // vectors) where it inlines them into euler_step's loops.
 template <class T, class Rhs>
 [[gnu::flatten]] void window_row(const EulerCell<T, Rhs>& step, FieldView<const T> src, bool src_window, FieldView<T> dst, int j,
-                bool y_periodic) {
+                bool y_periodic, unsigned deep) {
   const int ny = src.ny, nx = src.nx;
   const int jr = y_periodic ? (j % ny + ny) % ny : j;
   EulerCell<T, Rhs> cell = step;
@@ -68,8 +70,9 @@ template <class T, class Rhs>
   for (int c = 0; c < d.ncomp; ++c) {
     d(c, -1, jr) = pushed(step.bc.side[left][c], d(c, 0, jr), d(c, nx - 1, jr));
     d(c, nx, jr) = pushed(step.bc.side[right][c], d(c, nx - 1, jr), d(c, 0, jr));
-    if (y_periodic || (jr != 0 && jr != ny - 1)) continue;
-    const SideBc& s = step.bc.side[jr == 0 ? bottom : top][c];
+    const Side side = jr == 0 ? bottom : top;
+    if (y_periodic || (jr != 0 && jr != ny - 1) || (deep >> side & 1u)) continue;
+    const SideBc& s = step.bc.side[side][c];
     const int ghost_row = jr == 0 ? -1 : ny;
     for (int i = -1; i <= nx; ++i) d(c, i, ghost_row) = pushed(s, d(c, i, jr), d(c, i, jr));
   }
@@ -88,14 +91,15 @@ template <class T, class Rhs>
 
 // Rows j0 .. j1 - 1 of `out`, `steps` steps on from `in`, through the two windows w.
 template <class T, class Rhs>
-void advance_chunk(const EulerCell<T, Rhs>& step, int steps, int j0, int j1, bool yp, std::vector<T> (&w)[2]) {
+void advance_chunk(const EulerCell<T, Rhs>& step, int steps, int j0, int j1, bool yp, unsigned deep, std::vector<T> (&w)[2]) {
   const int ny = step.in.ny;
+  const bool below = yp || (deep >> bottom & 1u), above = yp || (deep >> top & 1u);
   FieldView<const T> src = step.in;
   for (int l = 1; l < steps; ++l) {
     const int reach = steps - l;
-    const int lo = yp ? j0 - reach : std::max(0, j0 - reach), hi = yp ? j1 + reach : std::min(ny, j1 + reach);
+    const int lo = below ? j0 - reach : std::max(0, j0 - reach), hi = above ? j1 + reach : std::min(ny, j1 + reach);
     const FieldView<T> dst = window(w[l % 2], step.in, lo, hi);
-    for (int j = lo; j < hi; ++j) window_row(step, src, l > 1, dst, j, yp);
+    for (int j = lo; j < hi; ++j) window_row(step, src, l > 1, dst, j, yp, deep);
     src = as_const(dst);
   }
   EulerCell<T, Rhs> last = step;
@@ -107,17 +111,20 @@ void advance_chunk(const EulerCell<T, Rhs>& step, int steps, int j0, int j1, boo
 
 // `steps` forward Euler steps from `in` to `out` in one pass over the rows (host executors; a run that
 // euler_blocked_takes; `in` and `out` must not overlap). `out`'s ghosts are written as a step writes them.
+// A block's `deep` sides (see above; their conditions periodic, which there means another rank's rows)
+// need `steps` ghost rows of `in` filled with the neighbours' rows; `out`'s beyond them are left to the
+// exchange.
 template <class Exec, class T, class Rhs>
   requires(Exec::space == MemorySpace::host)
 void euler_blocked(const Exec& ex, const Rhs& rhs, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc,
-                   T dt, int steps) {
+                   T dt, int steps, unsigned deep = 0) {
   const EulerCell<T, Rhs> step{rhs, in, out, bc, dt};
-  const bool yp = bc.side[bottom][0].kind == BcKind::periodic;
+  const bool yp = !deep && bc.side[bottom][0].kind == BcKind::periodic;
   const int chunks = (in.ny + blocked_chunk_rows - 1) / blocked_chunk_rows;
   for_each_row(ex, 0, chunks, [&](int k) {
     thread_local std::vector<T> w[2];
     const int j0 = k * blocked_chunk_rows, j1 = std::min(in.ny, j0 + blocked_chunk_rows);
-    blocked_detail::advance_chunk(step, steps, j0, j1, yp, w);
+    blocked_detail::advance_chunk(step, steps, j0, j1, yp, deep, w);
   });
 }
 

@@ -91,7 +91,8 @@ inline bool all_periodic(const FieldBoundary& bc, int ncomp) {
 template <class Exec, class T, class Rhs, class Interface = Stepper>
 class ArdBase : public Interface {
  public:
-  ArdBase(const Exec& ex, const ArdSpec& spec)
+  // `ghost`: the state's ring (parameter fields keep one), wider for a scheme that reads further.
+  ArdBase(const Exec& ex, const ArdSpec& spec, int ghost = ghost_width)
       : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), members_(spec.members), params_(spec.grid, spec.members, spec.halo) {
     const Grid2& g = spec.grid;
     if (int(spec.species.size()) != Rhs::ncomp || spec.initial.size() != spec.species.size())
@@ -111,7 +112,7 @@ class ArdBase : public Interface {
       rhs_.m_stride = m.comp_stride;
     }
     rhs_.clamp.floor = spec.clamp ? T(0) : std::numeric_limits<T>::lowest();
-    Field<T> host(g, Rhs::ncomp, ghost_width, MemorySpace::host);
+    Field<T> host(g, Rhs::ncomp, ghost, MemorySpace::host);
     for (int c = 0; c < Rhs::ncomp; ++c) set_interior(host, c, spec.initial[c]);
     fill_ghosts(Serial{}, host, bc_, members_);
     const FieldView<T> v = host.view();

@@ -46,8 +46,9 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
 
  public:
   ArdEuler(const Exec& ex, const ArdSpec& spec)
-      : Base(ex, spec), ensemble_(spec.members.count > 1), uniform_(spec.uniform_members),
-        plan_(euler_plan<T>(spec, schedules())), planes_(spec.grid.is_3d()),
+      : Base(ex, spec, ard_state_ghost(spec, Exec::space)), ensemble_(spec.members.count > 1),
+        uniform_(spec.uniform_members), plan_(euler_plan<T>(spec, schedules())),
+        deep_(Exec::space == MemorySpace::host ? deep_block_sides(spec) : 0u), planes_(spec.grid.is_3d()),
         strips_(!ensemble_ && !planes_ && spec.grid.cells() >= strips_min_cells) {}
 
   void advance(int64_t steps) override {
@@ -80,13 +81,22 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   }
 
  private:
-  // A block of a grid split among ranks: a step at a time, its cells beside the shared sides first, then
-  // the halo exchange, with the step's interior computed while the slabs travel (no step loop captured
-  // on the device).
+  // A block of a grid split among ranks: several steps a pass where its ghost rows are that deep (one
+  // exchange a pass); else a step at a time, its cells beside the shared sides first, then the halo
+  // exchange, with the step's interior computed while the slabs travel (no step loop captured on the
+  // device).
   void advance_block(int64_t steps) {
+    int64_t k = 0;
+    if constexpr (Exec::space == MemorySpace::host) {
+      for (const int block = plan_.steps_per_pass; plan_.kind == EulerPlan::rows && k + block <= steps; k += block) {
+        euler_blocked(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_, block, deep_);
+        this->halo_->exchange(state_[1 - cur_].view(), bc_, Exec::space);
+        cur_ = 1 - cur_;
+      }
+    }
     const unsigned sides = sent_sides(this->halo_->shared_sides());
     const BorderSplit parts = split_border(state_[0].grid().extents(), sides, state_[0].view().ghost);
-    for (int64_t k = 0; k < steps; ++k) {
+    for (; k < steps; ++k) {
       const FieldView<const T> in = state_[cur_].cview();
       const FieldView<T> out = state_[1 - cur_].view();
       for (int p = 0; p < parts.count; ++p) step_box(in, out, parts.border[p]);
@@ -128,6 +138,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   bool ensemble_ = false;  // members stacked in one field (grid/members.hpp)
   bool uniform_ = false;   // the members' parameters each one number (ArdSpec::uniform_members)
   EulerPlan plan_;       // several steps a pass where it pays (time/euler_blocked.hpp, cuda/euler_stream.cuh, euler_tiles.cuh)
+  unsigned deep_ = 0;    // a block's y sides whose ghost rows hold a pass's reach (deep_block_sides)
   bool planes_ = false;  // a 3D grid: one pass a step over its planes (euler_step_3d_cells, cuda/euler_columns.cuh)
   bool strips_ = false;  // one-pass device step by strips (time/cuda/euler_strips.cuh)
   StepLoop<Exec> loop_;
