@@ -143,15 +143,20 @@ TEST_F(MpiRun, TheSummaryNamesTheBlocksSchedule) {
 
 // Split along y, a grid that one process steps four steps a pass goes so in every block too, its ghost
 // rows four deep and exchanged once a pass: the one process's fields bit for bit, with periodic y sides
-// over 2 ranks and walls (Dirichlet, Neumann) over 3, in f64 and f32; 10 steps with an output at 5 (a pass
-// and a single step each time).
+// over 2 ranks, walls (Dirichlet, Neumann) over 3, and a parameter per cell (Turing's noisy alpha, its
+// field's ghost rows as deep), in f64 and f32; 10 steps with an output at 5 (a pass and a single step
+// each time).
 TEST_F(MpiRun, BlocksGoSeveralStepsAPassAsTheWholeGrid) {
   ScratchDir dir;
-  const std::string walls = "boundary = { left = \"periodic\", right = \"periodic\", bottom = { kind = \"dirichlet\", value = 0.5 }, top = \"neumann\" }";
-  for (const auto& [name, ranks, sides] : {std::tuple{"periodic", 2, std::string()}, std::tuple{"walls", 3, walls}}) {
-    std::string text = gray_scott_config("every = 5\n", 1024, 1024, 10);
-    const std::string periodic = "boundary = \"periodic\"";
-    if (!sides.empty()) text.replace(text.find(periodic), periodic.size(), sides);
+  const std::string periodic = "boundary = \"periodic\"";
+  std::string walls = gray_scott_config("every = 5\n", 1024, 1024, 10);
+  walls.replace(walls.find(periodic), periodic.size(),
+                "boundary = { left = \"periodic\", right = \"periodic\", bottom = { kind = \"dirichlet\", value = 0.5 }, top = \"neumann\" }");
+  std::string turing = turing_config(1024, 1024, 10);
+  turing.replace(turing.find("[output]\n"), 9, "[output]\nevery = 5\n");
+  const std::tuple<const char*, int, std::string> cases[] = {
+      {"periodic", 2, gray_scott_config("every = 5\n", 1024, 1024, 10)}, {"walls", 3, walls}, {"turing", 2, turing}};
+  for (const auto& [name, ranks, text] : cases) {
     write_file_bytes(dir / "cfg.toml", text);
     for (const std::string precision : {"f64", "f32"}) {
       SCOPED_TRACE(std::string(name) + " " + precision);

@@ -23,11 +23,12 @@ namespace pdex::ard_detail {
 
 constexpr int ghost_width = ard_ghost_width;
 
-// Uploads per-cell parameters into fields of the state's layout, and keeps them alive.
+// Uploads per-cell parameters into fields of the state's layout (its ghost width too), and keeps them alive.
 template <class Exec, class T>
 class ParamStore {
  public:
-  ParamStore(const Grid2& g, const Members& members, HaloExchange* halo) : grid_(g), members_(members), halo_(halo) {}
+  ParamStore(const Grid2& g, const Members& members, HaloExchange* halo, int ghost)
+      : grid_(g), members_(members), halo_(halo), ghost_(ghost) {}
 
   // Ghosts of parameter fields follow the state's sides: periodic stays periodic, every other side
   // mirrors evenly (or oddly, for the off-diagonal tensor entry, so that no flux crosses a zero-flux side).
@@ -42,7 +43,7 @@ class ParamStore {
   // The tensor shape M as one field: xx, xy, yy, and on a 3D grid xz, yz, zz.
   FieldView<const T> upload_tensor(const ArdSpec& spec) {
     const int n = grid_.is_3d() ? 6 : 3;
-    Field<T> host(grid_, n, ghost_width, MemorySpace::host);
+    Field<T> host(grid_, n, ghost_, MemorySpace::host);
     const ScalarSpec* parts[6] = {&spec.mxx, &spec.mxy, &spec.myy, &spec.mxz, &spec.myz, &spec.mzz};
     for (int c = 0; c < n; ++c) host.set_interior(c, cells_of(*parts[c]));
     fill_ghosts(Serial{}, host, tensor_boundary(spec.bc, n), members_);
@@ -56,7 +57,7 @@ class ParamStore {
     return std::vector<T>(std::size_t(grid_.cells()), T(s.value));
   }
   const T* upload_cells(const std::vector<double>& cells, const FieldBoundary& state_bc, bool odd) {
-    Field<T> host(grid_, 1, ghost_width, MemorySpace::host);
+    Field<T> host(grid_, 1, ghost_, MemorySpace::host);
     host.set_interior(0, cells);
     const FieldBoundary bc = coefficient_boundary(state_bc, 1, odd ? 0 : -1);
     fill_ghosts(Serial{}, host, bc, members_);
@@ -73,6 +74,7 @@ class ParamStore {
   Grid2 grid_;
   Members members_;
   HaloExchange* halo_;
+  int ghost_;
   std::vector<Field<T>> fields_;
   // Host executors read constants through a stride-0 pointer (see Param); the storage never moves.
   Buffer<T> constants_{64, MemorySpace::host};
@@ -91,9 +93,10 @@ inline bool all_periodic(const FieldBoundary& bc, int ncomp) {
 template <class Exec, class T, class Rhs, class Interface = Stepper>
 class ArdBase : public Interface {
  public:
-  // `ghost`: the state's ring (parameter fields keep one), wider for a scheme that reads further.
+  // `ghost`: the ring of the state and of the parameter fields, wider for a scheme that reads further.
   ArdBase(const Exec& ex, const ArdSpec& spec, int ghost = ghost_width)
-      : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), members_(spec.members), params_(spec.grid, spec.members, spec.halo) {
+      : ex_(ex), bc_(spec.bc), dt_(T(spec.dt)), members_(spec.members),
+        params_(spec.grid, spec.members, spec.halo, ghost) {
     const Grid2& g = spec.grid;
     if (int(spec.species.size()) != Rhs::ncomp || spec.initial.size() != spec.species.size())
       throw Error("internal: model '" + spec.reaction + "' has " + std::to_string(Rhs::ncomp) + " species");

@@ -43,18 +43,15 @@ inline bool streams_pay(const ArdSpec& s) {
 // The y sides (bit bottom, bit top) across which a block of a grid split among ranks reads its
 // neighbours' rows `blocked_steps` deep, so that it goes several steps a pass as the whole grid would
 // (euler_blocked), or 0 where it steps one pass a step: the grid split along y alone, large enough that
-// one process would block it, every block at least that many rows tall, no parameter per cell (their
-// fields keep one ghost ring), and at each y side every species' condition periodic (another rank's
-// block lies across it) or none's.
+// one process would block it, every block at least that many rows tall, and at each y side every
+// species' condition periodic (another rank's block lies across it) or none's. Parameter fields take the
+// same ghost rows (ard_state_ghost), filled from the neighbours once.
 inline unsigned deep_block_sides(const ArdSpec& s) {
-  if (!s.halo || s.grid.is_3d() || !s.temporal_blocking || s.anisotropic || s.theta > 0 || !s.mol_scheme.empty() ||
-      s.members.count > 1 || s.ax.varies() || s.ay.varies())
+  if (!s.halo || s.grid.is_3d() || !s.temporal_blocking || s.theta > 0 || !s.mol_scheme.empty() || s.members.count > 1)
     return 0;
   const std::array<int, 3> ranks = s.halo->ranks();
   const Extents2 whole = s.halo->whole();
   if (ranks[0] != 1 || ranks[1] < 2 || whole.cells() < blocked_min_cells || whole.ny / ranks[1] < blocked_steps) return 0;
-  for (const auto& [name, p] : s.params)
-    if (p.varies()) return 0;
   unsigned deep = 0;
   const int n = int(s.species.size());
   for (const Side side : {bottom, top}) {
