@@ -16,6 +16,12 @@ struct Vec2<double> {
   using type = double2;
 };
 
+// The pair of values at p (aligned for the vector).
+template <class T>
+__device__ inline typename Vec2<T>::type load_pair(const T* p) {
+  return *reinterpret_cast<const typename Vec2<T>::type*>(p);
+}
+
 // Stores a pair of values at p (aligned for the vector).
 template <class T>
 __device__ inline void store_pair(T* p, T a, T b) {

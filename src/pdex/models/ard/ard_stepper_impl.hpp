@@ -61,12 +61,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
           cur_ = 1 - cur_;
         }
       }
-      if constexpr (Exec::space == MemorySpace::host) {
-        for (const int block = plan_.steps_per_pass; plan_.kind == EulerPlan::rows && k + block <= n; k += block) {
-          euler_blocked(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_, block);
-          cur_ = 1 - cur_;
-        }
-      }
+      k = blocked_passes(k, n);
       if constexpr (TimeSchedules<Exec>::euler_tiles && schedules_take<Rhs>) {
         for (constexpr int block = EulerTiles<T>::steps; plan_.kind == EulerPlan::tiles && k + block <= n; k += block) {
           euler_tiles(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_);
@@ -86,14 +81,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   // exchange, with the step's interior computed while the slabs travel (no step loop captured on the
   // device).
   void advance_block(int64_t steps) {
-    int64_t k = 0;
-    if constexpr (Exec::space == MemorySpace::host) {
-      for (const int block = plan_.steps_per_pass; plan_.kind == EulerPlan::rows && k + block <= steps; k += block) {
-        euler_blocked(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_, block, deep_);
-        this->halo_->exchange(state_[1 - cur_].view(), bc_, Exec::space);
-        cur_ = 1 - cur_;
-      }
-    }
+    int64_t k = blocked_passes(0, steps);
     const unsigned sides = sent_sides(this->halo_->shared_sides());
     const BorderSplit parts = split_border(state_[0].grid().extents(), sides, state_[0].view().ghost);
     for (; k < steps; ++k) {
@@ -103,6 +91,17 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
       this->halo_->exchange(out, bc_, Exec::space, [&] { step_box(in, out, parts.interior); });
       cur_ = 1 - cur_;
     }
+  }
+  // Host: from step k of n, passes of several steps over cache-blocked rows while whole passes fit; a
+  // block's deep ghost rows are exchanged after each. Returns the step reached.
+  int64_t blocked_passes(int64_t k, int64_t n) {
+    if constexpr (Exec::space == MemorySpace::host)
+      for (const int block = plan_.steps_per_pass; plan_.kind == EulerPlan::rows && k + block <= n; k += block) {
+        euler_blocked(ex_, rhs_, state_[cur_].cview(), state_[1 - cur_].view(), bc_, dt_, block, deep_);
+        exchange_halo(this->halo_, state_[1 - cur_].view(), bc_, Exec::space);
+        cur_ = 1 - cur_;
+      }
+    return k;
   }
   void step_box(FieldView<const T> in, FieldView<T> out, const BorderSplit::Box& b) {
     if (b.empty()) return;

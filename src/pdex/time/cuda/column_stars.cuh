@@ -37,7 +37,7 @@ struct ColumnPairStars {
   // p points at the first column's row 0, rows `pitch` apart; p must be aligned for V.
   __device__ void load(const T* p, int64_t pitch) {
 #pragma unroll
-    for (int k = 0; k < R + 2; ++k) c[k] = *reinterpret_cast<const V*>(p + (k - 1) * pitch);
+    for (int k = 0; k < R + 2; ++k) c[k] = load_pair(p + (k - 1) * pitch);
 #pragma unroll
     for (int k = 0; k < R; ++k) w[k] = p[k * pitch - 1], e[k] = p[k * pitch + 2];
   }

@@ -30,8 +30,6 @@ struct ColumnStep {
   int lo[3], hi[3];  // the box of cells stepped
   int planes;        // planes a thread walks
 
-  __device__ static V pair_at(const T* p, int64_t o) { return *reinterpret_cast<const V*>(p + o); }
-
   // Cells i0 and i0 + 1 (i0 even) of row j in planes k0 .. k1 - 1, neither with images in its plane.
   __device__ void walk(int i0, int j, int k0, int k1) const {
     const Rhs& rhs = cell.cell.rhs;
@@ -42,12 +40,12 @@ struct ColumnStep {
     const T* v = in.comp(1);
     const int64_t pitch = in.pitch, plane = in.plane;
     int64_t o = in.offset(i0, j, k0);
-    V ub = pair_at(u, o - plane), uc = pair_at(u, o), vb = pair_at(v, o - plane), vc = pair_at(v, o);
+    V ub = load_pair(u + o - plane), uc = load_pair(u + o), vb = load_pair(v + o - plane), vc = load_pair(v + o);
 #pragma unroll 2
     for (int k = k0; k < k1; ++k, o += plane) {
-      const V ua = pair_at(u, o + plane), va = pair_at(v, o + plane);
-      const V us = pair_at(u, o - pitch), un = pair_at(u, o + pitch);
-      const V vs = pair_at(v, o - pitch), vn = pair_at(v, o + pitch);
+      const V ua = load_pair(u + o + plane), va = load_pair(v + o + plane);
+      const V us = load_pair(u + o - pitch), un = load_pair(u + o + pitch);
+      const V vs = load_pair(v + o - pitch), vn = load_pair(v + o + pitch);
       const T uw = u[o - 1], ue = u[o + 2], vw = v[o - 1], ve = v[o + 2];
       T r0[2], r1[2];
       rhs.eval_column({uc.x, uw, uc.y, us.x, un.x}, {vc.x, vw, vc.y, vs.x, vn.x}, ub.x, ua.x, vb.x, va.x, o, r0);
