@@ -156,6 +156,22 @@ TEST_P(Solvers3dTest, BackendsAgreeWithTheSerialSolve) {
     }
 }
 
+// Levels of 16 MB and more smooth out of place in tiles on the GPU (rb_sweep3_into, pairs through the
+// level's residual field): a 128^3 f64 solve there (its fine level tiled) takes the serial solve's cycles
+// and values, periodic z sides too (whose colours close across the wrap). The tiles are the GPU's.
+TEST_P(Solvers3dTest, TiledSmoothingTakesTheSerialCycles) {
+  if (GetParam() != Backend::cuda) GTEST_SKIP() << "the tiled sweeps are the GPU's";
+  for (BcKind kind : {BcKind::dirichlet, BcKind::periodic}) {
+    SCOPED_TRACE(kind_name(kind));
+    Manufactured m = manufactured_poisson_3d(BcKind::dirichlet, 128, settings(SolverMethod::multigrid, 1e-10));
+    for (int c = 0; c < max_components; ++c) m.spec.bc.side[front][c] = m.spec.bc.side[back][c] = SideBc{kind, kind == BcKind::dirichlet ? 1.0 : 0.0};
+    const Solved s = solve(m, Backend::serial), g = solve(m, Backend::cuda);
+    EXPECT_TRUE(g.stats.converged);
+    EXPECT_EQ(g.stats.iterations, s.stats.iterations);
+    EXPECT_LT(max_error(g.u, s.u), 1e-9);
+  }
+}
+
 // f32 reaches a residual its rounding allows, and agrees with f64.
 TEST_P(Solvers3dTest, SinglePrecisionMultigridAgreesWithDouble) {
   const Manufactured m = manufactured_poisson_3d(BcKind::dirichlet, 32, settings(SolverMethod::multigrid, 1e-5));

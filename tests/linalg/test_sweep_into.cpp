@@ -17,6 +17,7 @@
 #include "core/executor_types.hpp"
 #include "grid/ghost_test_support.hpp"
 #include "pdex/linalg/device_relaxation.hpp"
+#include "pdex/linalg/relaxation3.hpp"
 #ifdef PDEX_HAVE_CUDA
 #include "pdex/core/cuda/cuda_context.hpp"
 #endif
@@ -226,6 +227,91 @@ TYPED_TEST(SweepIntoTest, PairEqualsTwoSweeps) {
   }
   for (BcKind kind : {BcKind::neumann, BcKind::dirichlet})
     check_pair_into<TypeParam, double>(ex, Case{131, 67, true, 1.2}, FieldBoundary::all(kind, 0.5));
+}
+
+// The 3D sweep out of place (rb_sweep3_into: on CUDA one launch that walks planes of shared-memory
+// tiles, linalg/cuda/tile_sweep3.cu) must be the in-place sweep (color_sweep of each colour) bit for
+// bit: the same update on the same values, in the interior and in every ghost. Both start from the same
+// field, ghosts filled (edges and corners too), and write the same images, so every stored value
+// agrees. Grids smaller than a tile, several tiles with partial last ones, runs of planes that do not
+// divide nz; every kind of side, per face and component (periodic axes even, so the colours close); a
+// Dirichlet value and a Robin side; one component with a per-cell diffusivity; both colour orders; Gauss-Seidel and SOR.
+struct Case3 {
+  int nx, ny, nz;
+  bool reverse;
+  double omega;
+};
+
+FieldBoundary faces3_conditions() {
+  FieldBoundary bc = FieldBoundary::all(BcKind::neumann);
+  const SideBc periodic{BcKind::periodic, 0.0};
+  bc.side[left][0] = bc.side[right][0] = periodic;
+  bc.side[front][0] = bc.side[back][0] = periodic;
+  bc.side[bottom][0] = {BcKind::dirichlet, 3.5};
+  bc.side[bottom][1] = bc.side[top][1] = periodic;
+  bc.side[left][1] = {BcKind::dirichlet, -1.25};
+  bc.side[back][1] = {BcKind::dirichlet, 0.5};
+  bc.side[top][0] = robin_side(1.0, 0.5, 0.3, 0.1);
+  return bc;
+}
+
+template <class Exec, class T>
+void check_sweep3_into(const Exec& ex, const Case3& k, const FieldBoundary& bc) {
+  SCOPED_TRACE(::testing::Message() << k.nx << "x" << k.ny << "x" << k.nz << (k.reverse ? ", black first" : ", red first")
+                                    << ", omega " << k.omega << (sizeof(T) == 4 ? ", f32" : ", f64"));
+  Grid2 g{k.nx, k.ny, 1.0 / k.nx, 1.3 / k.ny};
+  g.nz = k.nz, g.dz = 0.8 / k.nz;
+  Field<T> x0(g, 2, 1, MemorySpace::host), b0 = x0.like(MemorySpace::host), d0(g, 1, 1, MemorySpace::host);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int c = 0; c < 2; ++c)
+    for_each_cell(g.extents(), [&](int i, int j, int l) {
+      x0.view()(c, i, j, l) = T(u(rng));
+      b0.view()(c, i, j, l) = T(4 * u(rng));
+      if (c == 0) d0.view()(0, i, j, l) = T(1.25 + 0.75 * u(rng));
+    });
+  fill_ghosts(Serial{}, x0, bc);
+  fill_ghosts(Serial{}, d0, bc);
+  const Field<T> b = to_space(b0, Exec::space), d = to_space(d0, Exec::space);
+  const double beta[2] = {0.7, 0.02};
+  Helmholtz3<T> op = make_helmholtz3<T>(g, x0.cview(), 1.5, beta, 2, bc);
+  op.d[1] = d.cview().data;
+  Field<T> in_place = to_space(x0, Exec::space), in = to_space(x0, Exec::space), out = to_space(x0, Exec::space);
+  finish(ex);
+  const T omega = T(k.omega);
+  rb_sweeps(ex, op, in_place.view(), b.cview(), bc, omega, k.reverse, 1, false);
+  rb_sweep3_into(ex, op, in.cview(), b.cview(), out.view(), bc, omega, k.reverse);
+  finish(ex);
+  const Field<T> want_f = to_space(in_place, MemorySpace::host), got_f = to_space(out, MemorySpace::host);
+  const auto want = want_f.view(), got = got_f.view();
+  int bad = 0;
+  double largest = 0;
+  for (int c = 0; c < 2; ++c)
+    for (int l = -1; l <= k.nz; ++l)
+      for (int j = -1; j <= k.ny; ++j)
+        for (int i = -1; i <= k.nx; ++i) {
+          const T w = want(c, i, j, l), v = got(c, i, j, l);
+          if (w == v) continue;
+          largest = std::max(largest, std::abs(double(v) - double(w)));
+          if (++bad <= 5) ADD_FAILURE() << "component " << c << " at (" << i << ", " << j << ", " << l << "): " << v << ", expected " << w;
+        }
+  EXPECT_EQ(bad, 0) << "largest difference " << largest;
+}
+
+TYPED_TEST(SweepIntoTest, ThreeDimensionalSweepIntoIsTheInPlaceSweep) {
+  const auto ex = make_executor<TypeParam>();
+  const Case3 cases[] = {{12, 6, 4, false, 1.0}, {14, 10, 6, true, 1.15}, {130, 18, 38, false, 1.15},
+                         {64, 16, 40, true, 1.0}, {200, 26, 70, true, 1.15}};
+  for (const Case3& k : cases) {
+    check_sweep3_into<TypeParam, double>(ex, k, faces3_conditions());
+    check_sweep3_into<TypeParam, float>(ex, k, faces3_conditions());
+    check_sweep3_into<TypeParam, double>(ex, k, FieldBoundary::all(BcKind::periodic));
+  }
+  for (const Case3 k : {Case3{13, 9, 7, true, 1.0}, Case3{131, 19, 37, false, 1.15}})
+    for (BcKind kind : {BcKind::neumann, BcKind::dirichlet}) {
+      check_sweep3_into<TypeParam, double>(ex, k, FieldBoundary::all(kind, 0.75));
+      check_sweep3_into<TypeParam, float>(ex, k, FieldBoundary::all(kind, 0.75));
+    }
 }
 
 #ifdef PDEX_HAVE_CUDA

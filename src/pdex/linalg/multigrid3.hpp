@@ -1,6 +1,7 @@
 #pragma once
 // Geometric multigrid on 3D grids (helmholtz3.hpp's operator), any sizes: multigrid.hpp's cycle with
-// red-black SOR smoothing in place (relaxation3.hpp), trilinear hat-weighted restriction and trilinear
+// red-black SOR smoothing (relaxation3.hpp: in place, or on the GPU's large levels out of place in
+// tiles, pairs through the level's residual field), trilinear hat-weighted restriction and trilinear
 // prolongation (transfer3.hpp), the operator rediscretized on every level (per-cell diffusivities and a
 // tensor's six entries restricted like residuals; a tensor's smoothing takes eight colours). An axis is halved while it has more than two cells and is not already much coarser
 // than the finest axis left to coarsen, so the hierarchy goes down to a few cells, solved by lexicographic
@@ -19,6 +20,7 @@
 #include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/multigrid.hpp"
 #include "pdex/linalg/relaxation3.hpp"
+#include "pdex/linalg/schedules.hpp"
 #include "pdex/linalg/transfer3.hpp"
 
 namespace pdex {
@@ -32,6 +34,7 @@ class Multigrid3 final : public MultigridCycle<T> {
              int ncomp, MultigridSettings s)
       : ex_(ex), settings_(s), fine_op_(op), fine_bc_(bc) {
     fine_r_ = fine_layout.like(Exec::space);
+    fine_tiles_ = tiled(fine_layout, bc, ncomp);
     for (int c = 0; c < ncomp; ++c)
       if (has_constant_null_space(double(op.alpha), bc, c)) singular_mask_ |= 1u << c;
     const FieldBoundary hbc = homogeneous(bc);
@@ -54,6 +57,7 @@ class Multigrid3 final : public MultigridCycle<T> {
       set_sides(lv->op, lv->bc, ncomp);
       coarsen_coefficients(*lv, prev, finer, ncomp);
       keep_diagonal(ex_, lv->op, lv->x, lv->dg);
+      lv->tiles = tiled(lv->x, lv->bc, ncomp);
       prev = lv->x.cview();
       levels_.push_back(std::move(lv));
       truncated_ = sweeps_solve(op, g, scale, ncomp);
@@ -132,7 +136,16 @@ class Multigrid3 final : public MultigridCycle<T> {
     Field<T> dg;  // and the operator's diagonal
     Op op;
     FieldBoundary bc;
+    bool tiles = false;  // its sweeps go out of place in tiles (tiled)
   };
+
+  // Whether a level's smoothing sweeps go out of place through its residual field, two launches of tiles
+  // a pair (rb_sweep3_into): on executors with the schedule, for fields where the 2D smoothers do so
+  // (sweeps_into) whose colours close; seven points only.
+  static bool tiled(const Field<T>& layout, const FieldBoundary& bc, int ncomp) {
+    return !Tensor && LinalgSchedules<Exec>::tiled_sweeps3 && sweeps_into<Exec>(layout) &&
+           colours_close(layout.grid().extents(), ncomp, bc);
+  }
 
   // Each component's diffusivity multiplier and the tensor of the finer level's operator (fields with the
   // rows and planes of `fine`), restricted, with the ghosts a coefficient field has.
@@ -146,22 +159,33 @@ class Multigrid3 final : public MultigridCycle<T> {
                       });
   }
 
-  void smooth(const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n, bool post) {
+  // n red-black sweeps of x; on a tiled level pairs of them go into `scratch` and back (the same values
+  // as in place), an odd one last in place.
+  void smooth(const Op& op, FieldView<T> x, FieldView<T> scratch, FieldView<const T> b, const FieldBoundary& bc,
+              int n, bool post, bool tiles) {
     const T omega = settings_.symmetric ? T(1) : T(smooth_omega);
-    rb_sweeps(ex_, op, x, b, bc, omega, post && settings_.symmetric, n, false);
+    const bool reverse = post && settings_.symmetric;
+    int k = 0;
+    if constexpr (!Tensor)
+      for (; tiles && k + 2 <= n; k += 2) {
+        rb_sweep3_into(ex_, op, as_const(x), b, scratch, bc, omega, reverse);
+        rb_sweep3_into(ex_, op, as_const(scratch), b, x, bc, omega, reverse);
+      }
+    rb_sweeps(ex_, op, x, b, bc, omega, reverse, n - k, false);
   }
 
   void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
     const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
     const FieldBoundary& bc = l == 0 ? fine_bc_ : levels_[l - 1]->bc;
+    FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();  // also the smoothing's scratch
+    const bool tiles = l == 0 ? fine_tiles_ : levels_[l - 1]->tiles;
     if (l == levels_.size()) {
       const int cells = int(x.extents().cells());
-      if (truncated_) smooth(op, x, b, bc, truncated_sweeps, false);
+      if (truncated_) smooth(op, x, r, b, bc, truncated_sweeps, false, tiles);
       else coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
       return;
     }
-    smooth(op, x, b, bc, settings_.pre, false);
-    FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
+    smooth(op, x, r, b, bc, settings_.pre, false, tiles);
     residual_field(ex_, op, as_const(x), b, r);
     Level& next = *levels_[l];
     restrict3(ex_, as_const(r), next.b.view());
@@ -169,7 +193,7 @@ class Multigrid3 final : public MultigridCycle<T> {
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
     fill_ghosts(ex_, next.x.view(), next.bc);
     prolong_add3(ex_, next.x.cview(), x, bc);
-    smooth(op, x, b, bc, settings_.post, true);
+    smooth(op, x, r, b, bc, settings_.post, true, tiles);
   }
 
   Exec ex_;
@@ -177,6 +201,7 @@ class Multigrid3 final : public MultigridCycle<T> {
   Op fine_op_;
   FieldBoundary fine_bc_;
   Field<T> fine_r_;
+  bool fine_tiles_ = false;
   unsigned singular_mask_ = 0;
   std::vector<std::unique_ptr<Level>> levels_;
   bool truncated_ = false;

@@ -212,12 +212,13 @@ void rb_sweep_pair_into(const Exec& ex, const Op& op, FieldView<const T> in, Fie
   detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, false, 2);
 }
 
-// A red-black colouring closes across a periodic axis of even length only; where it does not, the GPU
-// sweeps out of place by a copy and rb_sweep.
+// A red-black colouring closes across a periodic axis of even length only (z too on a 3D grid); where
+// it does not, the GPU sweeps out of place by a copy and rb_sweep.
 inline bool colours_close(Extents2 n, int ncomp, const FieldBoundary& bc) {
   for (int c = 0; c < ncomp; ++c) {
     if (bc.side[left][c].kind == BcKind::periodic && n.nx % 2) return false;
     if (bc.side[bottom][c].kind == BcKind::periodic && n.ny % 2) return false;
+    if (n.nz > 1 && bc.side[front][c].kind == BcKind::periodic && n.nz % 2) return false;
   }
   return true;
 }

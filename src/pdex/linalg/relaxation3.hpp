@@ -136,6 +136,16 @@ T tensor_color_sweep(const Exec& ex, const Helmholtz3<T, true>& op, FieldView<T>
   return detail::sweep_cells<T>(ex, Range2{0, (nx + 1) / 2, 0, rows * ((nz + 1) / 2)}, cell, measure);
 }
 
+// out = one rb_sweeps of in, which is left as it was; in's ghosts must hold its boundary images, and out
+// gets the images the sweep in place writes. On a GPU one launch that walks planes of shared-memory
+// tiles, one pass over memory where in place each colour takes one (cuda/tile_sweep3.cu: the colours
+// must close), the in-place sweep's values bit for bit; elsewhere a copy and the sweep in place.
+template <class Exec, class T>
+void rb_sweep3_into(const Exec& ex, const Helmholtz3<T>& op, FieldView<const T> in, FieldView<const T> b,
+                    FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse) {
+  detail::copy_and_sweep(ex, op, in, b, out, bc, omega, reverse, false);
+}
+
 // `sweeps` red-black sweeps in place (black first when `reverse`), or a tensor's eight colours
 // (tensor_sweep); the last one's largest change if `measure`, else 0.
 template <class Exec, class T, bool Tensor>

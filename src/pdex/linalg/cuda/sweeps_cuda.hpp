@@ -6,6 +6,7 @@
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
 #include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/sweep_queue.hpp"
 
 namespace pdex {
@@ -24,6 +25,11 @@ T rb_sweep_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, F
 template <class T>
 void rb_sweep_pair_into(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b,
                         FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse);
+// On a 3D grid one launch that walks planes of shared-memory tiles (cuda/tile_sweep3.cu), for
+// seven-point operators whose colours close (colours_close).
+template <class T>
+void rb_sweep3_into(const Cuda& ex, const Helmholtz3<T>& op, FieldView<const T> in, FieldView<const T> b,
+                    FieldView<T> out, const FieldBoundary& bc, T omega, bool reverse);
 template <class T>
 T jacobi_sweep(const Cuda& ex, const Helmholtz<T>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
                const FieldBoundary& bc, T omega, bool measure);

@@ -140,11 +140,11 @@ struct TileWalk {
   // Planes k0 - 2 .. k1 + 1 pass through the slots; plane m's first colour, then plane m - 1's second.
   __device__ void run(int k0, int k1) const {
     T r[S::loads];
-    for (int m = k0 - 2; m <= k0; ++m) {
+    for (int m = k0 - 2; m < k0; ++m) {
       fetch(m, r);
       store(m, r);
     }
-    fetch(k0 + 1, r);
+    fetch(k0, r);
     for (int m = k0 - 1; m <= k1; ++m) {
       store(m + 1, r);
       if (m + 2 <= k1 + 1) fetch(m + 2, r);
@@ -157,7 +157,7 @@ struct TileWalk {
 };
 
 template <class T>
-__global__ void __launch_bounds__(Shape<T>::threads) tile_sweep3_kernel(Sweep3<T> sw) {
+__global__ void __launch_bounds__(Shape<T>::threads) tile_sweep3_kernel(const __grid_constant__ Sweep3<T> sw) {
   begin_dependent_grid();
   using S = Shape<T>;
   __shared__ __align__(16) T xs[S::slots][S::cells];
