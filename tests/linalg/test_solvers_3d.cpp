@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "linalg/poisson_problems.hpp"
 #include "pdex/core/executor.hpp"
+#include "pdex/grid/field.hpp"
+#include "pdex/linalg/transfer3.hpp"
 
 namespace pdex::test {
 namespace {
@@ -170,6 +173,48 @@ TEST_P(Solvers3dTest, TiledSmoothingTakesTheSerialCycles) {
     EXPECT_EQ(g.stats.iterations, s.stats.iterations);
     EXPECT_LT(max_error(g.u, s.u), 1e-9);
   }
+}
+
+// restrict3 takes its unrolled path at coarse cells whose hats lie inside on every axis halved: the
+// general sum's value there bit for bit (the taps of weight 0 left out), every other cell by the general
+// loops; and the hat-weighted mean of an affine field is its value at the coarse centre inside.
+TEST(Transfer3d, RestrictionInsideIsTheGeneralSumBitForBit) {
+  Grid2 g{20, 14, 1.0 / 20, 1.0 / 14};
+  g.nz = 12, g.dz = 1.0 / 12;
+  const Grid2 coarse = g.halved(true, true, true);
+  Field<double> fine(g, 2, 1, MemorySpace::host), got(coarse, 2, 1, MemorySpace::host);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int c = 0; c < 2; ++c)
+    for_each_cell(g.extents(), [&](int i, int j, int k) {
+      fine.view()(c, i, j, k) = c == 0 ? u(rng) : 0.5 + 2 * g.x(i) - g.y(j) + 3 * g.z(k);
+    });
+  restrict3(Serial{}, fine.cview(), got.view());
+  const auto f = fine.cview();
+  const detail::AxisMaps3 m = detail::AxisMaps3::between(f, got.cview());
+  int inside = 0;
+  for_each_cell(coarse.extents(), [&](int I, int J, int K) {
+    double wx[detail::max_under], wy[detail::max_under], wz[detail::max_under];
+    const int i0 = m.x.weights(I, wx), j0 = m.y.weights(J, wy), k0 = m.z.weights(K, wz);
+    double sx = 0, sy = 0, sz = 0;
+    for (int a = 0; a < m.x.count(I); ++a) sx += wx[a];
+    for (int b = 0; b < m.y.count(J); ++b) sy += wy[b];
+    for (int e = 0; e < m.z.count(K); ++e) sz += wz[e];
+    double sum = 0;
+    for (int e = 0; e < m.z.count(K); ++e)
+      for (int b = 0; b < m.y.count(J); ++b) {
+        double part = 0;
+        for (int a = 0; a < m.x.count(I); ++a) part += wx[a] * f(0, i0 + a, j0 + b, k0 + e);
+        sum += wz[e] * wy[b] * part;
+      }
+    EXPECT_EQ(got.cview()(0, I, J, K), sum / (sx * sy * sz)) << "coarse cell (" << I << ", " << J << ", " << K << ")";
+    if (detail::halved_inside(m.x, I) && detail::halved_inside(m.y, J) && detail::halved_inside(m.z, K)) {
+      ++inside;
+      const double want = 0.5 + 2 * coarse.x(I) - coarse.y(J) + 3 * coarse.z(K);
+      EXPECT_NEAR(got.cview()(1, I, J, K), want, 1e-14) << "coarse cell (" << I << ", " << J << ", " << K << ")";
+    }
+  });
+  EXPECT_EQ(inside, 8 * 5 * 4);
 }
 
 // f32 reaches a residual its rounding allows, and agrees with f64.

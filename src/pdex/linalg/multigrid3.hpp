@@ -182,7 +182,9 @@ class Multigrid3 final : public MultigridCycle<T> {
     if (l == levels_.size()) {
       const int cells = int(x.extents().cells());
       if (truncated_) smooth(op, x, r, b, bc, truncated_sweeps, false, tiles);
-      else coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
+      // A few cells, solved by one GPU thread (a chain of dependent loads): ten sweeps for 2 x 2 x 2 or
+      // fewer, whose error each cuts several times; four a cell for more.
+      else coarse_solve(ex_, op, x, b, bc, cells <= 8 ? 10 : 4 * cells, singular_mask_);
       return;
     }
     smooth(op, x, r, b, bc, settings_.pre, false, tiles);

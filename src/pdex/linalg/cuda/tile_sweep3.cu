@@ -14,11 +14,15 @@
 // do, so the result is the in-place sweep's bit for bit. The colouring must close across periodic axes
 // (even lengths: colours_close3).
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
+#include "pdex/core/cuda/cuda_check.hpp"
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/cuda/launch.cuh"
 #include "pdex/core/cuda/vec2.cuh"
+#include "pdex/core/error.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/linalg/cuda/sweeps_cuda.hpp"
 #include "pdex/linalg/helmholtz3.hpp"
@@ -26,16 +30,16 @@
 namespace pdex {
 namespace tile_sweep3_detail {
 
-// A tile of tx x ty cells of a plane, its region with the two-cell ring w x h, five region planes in
-// shared memory, a thread per tile cell of one colour (the ring's first-colour cells take a second
-// round). tx is a multiple of 64 so that a tile's rows start on 128-byte lines.
+// A tile of tx x ty cells of a plane, its region with the two-cell ring w x h; five region planes of x
+// and three of b in shared memory; a thread per tile cell of one colour (the ring's first-colour cells
+// take a second round). tx is a multiple of 64 so that a tile's rows start on 128-byte lines.
 template <class T>
 struct Shape {
-  static constexpr int tx = 64, ty = 8, w = tx + 4, h = ty + 4, slots = 5;
+  static constexpr int tx = 64, ty = 8, w = tx + 4, h = ty + 4, x_slots = 5, b_slots = 3;
   static constexpr int threads = tx * ty / 2;
-  static constexpr int cells = w * h;                          // a region plane
-  static constexpr int loads = (cells + threads - 1) / threads;  // a thread's share of a region plane
-  static constexpr int min_planes = 16;                        // a block's run, at least
+  static constexpr int cells = w * h;  // a region plane
+  static constexpr int min_planes = 16;  // a block's run, at least
+  static constexpr std::size_t shared = std::size_t(x_slots + b_slots) * cells * sizeof(T);
 };
 
 template <class T>
@@ -57,49 +61,63 @@ __device__ inline int source(int i, int n, bool periodic) {
   return i < 0 ? -1 : n;
 }
 
+// An asynchronous copy of one value from global to shared memory through L1 (cp.async.ca), which holds
+// no register while it flies; the copies of a plane are committed as one group.
+template <class T>
+__device__ inline void copy_async(T* dst, const T* src) {
+  const unsigned to = unsigned(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(src), "n"(sizeof(T)) : "memory");
+}
+__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ inline void wait_copies() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
+
 // One component's sweep of a block's tile over planes k0 .. k1 - 1.
 template <class T>
 struct TileWalk {
   using S = Shape<T>;
   const Sweep3<T>& sw;
-  T (*xs)[S::cells];  // the region planes, plane m in slot m % slots
-  int c, i0, j0;      // the component; the region's first cell (two before the tile's)
+  T* xs;  // x's region planes, plane m in slot m % x_slots
+  T* bs;  // b's, plane m in slot m % b_slots
+  int c, i0, j0;  // the component; the region's first cell (two before the tile's)
   bool periodic[3];
 
   __device__ int src_x(int x) const { return source(i0 + x, sw.in.nx, periodic[0]); }
   __device__ int src_y(int y) const { return source(j0 + y, sw.in.ny, periodic[1]); }
   __device__ int src_z(int m) const { return source(m, sw.in.nz, periodic[2]); }
-  __device__ T* slot(int m) const { return xs[((m % S::slots) + S::slots) % S::slots]; }
+  __device__ static int slot(int m, int slots) { return ((m % slots) + slots) % slots; }
+  __device__ T* x_at(int m) const { return xs + slot(m, S::x_slots) * S::cells; }
+  __device__ T* b_at(int m) const { return bs + slot(m, S::b_slots) * S::cells; }
 
-  // A thread's share of region plane m, from global memory into registers (then into its slot: store).
-  __device__ void fetch(int m, T (&r)[S::loads]) const {
-    const T* p = sw.in.comp(c);
-    const int k = src_z(m);
+  // The offsets within a plane of this thread's region cells (every plane's and field's alike).
+  static constexpr int shares = (S::cells + S::threads - 1) / S::threads;
+  __device__ void region_offsets(int64_t (&at)[shares]) const {
 #pragma unroll
-    for (int q = 0; q < S::loads; ++q) {
+    for (int q = 0; q < shares; ++q) {
       const int s = int(threadIdx.x) + q * S::threads;
-      if (s < S::cells) r[q] = p[sw.in.offset(src_x(s % S::w), src_y(s / S::w), k)];
-    }
-  }
-  __device__ void store(int m, const T (&r)[S::loads]) const {
-    T* to = slot(m);
-#pragma unroll
-    for (int q = 0; q < S::loads; ++q) {
-      const int s = int(threadIdx.x) + q * S::threads;
-      if (s < S::cells) to[s] = r[q];
+      at[q] = s < S::cells ? sw.in.offset(src_x(s % S::w), src_y(s / S::w)) : 0;
     }
   }
 
-  // The relaxed value of region cell s = (x, y) of plane m, whose source cell is (i, j, k): relax_point3's
-  // update on the region's values.
+  // Starts copying region plane m of field f into `to`.
+  __device__ void fetch(const FieldView<const T>& f, int m, T* to, const int64_t (&at)[shares]) const {
+    const T* p = f.comp(c) + int64_t(src_z(m)) * f.plane;
+#pragma unroll
+    for (int q = 0; q < shares; ++q) {
+      const int s = int(threadIdx.x) + q * S::threads;
+      if (s < S::cells) copy_async(to + s, p + at[q]);
+    }
+  }
+
+  // The relaxed value of region cell s of plane m, whose source cell is (i, j, k): relax_point3's update
+  // on the region's values.
   __device__ T relaxed(int m, int s, int i, int j, int k) const {
-    const T* here = slot(m);
+    const T* here = x_at(m);
     const T u = here[s];
     const Star<T> star{u, here[s - 1], here[s + 1], here[s - S::w], here[s + S::w]};
     const int64_t o = sw.in.offset(i, j, k);
     const Helmholtz3<T>& op = sw.op;
-    const T ax = op.alpha * u - op.coef(c, o) * (lap(star, op.h) + lap_z(slot(m - 1)[s], u, slot(m + 1)[s], op.h));
-    const T dx = sw.omega * (sw.b.comp(c)[o] - ax) / op.diag_at(i, j, k, c, o);
+    const T ax = op.alpha * u - op.coef(c, o) * (lap(star, op.h) + lap_z(x_at(m - 1)[s], u, x_at(m + 1)[s], op.h));
+    const T dx = sw.omega * (b_at(m)[s] - ax) / op.diag_at(i, j, k, c, o);
     return u + dx;
   }
 
@@ -115,7 +133,7 @@ struct TileWalk {
       const int i = src_x(x), j = src_y(y);
       if (i < 0 || i >= sw.in.nx || j < 0 || j >= sw.in.ny) continue;
       const int s = y * S::w + x;
-      slot(m)[s] = relaxed(m, s, i, j, k);
+      x_at(m)[s] = relaxed(m, s, i, j, k);
     }
   }
 
@@ -129,7 +147,7 @@ struct TileWalk {
     const int s = y * S::w + x;
     const T v = i < nx ? relaxed(m, s, i, j, m) : T(0);
     const int first_x = 2 + 2 * pair, first_i = i0 + first_x;  // the pair's cells: first_i, first_i + 1
-    const T a = first_x == x ? v : slot(m)[s - 1], e = first_x == x ? slot(m)[s + 1] : v;
+    const T a = first_x == x ? v : x_at(m)[s - 1], e = first_x == x ? x_at(m)[s + 1] : v;
     T* p = sw.out.comp(c) + sw.out.offset(first_i, j, m);
     if (first_i + 1 < nx) store_pair(p, a, e);
     else if (first_i < nx) p[0] = a;
@@ -137,18 +155,20 @@ struct TileWalk {
     if (first_i + 1 < nx) push_cell_images(sw.out, sw.bc, c, first_i + 1, j, m, e);
   }
 
-  // Planes k0 - 2 .. k1 + 1 pass through the slots; plane m's first colour, then plane m - 1's second.
+  // Planes k0 - 2 .. k1 + 1 of x pass through the slots, copied two planes ahead of their first use (b's
+  // one ahead); plane m's first colour, then plane m - 1's second.
   __device__ void run(int k0, int k1) const {
-    T r[S::loads];
-    for (int m = k0 - 2; m < k0; ++m) {
-      fetch(m, r);
-      store(m, r);
-    }
-    fetch(k0, r);
+    int64_t at[shares];
+    region_offsets(at);
+    for (int m = k0 - 2; m <= k0; ++m) fetch(sw.in, m, x_at(m), at);
+    fetch(sw.b, k0 - 1, b_at(k0 - 1), at);
+    commit_copies();
     for (int m = k0 - 1; m <= k1; ++m) {
-      store(m + 1, r);
-      if (m + 2 <= k1 + 1) fetch(m + 2, r);
-      __syncthreads();
+      wait_copies();
+      __syncthreads();  // x up to plane m + 1 and b up to m are in, and plane m - 3's slot is free
+      if (m + 2 <= k1 + 1) fetch(sw.in, m + 2, x_at(m + 2), at);
+      if (m + 1 <= k1) fetch(sw.b, m + 1, b_at(m + 1), at);
+      commit_copies();
       first_colour(m);
       __syncthreads();
       if (m - 1 >= k0) second_colour_and_write(m - 1);
@@ -160,12 +180,13 @@ template <class T>
 __global__ void __launch_bounds__(Shape<T>::threads) tile_sweep3_kernel(const __grid_constant__ Sweep3<T> sw) {
   begin_dependent_grid();
   using S = Shape<T>;
-  __shared__ __align__(16) T xs[S::slots][S::cells];
+  extern __shared__ __align__(16) unsigned char shared[];
+  T* xs = reinterpret_cast<T*>(shared);
   const int runs = (sw.in.nz + sw.run - 1) / sw.run;
   const int c = int(blockIdx.z) / runs, k0 = int(blockIdx.z) % runs * sw.run, k1 = min(k0 + sw.run, sw.in.nz);
   const bool periodic[3] = {sw.bc.side[left][c].kind == BcKind::periodic, sw.bc.side[bottom][c].kind == BcKind::periodic,
                             sw.bc.side[front][c].kind == BcKind::periodic};
-  const TileWalk<T> walk{sw, xs, c, int(blockIdx.x) * S::tx - 2, int(blockIdx.y) * S::ty - 2,
+  const TileWalk<T> walk{sw, xs, xs + S::x_slots * S::cells, c, int(blockIdx.x) * S::tx - 2, int(blockIdx.y) * S::ty - 2,
                          {periodic[0], periodic[1], periodic[2]}};
   walk.run(k0, k1);
 }
@@ -179,14 +200,16 @@ void rb_sweep3_into(const Cuda& ex, const Helmholtz3<T>& op, FieldView<const T> 
   using S = Shape<T>;
   const CudaContext& ctx = *ex.context;
   const int tiles = ((in.nx + S::tx - 1) / S::tx) * ((in.ny + S::ty - 1) / S::ty) * in.ncomp;
-  const int resident = ctx.resident_blocks(reinterpret_cast<const void*>(tile_sweep3_kernel<T>), S::threads, 0) *
-                       ctx.multiprocessors();
-  // Runs as long as keep the device busy: one wave of blocks at least, but no run shorter than min_planes.
-  const int runs = std::clamp(resident / std::max(tiles, 1), 1, std::max(1, in.nz / S::min_planes));
+  const int resident =
+      ctx.resident_blocks(reinterpret_cast<const void*>(tile_sweep3_kernel<T>), S::threads, S::shared) * ctx.multiprocessors();
+  if (resident < 1) throw Error("tile_sweep3_kernel: " + std::to_string(S::shared) + " bytes of shared memory a block do not fit");
+  // Runs short enough for about four waves of blocks (a last wave partly full costs little), none
+  // shorter than min_planes.
+  const int runs = std::clamp((4 * resident + tiles - 1) / std::max(tiles, 1), 1, std::max(1, in.nz / S::min_planes));
   const int run = (in.nz + runs - 1) / runs;
   const dim3 grid(unsigned((in.nx + S::tx - 1) / S::tx), unsigned((in.ny + S::ty - 1) / S::ty),
                   unsigned(in.ncomp * ((in.nz + run - 1) / run)));
-  launch(ctx, "tile_sweep3_kernel", tile_sweep3_kernel<T>, grid, dim3(S::threads), 0,
+  launch(ctx, "tile_sweep3_kernel", tile_sweep3_kernel<T>, grid, dim3(S::threads), S::shared,
          Sweep3<T>{op, in, b, out, bc, omega, reverse ? 1 : 0, run});
 }
 
