@@ -35,6 +35,7 @@
 #include "pdex/grid/boundary.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/helmholtz.hpp"
+#include "pdex/linalg/cuda/region_copy.cuh"
 #include "pdex/linalg/cuda/sweeps_cuda.hpp"
 
 namespace pdex {
@@ -52,15 +53,6 @@ struct TileShape {
   static constexpr int threads = f32 ? 128 : 256, min_blocks = f32 ? 9 : 4;
 };
 
-// Where region coordinate i (grid index, may lie outside) reads from: the cell itself inside, the
-// wrapped cell across a periodic side, the ghost (-1 or n) across another side; beyond the ghost the
-// value is never used, so the ghost serves.
-__device__ inline int source(int i, int n, bool periodic) {
-  if (i >= 0 && i < n) return i;
-  if (periodic) return ((i % n) + n) % n;
-  return i < 0 ? -1 : n;
-}
-
 __device__ inline bool inside(int i, int n, bool periodic) { return periodic || (i >= 0 && i < n); }
 
 template <class T>
@@ -72,15 +64,6 @@ struct Sweep {
   T omega;
   int first;  // the colour, (i + j) % 2, relaxed first; -1 for a Jacobi sweep
 };
-
-// An asynchronous copy of Bytes (4, 8 or 16) from global to shared memory through L1 (cp.async.ca),
-// which merges a warp's copies into whole sectors. __pipeline_memcpy_async makes its 16-byte copies
-// bypass L1 (.cg), and those fetch many more sectors from L2.
-template <int Bytes>
-__device__ inline void copy_async(void* dst, const void* src) {
-  const unsigned to = unsigned(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(src), "n"(Bytes) : "memory");
-}
 
 // The largest |change| of a thread's cells, kept as the bits of |change|, which order as the values do
 // with NaN above +infinity: two integer instructions a cell, where a maximum in double cost a conversion

@@ -3,7 +3,8 @@
 // writes the whole field once a colour, each cell's word per colour sharing its sector with the other).
 //
 // A block takes a tile of tx x ty cells of every plane of a run of planes and walks up them, keeping
-// five planes of the tile's region (the tile and a two-cell ring) in shared memory. At plane m it
+// five planes of the tile's region (the tile and a two-cell ring) of x and three of b in shared memory,
+// copied asynchronously ahead of their use (region_copy.cuh). At plane m it
 // relaxes the first colour's cells of plane m on the tile and the inner ring (they read only old values
 // of the other colour, the planes below and above included), then the second colour's cells of plane
 // m - 1 on the tile, whose six neighbours now hold their new values, and writes plane m - 1's tile.
@@ -12,7 +13,7 @@
 // sweep (its cell's update solves for it: Helmholtz3's diagonal). Each update is relax_point3's, on the
 // same values in the same order, and each cell pushes its boundary images into `out` as color_sweep's
 // do, so the result is the in-place sweep's bit for bit. The colouring must close across periodic axes
-// (even lengths: colours_close3).
+// (even lengths: colours_close).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +25,7 @@
 #include "pdex/core/cuda/vec2.cuh"
 #include "pdex/core/error.hpp"
 #include "pdex/grid/boundary.hpp"
+#include "pdex/linalg/cuda/region_copy.cuh"
 #include "pdex/linalg/cuda/sweeps_cuda.hpp"
 #include "pdex/linalg/helmholtz3.hpp"
 
@@ -53,23 +55,8 @@ struct Sweep3 {
   int run;    // planes a block walks
 };
 
-// Where grid coordinate i (may lie outside) reads from: itself inside, the wrapped cell across a
-// periodic side, the ghost (-1 or n) across another side; beyond the ghost the value is never used.
-__device__ inline int source(int i, int n, bool periodic) {
-  if (i >= 0 && i < n) return i;
-  if (periodic) return ((i % n) + n) % n;
-  return i < 0 ? -1 : n;
-}
-
-// An asynchronous copy of one value from global to shared memory through L1 (cp.async.ca), which holds
-// no register while it flies; the copies of a plane are committed as one group.
-template <class T>
-__device__ inline void copy_async(T* dst, const T* src) {
-  const unsigned to = unsigned(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(src), "n"(sizeof(T)) : "memory");
-}
-__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-__device__ inline void wait_copies() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
+using tile_sweep_detail::copy_async;
+using tile_sweep_detail::source;
 
 // One component's sweep of a block's tile over planes k0 .. k1 - 1.
 template <class T>
@@ -104,7 +91,7 @@ struct TileWalk {
 #pragma unroll
     for (int q = 0; q < shares; ++q) {
       const int s = int(threadIdx.x) + q * S::threads;
-      if (s < S::cells) copy_async(to + s, p + at[q]);
+      if (s < S::cells) copy_async<sizeof(T)>(to + s, p + at[q]);
     }
   }
 
@@ -162,13 +149,13 @@ struct TileWalk {
     region_offsets(at);
     for (int m = k0 - 2; m <= k0; ++m) fetch(sw.in, m, x_at(m), at);
     fetch(sw.b, k0 - 1, b_at(k0 - 1), at);
-    commit_copies();
+    __pipeline_commit();
     for (int m = k0 - 1; m <= k1; ++m) {
-      wait_copies();
+      __pipeline_wait_prior(0);
       __syncthreads();  // x up to plane m + 1 and b up to m are in, and plane m - 3's slot is free
       if (m + 2 <= k1 + 1) fetch(sw.in, m + 2, x_at(m + 2), at);
       if (m + 1 <= k1) fetch(sw.b, m + 1, b_at(m + 1), at);
-      commit_copies();
+      __pipeline_commit();
       first_colour(m);
       __syncthreads();
       if (m - 1 >= k0) second_colour_and_write(m - 1);
