@@ -29,9 +29,7 @@ struct AxisMaps3 {
     return {axis_map(coarse.nx, fine.nx, open, 0), axis_map(coarse.ny, fine.ny, open, 1), axis_map(coarse.nz, fine.nz, open, 2)};
   }
 };
-}  // namespace detail
 
-namespace detail {
 // restrict3 at a coarse cell whose hat lies inside on every axis halved: the general sum's operations in
 // its order without the taps of weight 0 (which add nothing), unrolled (64 loads, where the general
 // loops make 216 with their weights in local memory).
