@@ -253,7 +253,8 @@ void BlockService::gather_timing() {
     per_rank.push_back({{"rank", r}, {"block", {{"first", b.first}, {"cells", b.count}}},
                         {"compute_seconds", stepping - exchange}, {"exchange_seconds", exchange}});
   }
-  timing = {{"count", size_}, {"process_grid", pg_.p}, {"per_rank", per_rank}, {"schedule", run_.schedule}};
+  timing = {{"count", size_}, {"process_grid", pg_.p}, {"per_rank", per_rank}, {"schedule", run_.schedule},
+            {"exchange_through", run_.halo->through()}};
 }
 
 // Every rank opens the file rank 0 names (parallel HDF5), writing the configuration and rank 0's

@@ -18,6 +18,7 @@
 #include "pdex/core/error.hpp"
 #include "pdex/grid/blocks.hpp"
 #include "pdex/grid/halo.hpp"
+#include "pdex/mpi/mpi_halo.hpp"
 #include "pdex/io/hdf5_ranks.hpp"
 #include "pdex/io/hdf5_series.hpp"
 #include "pdex/models/family.hpp"
@@ -28,7 +29,7 @@ namespace pdex {
 // One rank's part of the run: its exchange, its block's setup and stepper (which points at the
 // exchange, so is destroyed first).
 struct BlockRun {
-  std::unique_ptr<HaloExchange> halo;
+  std::unique_ptr<MpiHalo> halo;
   std::unique_ptr<ModelSetup> setup;
   std::unique_ptr<Stepper> own;
   nlohmann::json schedule;  // how the block steps (ModelSetup::schedule of the block's setup)

@@ -1,8 +1,15 @@
 #include "pdex/mpi/mpi_halo.hpp"
 
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
@@ -34,13 +41,14 @@ struct BoxCopy {
   std::size_t pitch() const { return sizeof(T) * std::size_t(f.pitch); }
   std::size_t plane() const { return pitch() * std::size_t(f.ny + 2 * f.ghost); }
   T* at(int c) const { return &f(c, box[0].lo, box[1].lo, box[2].lo); }
-  void pack(int c, unsigned char* out) const {
+  // Component c's cells into the packed buffer `out` in memory space `out_space`, and back.
+  void pack(int c, unsigned char* out, MemorySpace out_space = MemorySpace::host) const {
     const detail::RowBox r = rows();
-    detail::copy_box(out, r.width, r.width * r.rows, MemorySpace::host, at(c), pitch(), plane(), space, r);
+    detail::copy_box(out, r.width, r.width * r.rows, out_space, at(c), pitch(), plane(), space, r);
   }
-  void unpack(int c, const unsigned char* in) const {
+  void unpack(int c, const unsigned char* in, MemorySpace in_space = MemorySpace::host) const {
     const detail::RowBox r = rows();
-    detail::copy_box(at(c), pitch(), plane(), space, in, r.width, r.width * r.rows, MemorySpace::host, r);
+    detail::copy_box(at(c), pitch(), plane(), space, in, r.width, r.width * r.rows, in_space, r);
   }
 };
 
@@ -56,6 +64,33 @@ double timed_run(const std::function<void()>& f) {
 bool takes(const FieldBoundary& bc, int side, int c) { return bc.side[side][c].kind == BcKind::periodic; }
 
 }  // namespace
+
+bool mpi_reads_device_memory() {
+  if (const char* v = std::getenv("PDEX_MPI_CUDA_AWARE")) return std::strcmp(v, "0") != 0;
+#ifdef MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+unsigned char* SlabBuffer::take(std::size_t bytes, MemorySpace fields, bool device_aware) {
+  space_ = fields == MemorySpace::device && device_aware ? MemorySpace::device : MemorySpace::host;
+  if (space_ == MemorySpace::device) {
+    if (device_.size() < bytes) device_ = Buffer<unsigned char>(bytes, MemorySpace::device);
+    return device_.data();
+  }
+  // Page-locked memory serves host fields as well: only a GPU's fields ask for it.
+  const bool pin = fields == MemorySpace::device && !asked_pinned_;
+  if (host_.size() < bytes || pin) host_ = HostBlock(std::max(bytes, host_.size()), asked_pinned_ || pin);
+  asked_pinned_ = asked_pinned_ || pin;
+  return reinterpret_cast<unsigned char*>(host_.data());
+}
+
+std::string MpiHalo::through() const {
+  if (send_[0].space() == MemorySpace::device) return "device memory";
+  return send_[0].pinned() ? "pinned host memory" : "host memory";
+}
 
 int MpiHalo::neighbour(int axis, int dir) const {
   std::array<int, 3> c = block_.coord;
@@ -81,20 +116,21 @@ void MpiHalo::run(FieldView<T> f, const FieldBoundary& bc, MemorySpace space, co
       ghosts[dir].box[axis] = dir ? Span{n[axis], n[axis] + g} : Span{-g, 0};
     }
     const std::size_t per_comp = slab[0].bytes_per_comp(), bytes = per_comp * std::size_t(f.ncomp);
+    unsigned char *send[2], *recv[2];
     for (int dir = 0; dir < 2; ++dir) {
-      send_[dir].resize(bytes), recv_[dir].resize(bytes);
-      for (int c = 0; c < f.ncomp; ++c) slab[dir].pack(c, send_[dir].data() + std::size_t(c) * per_comp);
+      send[dir] = send_[dir].take(bytes, space, device_aware_), recv[dir] = recv_[dir].take(bytes, space, device_aware_);
+      for (int c = 0; c < f.ncomp; ++c) slab[dir].pack(c, send[dir] + std::size_t(c) * per_comp, send_[dir].space());
     }
     // The low slab goes down and arrives in the high ghosts of the rank below; and the other way.
     for (int dir = 0; dir < 2; ++dir) {
-      MPI_Irecv(recv_[1 - dir].data(), int(bytes), MPI_BYTE, neighbour(axis, 1 - dir), 2 * axis + dir, comm_, &requests_[2 * dir]);
-      MPI_Isend(send_[dir].data(), int(bytes), MPI_BYTE, neighbour(axis, dir), 2 * axis + dir, comm_, &requests_[2 * dir + 1]);
+      MPI_Irecv(recv[1 - dir], int(bytes), MPI_BYTE, neighbour(axis, 1 - dir), 2 * axis + dir, comm_, &requests_[2 * dir]);
+      MPI_Isend(send[dir], int(bytes), MPI_BYTE, neighbour(axis, dir), 2 * axis + dir, comm_, &requests_[2 * dir + 1]);
     }
     if (!ran) overlapped = timed_run(meanwhile), ran = true;
     MPI_Waitall(4, requests_, MPI_STATUSES_IGNORE);
     for (int dir = 0; dir < 2; ++dir)
       for (int c = 0; c < f.ncomp; ++c)
-        if (takes(bc, 2 * axis + dir, c)) ghosts[dir].unpack(c, recv_[dir].data() + std::size_t(c) * per_comp);
+        if (takes(bc, 2 * axis + dir, c)) ghosts[dir].unpack(c, recv[dir] + std::size_t(c) * per_comp, recv_[dir].space());
   }
   if (!ran) overlapped = timed_run(meanwhile);
   seconds_ += MPI_Wtime() - t0 - overlapped;

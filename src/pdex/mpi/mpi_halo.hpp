@@ -1,19 +1,42 @@
 #pragma once
 // The halo exchange (grid/halo.hpp) over MPI: the block's slabs of `ghost` cells next to each shared side
-// go to the neighbour across it, whose slabs come back into the ghosts, with one MPI_Sendrecv each way
-// per cut axis through buffers on the host (a device field's slabs staged there by strided copies: the
-// MPI library need not know CUDA). Multigrid's coarse levels are gathered onto every rank (gather).
+// go to the neighbour across it, whose slabs come back into the ghosts, by non-blocking sends and
+// receives each way per cut axis. A device field's slabs go through page-locked host buffers (strided
+// copies straight from the device), or stay on the device where the MPI library reads device memory
+// itself (CUDA-aware: mpi_reads_device_memory). Multigrid's coarse levels are gathered onto every rank.
 #include <mpi.h>
 
 #include <array>
 #include <cstddef>
 #include <map>
+#include <string>
 #include <vector>
 
+#include "pdex/core/buffer.hpp"
+#include "pdex/core/host_block.hpp"
 #include "pdex/grid/blocks.hpp"
 #include "pdex/grid/halo.hpp"
 
 namespace pdex {
+
+// Whether MPI takes device pointers: PDEX_MPI_CUDA_AWARE=1 or 0 where set (for a library pdex cannot ask,
+// or to stage through the host), else OpenMPI's MPIX_Query_cuda_support() where the library has it.
+bool mpi_reads_device_memory();
+
+// One slab's buffer, kept from exchange to exchange and grown as needed: in host memory for fields on
+// the host, page-locked host memory for fields on a GPU, device memory where MPI reads it there.
+class SlabBuffer {
+ public:
+  unsigned char* take(std::size_t bytes, MemorySpace fields, bool device_aware);
+  MemorySpace space() const { return space_; }
+  bool pinned() const { return host_.pinned(); }
+
+ private:
+  HostBlock host_;
+  Buffer<unsigned char> device_;
+  MemorySpace space_ = MemorySpace::host;
+  bool asked_pinned_ = false;  // host_ was asked to be page-locked (it is where a GPU could lock it)
+};
 
 class MpiHalo final : public HaloExchange {
  public:
@@ -24,6 +47,7 @@ class MpiHalo final : public HaloExchange {
   double max_over_ranks(double x) override;
   double sum_over_ranks(double x) override;
   double seconds() const override { return seconds_; }
+  std::string through() const;  // where the last exchange's slabs waited: "host memory", "pinned host memory", "device memory"
   Extents2 whole() const override { return whole_; }
   std::array<int, 3> first() const override { return block_.first; }
   std::array<int, 3> ranks() const override { return pg_.p; }
@@ -49,7 +73,8 @@ class MpiHalo final : public HaloExchange {
   Extents2 whole_;
   ProcessGrid pg_;
   Block block_;
-  std::vector<unsigned char> send_[2], recv_[2];
+  const bool device_aware_ = mpi_reads_device_memory();
+  SlabBuffer send_[2], recv_[2];
   MPI_Request requests_[4];
   // Every rank's place (places_of) in the gathers of each shape, all-gathered at the shape's first
   // gather. The ranks' parts of a whole grid of given counts lie alike at every gather (BlockMultigrid's

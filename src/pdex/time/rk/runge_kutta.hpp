@@ -26,12 +26,14 @@
 
 namespace pdex {
 
+// The cells of a stage: a grid's interior, or a part of a block's (grid/halo.hpp's split_border).
+using CellBox = BorderSplit::Box;
+
 // Free functions: nvcc refuses extended lambdas in private member functions.
 template <class Exec, class T, class Cell, class Limit>
-void rk_stage(const Exec& ex, const RkStage<T, Cell, Limit>& st) {
+void rk_stage(const Exec& ex, const RkStage<T, Cell, Limit>& st, Range2 r) {
   // The edge functor is the stage itself (apply<true>), so that its launch hint reaches the GPU kernel.
-  for_each_cell_split(
-      ex, st.st.out.interior(), st.st.out.ghost, [=] PDEX_HD(int i, int j) { st.template apply<false>(i, j); }, st);
+  for_each_cell_split(ex, r, st.st.out.ghost, [=] PDEX_HD(int i, int j) { st.template apply<false>(i, j); }, st);
 }
 
 // k = f(t, u) on the interior of u.
@@ -49,36 +51,36 @@ constexpr bool takes_volumes() {
   else return false;
 }
 
-// f(i, j, k, J) at every cell (i, j) of plane k of a 3D field, J its stacked row:
-// every plane's rows as one 2D field's, the ghost rows between two planes skipped. With reduce, the
-// largest of f's values (at least 0).
+// f(i, j, k, J) at every cell (i, j) of plane k in box b of a 3D field, J its stacked row: the box's rows
+// of every plane as one 2D range's, q = its plane * rows + its row. With reduce, the largest of f's
+// values (at least 0).
 template <class V, class Exec, class U, class F>
-V volume_cells(const Exec& ex, const FieldView<U>& v, F f, bool reduce) {
+V volume_cells(const Exec& ex, const FieldView<U>& v, F f, bool reduce, const CellBox& b) {
   const Members planes{v.nz, v.ny, v.ghost};
-  const int ny = v.ny;
-  const auto cell = [=] PDEX_HD(int i, int J) {
-    const int k = planes.member(J), j = J - planes.row(k, 0);
-    return j < ny ? f(i, j, k, J) : V(0);
+  const int j0 = b.lo[1], k0 = b.lo[2], rows = b.hi[1] - b.lo[1];
+  const auto cell = [=] PDEX_HD(int i, int q) {
+    const int k = k0 + q / rows, j = j0 + q % rows;
+    return f(i, j, k, planes.row(k, j));
   };
-  const Range2 rows{0, v.nx, 0, planes.rows()};
-  if (reduce) return pdex::reduce<V>(ex, rows, cell, Max<V>{});
-  for_each_cell(ex, rows, [=] PDEX_HD(int i, int J) { (void)cell(i, J); });
+  const Range2 r{b.lo[0], b.hi[0], 0, rows * (b.hi[2] - b.lo[2])};
+  if (reduce) return pdex::reduce<V>(ex, r, cell, Max<V>{});
+  for_each_cell(ex, r, [=] PDEX_HD(int i, int q) { (void)cell(i, q); });
   return V(0);
 }
 
-// A stage on a 3D field; with reduce, the largest error estimate.
+// A stage on box b of a 3D field; with reduce, the largest error estimate.
 template <class Exec, class T, class Cell, class Limit>
-T volume_stage(const Exec& ex, const RkStage<T, Cell, Limit>& st, bool reduce) {
-  return volume_cells<T>(ex, st.st.out, [=] PDEX_HD(int i, int j, int k, int J) { return st.volume_cell(i, j, k, J); }, reduce);
+T volume_stage(const Exec& ex, const RkStage<T, Cell, Limit>& st, bool reduce, const CellBox& b) {
+  return volume_cells<T>(ex, st.st.out, [=] PDEX_HD(int i, int j, int k, int J) { return st.volume_cell(i, j, k, J); }, reduce, b);
 }
 
-// k = f at every cell of a 3D field (the host schedule's right-hand side).
+// k = f at every cell in box b of a 3D field (the host schedule's right-hand side).
 template <class Exec, class T, class Cell>
-void volume_rhs(const Exec& ex, FieldView<const T> u, const RhsOnly<T, Cell>& r) {
+void volume_rhs(const Exec& ex, FieldView<const T> u, const RhsOnly<T, Cell>& r, const CellBox& b) {
   volume_cells<T>(ex, u, [=] PDEX_HD(int i, int, int, int J) {
     r(i, J);
     return T(0);
-  }, false);
+  }, false, b);
 }
 
 // Whether stage s's k must be stored: a stage after the next one, the update or the error uses it (the
@@ -106,7 +108,8 @@ class RungeKutta {
  public:
   // u0: the initial state with its ghosts filled, in Exec's space.
   RungeKutta(const Exec& ex, const Tableau& tab, System sys, Field<T>&& u0, const FieldBoundary& bc)
-      : ex_(ex), tab_(tab), sys_(std::move(sys)), bc_(bc), u_(std::move(u0)), next_(u_.like(Exec::space)) {
+      : ex_(ex), tab_(tab), sys_(std::move(sys)), bc_(bc), u_(std::move(u0)), next_(u_.like(Exec::space)),
+        parts_(split_border(u_.grid().extents(), 0u, 0)) {
     // Stage s < stages - 1 writes the next stage's argument into arg_[s % 2]: none for forward Euler.
     for (int a = 0; a < std::min(2, tab_.stages - 1); ++a) arg_[a] = u_.like(Exec::space);
     if (Exec::space == MemorySpace::host && !runs_stages) rhs_ = u_.like(Exec::space);
@@ -123,9 +126,8 @@ class RungeKutta {
   double attempt(double t, double tau) {
     FieldView<const T> at = u_.cview();
     for (int s = 0; s < tab_.stages; ++s) {
-      const double e = stage(s, t + tab_.c[s] * tau, tau, at, t + (s + 1 < tab_.stages ? tab_.c[s + 1] : 1.0) * tau);
       const bool last = s + 1 == tab_.stages;
-      exchange_halo(halo_, (last ? next_ : arg_[s % 2]).view(), bc_, Exec::space);
+      const double e = stage(s, t + tab_.c[s] * tau, tau, at, t + (last ? 1.0 : tab_.c[s + 1]) * tau);
       if (last) return halo_ ? halo_->max_over_ranks(e) : e;
       at = arg_[s % 2].cview();
     }
@@ -134,7 +136,10 @@ class RungeKutta {
 
   // A block of a grid split among ranks (grid/halo.hpp): each stage's result gets its shared ghosts from
   // the neighbours, and the error estimate is the largest over the ranks.
-  void exchange_with(HaloExchange* halo) { halo_ = halo; }
+  void exchange_with(HaloExchange* halo) {
+    halo_ = halo;
+    parts_ = split_border(u_.grid().extents(), halo ? sent_sides(halo->shared_sides()) : 0u, u_.view().ghost);
+  }
 
   void accept() { std::swap(u_, next_); }
 
@@ -151,28 +156,44 @@ class RungeKutta {
   }
 
   // Stage s at time ts from its argument `at`: stores k_s if needed and writes the next argument (or the
-  // candidate, returning the reduced error estimate for adaptive methods), the state at time t_out.
+  // candidate, returning the error estimate for adaptive methods), the state at time t_out, with its
+  // shared ghosts where the grid is split. A block computes its cells beside the shared sides first,
+  // then its interior while their slabs travel (a stage compiled elsewhere: all, then the exchange).
   double stage(int s, double ts, double tau, FieldView<const T> at, [[maybe_unused]] double t_out) {
     const bool reduce = s + 1 == tab_.stages && tab_.adaptive();
+    const FieldView<T> out = (s + 1 == tab_.stages ? next_ : arg_[s % 2]).view();
     if constexpr (runs_stages) {
-      return sys_.stage(ex_, ts, at, stores(s, tau), reduce, t_out);
+      const double e = sys_.stage(ex_, ts, at, stores(s, tau), reduce, t_out);
+      exchange_halo(halo_, out, bc_, Exec::space);
+      return e;
     } else {
       sys_.prepare(ex_, ts, at);
-      using Cell = decltype(sys_.cell(ts, at));
-      if constexpr (Exec::space == MemorySpace::host) {
-        // Host schedule: the right-hand side as a loop of its own, which vectorizes (fused with the
-        // combination, whose term count is known only at run time, it does not), then the combination.
-        const RhsOnly<T, Cell> rhs{sys_.cell(ts, at), rhs_.view()};
-        if constexpr (takes_volumes<Cell>())
-          if (at.nz > 1) {
-            volume_rhs(ex_, at, rhs);
-            return combine(s, tau, reduce, LoadCell<T, Cell::ncomp>{rhs_.cview()});
-          }
-        for_each_cell(ex_, at.interior(), rhs);
-        return combine(s, tau, reduce, LoadCell<T, Cell::ncomp>{rhs_.cview()});
-      } else {
-        return combine(s, tau, reduce, sys_.cell(ts, at));
-      }
+      double e = 0.0;
+      for (int p = 0; p < parts_.count; ++p) e = std::max(e, stage_cells(s, ts, tau, at, reduce, parts_.border[p]));
+      const auto interior = [&] { e = std::max(e, stage_cells(s, ts, tau, at, reduce, parts_.interior)); };
+      if (halo_) halo_->exchange(out, bc_, Exec::space, interior);
+      else interior();
+      return e;
+    }
+  }
+
+  // Stage s's cells in box b; with reduce, their largest error estimate.
+  double stage_cells(int s, double ts, double tau, FieldView<const T> at, bool reduce, const CellBox& b) {
+    if (b.empty()) return 0.0;
+    using Cell = decltype(sys_.cell(ts, at));
+    if constexpr (Exec::space == MemorySpace::host) {
+      // Host schedule: the right-hand side as a loop of its own, which vectorizes (fused with the
+      // combination, whose term count is known only at run time, it does not), then the combination.
+      const RhsOnly<T, Cell> rhs{sys_.cell(ts, at), rhs_.view()};
+      if constexpr (takes_volumes<Cell>())
+        if (at.nz > 1) {
+          volume_rhs(ex_, at, rhs, b);
+          return combine(s, tau, reduce, LoadCell<T, Cell::ncomp>{rhs_.cview()}, b);
+        }
+      for_each_cell(ex_, Range2{b.lo[0], b.hi[0], b.lo[1], b.hi[1]}, rhs);
+      return combine(s, tau, reduce, LoadCell<T, Cell::ncomp>{rhs_.cview()}, b);
+    } else {
+      return combine(s, tau, reduce, sys_.cell(ts, at), b);
     }
   }
 
@@ -185,14 +206,15 @@ class RungeKutta {
                                             T(tau * w[s]), last ? T(tau * tab_.e[s]) : T(0), limiter(), last};
   }
 
-  // The stage's kernel with the cell functor; with reduce, the largest error estimate.
+  // The stage's kernel with the cell functor on box b; with reduce, the largest error estimate.
   template <class Cell>
-  double combine(int s, double tau, bool reduce, const Cell& cell) {
+  double combine(int s, double tau, bool reduce, const Cell& cell, const CellBox& b) {
     const RkStage<T, Cell, decltype(limiter())> st{cell, stores(s, tau)};
     if constexpr (takes_volumes<Cell>())
-      if (u_.grid().is_3d()) return double(volume_stage(ex_, st, reduce));
-    if (reduce) return double(max_of_cells<T>(ex_, st.st.out.interior(), st));
-    rk_stage(ex_, st);
+      if (u_.grid().is_3d()) return double(volume_stage(ex_, st, reduce, b));
+    const Range2 r{b.lo[0], b.hi[0], b.lo[1], b.hi[1]};
+    if (reduce) return double(max_of_cells<T>(ex_, r, st));
+    rk_stage(ex_, st, r);
     return 0.0;
   }
 
@@ -214,6 +236,7 @@ class RungeKutta {
   Field<T> rhs_;            // host schedule: the stage's right-hand side
   Field<T> k_[max_stages];  // only the stored stages are allocated
   HaloExchange* halo_ = nullptr;
+  BorderSplit parts_;  // a block's cells beside its shared sides, and the rest (all of one grid's cells)
 };
 
 }  // namespace pdex
