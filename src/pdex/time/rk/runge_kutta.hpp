@@ -161,7 +161,7 @@ class RungeKutta {
   // then its interior while their slabs travel (a stage compiled elsewhere: all, then the exchange).
   double stage(int s, double ts, double tau, FieldView<const T> at, [[maybe_unused]] double t_out) {
     const bool reduce = s + 1 == tab_.stages && tab_.adaptive();
-    const FieldView<T> out = (s + 1 == tab_.stages ? next_ : arg_[s % 2]).view();
+    const FieldView<T> out = stage_out(s).view();
     if constexpr (runs_stages) {
       const double e = sys_.stage(ex_, ts, at, stores(s, tau), reduce, t_out);
       exchange_halo(halo_, out, bc_, Exec::space);
@@ -197,11 +197,14 @@ class RungeKutta {
     }
   }
 
+  // Where stage s writes: the next stage's argument, or after the last stage the candidate.
+  Field<T>& stage_out(int s) { return s + 1 == tab_.stages ? next_ : arg_[s % 2]; }
+
   // Stage s's stores: k_s if needed, and the next argument (or the candidate).
   auto stores(int s, double tau) {
     const bool last = s + 1 == tab_.stages;
     const double* w = last ? tab_.b : tab_.a[s + 1];
-    return RkStores<T, decltype(limiter())>{u_.cview(), k_[s].view(), last ? next_.view() : arg_[s % 2].view(),
+    return RkStores<T, decltype(limiter())>{u_.cview(), k_[s].view(), stage_out(s).view(),
                                             bc_, terms(w, s, tau), last ? terms(tab_.e, s, tau) : StageTerms<T>{},
                                             T(tau * w[s]), last ? T(tau * tab_.e[s]) : T(0), limiter(), last};
   }
