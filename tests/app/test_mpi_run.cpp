@@ -236,10 +236,14 @@ TEST_F(MpiRun, RungeKuttaSchemesAndTensorsGiveTheOneProcessResult) {
   }
 }
 
+// The exchanges of a run over ranks that overlapped a step's interior (summary.json's ranks.exchanges).
+int overlapped_exchanges(const fs::path& out) { return read_json(out / "summary.json")["ranks"]["exchanges"]["overlapped"].get<int>(); }
+
 // A text model (model.name = "equations") with a feed rate that varies along x, a tensor flux, a side
-// whose value is an expression of y and t, and a 3D text model with a 3D tensor flux (its cross
-// derivatives read the edges of the blocks' halos), by rk4 and forward Euler: the one-process result bit
-// for bit over 4 ranks.
+// whose value is an expression of y and t, the same with plain sides by Merson, and a 3D text model with
+// a 3D tensor flux (its cross derivatives read the edges of the blocks' halos), by rk4, Merson and
+// forward Euler: the one-process result bit for bit over 4 ranks. Stages overlap their exchanges but
+// where a side's value is an expression (its ghosts are written once every cell is done).
 TEST_F(MpiRun, TextModelsGiveTheOneProcessResult) {
   ScratchDir dir;
   const std::string model =
@@ -255,6 +259,9 @@ TEST_F(MpiRun, TextModelsGiveTheOneProcessResult) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"flat", model + "[grid]\nnx = 30\nny = 26\nboundary = { left = { kind = \"dirichlet\", value = \"0.5 + 0.1*sin(y)*t\" }, "
                "right = \"neumann\", bottom = \"periodic\", top = \"periodic\" }\n[time]\nscheme = \"rk4\"\ndt = 0.5\nt_end = 20.0\n" + start},
+      {"plain", model + "[grid]\nnx = 30\nny = 26\nboundary = { left = \"periodic\", right = \"periodic\", "
+                "bottom = { kind = \"dirichlet\", value = 0.3 }, top = \"neumann\" }\n[time]\nscheme = \"merson\"\n"
+                "dt = 0.5\nt_end = 20.0\n" + start},
       {"deep", deep_tensor(model) + "[grid]\nnx = 16\nny = 12\nnz = 8\nboundary = \"neumann\"\n[time]\ndt = 0.4\nsteps = 40\n" + start}};
   for (const auto& [name, text] : cases) {
     SCOPED_TRACE(name);
@@ -264,6 +271,9 @@ TEST_F(MpiRun, TextModelsGiveTheOneProcessResult) {
     const Outcome four = run_ranks(4, {"run", dir.str("cfg.toml"), "--out", dir.str("four_" + name)});
     ASSERT_EQ(four.status, 0) << four.output;
     expect_same_outputs(dir / ("one_" + name), dir / ("four_" + name));
+    const int overlapped = overlapped_exchanges(dir / ("four_" + name));
+    if (name == "flat") EXPECT_EQ(overlapped, 0);
+    else EXPECT_GE(overlapped, name == "deep" ? 40 : 5);
   }
 }
 
@@ -474,6 +484,7 @@ TEST_F(MpiRun, HeatAndPoissonRunOverRanks) {
     ASSERT_TRUE(one_and_split(dir, c.name, c.ranks).ok());
     if (c.exact) {
       expect_same_outputs(dir / ("one_" + c.name), dir / ("split_" + c.name));
+      EXPECT_GE(overlapped_exchanges(dir / ("split_" + c.name)), 60) << "forward Euler overlaps its exchanges";
       continue;
     }
     EXPECT_LT(largest_difference(dir / ("one_" + c.name), dir / ("split_" + c.name)), 1e-7);
@@ -512,9 +523,10 @@ TEST_F(MpiRun, TheWaveEquationRunsOverRanks) {
     SCOPED_TRACE(c.name);
     write_file_bytes(dir / "cfg.toml", c.text);
     ASSERT_TRUE(one_and_split(dir, c.name, c.ranks).ok());
-    if (c.exact)
+    if (c.exact) {
       expect_same_outputs(dir / ("one_" + c.name), dir / ("split_" + c.name));
-    else
+      EXPECT_GE(overlapped_exchanges(dir / ("split_" + c.name)), 60) << "the explicit scheme overlaps its exchanges";
+    } else
       EXPECT_LT(largest_difference(dir / ("one_" + c.name), dir / ("split_" + c.name)), 1e-8);
     if (c.name == "deep") continue;
     const fs::path halfway = continued_over_other_ranks(dir, c.name, 30);
@@ -549,9 +561,10 @@ TEST_F(MpiRun, KellerSegelRunsOverRanks) {
     write_file_bytes(dir / "cfg.toml", c.text);
     const Runs r = one_and_split(dir, c.name, c.ranks);
     ASSERT_TRUE(r.ok());
-    if (c.exact)
+    if (c.exact) {
       expect_same_outputs(dir / ("one_" + c.name), dir / ("split_" + c.name));
-    else
+      EXPECT_GE(overlapped_exchanges(dir / ("split_" + c.name)), 60) << "the explicit scheme overlaps its exchanges";
+    } else
       EXPECT_LT(largest_difference(dir / ("one_" + c.name), dir / ("split_" + c.name)), 1e-8);
     // The warning's line ("pdex: warning at step 20: max n = ...") as one process prints it, once.
     const auto line = [](const std::string& out) {
@@ -618,7 +631,8 @@ TEST_F(MpiRun, CurvatureFlowsRunOverRanks) {
 }
 
 // CUDA ranks (one device each, or sharing the one there is): the one-GPU run's result bit for bit, 2D
-// and 3D, f32 and f64, forward Euler and Merson.
+// and 3D, f32 and f64, forward Euler and Merson, built-in and text models (whose NVRTC stages overlap
+// the exchange box by box).
 TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
   if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
   ScratchDir dir;
@@ -628,7 +642,9 @@ TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
   std::string merson = deep;
   const std::string steps = "steps = 60";
   merson.replace(merson.find(steps), steps.size(), "t_end = 30.0\nscheme = \"merson\"");
-  const std::vector<std::pair<std::string, std::string>> cases{{"flat", mixed_sides_config()}, {"deep", deep}, {"merson", merson}};
+  const std::string text_model = "[model]\nname = \"equations\"\npreset = \"gray_scott\"\n" + merson.substr(merson.find("[grid]"));
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"flat", mixed_sides_config()}, {"deep", deep}, {"merson", merson}, {"text", text_model}};
   for (const auto& [name, text] : cases)
     for (const std::string precision : {"f32", "f64"}) {
       SCOPED_TRACE(name + " " + precision);
@@ -646,6 +662,7 @@ TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
       // Page-locked host memory, or the device's where the MPI library reads it (CUDA-aware).
       const std::string through = read_json(dir / ("two_" + name + precision) / "summary.json")["ranks"]["exchange_through"];
       EXPECT_TRUE(through == "pinned host memory" || through == "device memory") << through;
+      EXPECT_GT(overlapped_exchanges(dir / ("two_" + name + precision)), 0);
     }
 }
 

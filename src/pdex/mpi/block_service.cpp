@@ -254,7 +254,8 @@ void BlockService::gather_timing() {
                         {"compute_seconds", stepping - exchange}, {"exchange_seconds", exchange}});
   }
   timing = {{"count", size_}, {"process_grid", pg_.p}, {"per_rank", per_rank}, {"schedule", run_.schedule},
-            {"exchange_through", run_.halo->through()}};
+            {"exchange_through", run_.halo->through()},
+            {"exchanges", {{"count", run_.halo->exchanges()}, {"overlapped", run_.halo->overlapped()}}}};
 }
 
 // Every rank opens the file rank 0 names (parallel HDF5), writing the configuration and rank 0's

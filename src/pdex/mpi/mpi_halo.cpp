@@ -105,6 +105,7 @@ void MpiHalo::run(FieldView<T> f, const FieldBoundary& bc, MemorySpace space, co
   const double t0 = MPI_Wtime();
   double overlapped = 0;
   bool ran = !meanwhile;
+  ++exchanges_, overlapped_ += !ran;
   const int g = f.ghost, gz = f.nz > 1 ? g : 0;
   const int n[3] = {f.nx, f.ny, f.nz};
   const Box whole{Span{-g, f.nx + g}, Span{-g, f.ny + g}, Span{-gz, f.nz + gz}};

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,6 +49,8 @@ class MpiHalo final : public HaloExchange {
   double sum_over_ranks(double x) override;
   double seconds() const override { return seconds_; }
   std::string through() const;  // where the last exchange's slabs waited: "host memory", "pinned host memory", "device memory"
+  int64_t exchanges() const { return exchanges_; }
+  int64_t overlapped() const { return overlapped_; }  // exchanges whose slabs travelled while a step's interior was computed
   Extents2 whole() const override { return whole_; }
   std::array<int, 3> first() const override { return block_.first; }
   std::array<int, 3> ranks() const override { return pg_.p; }
@@ -75,6 +78,7 @@ class MpiHalo final : public HaloExchange {
   Block block_;
   const bool device_aware_ = mpi_reads_device_memory();
   SlabBuffer send_[2], recv_[2];
+  int64_t exchanges_ = 0, overlapped_ = 0;
   MPI_Request requests_[4];
   // Every rank's place (places_of) in the gathers of each shape, all-gathered at the shape's first
   // gather. The ranks' parts of a whole grid of given counts lie alike at every gather (BlockMultigrid's

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pdex/core/error.hpp"
+#include "pdex/grid/block_step.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
@@ -82,13 +83,11 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
   // device).
   void advance_block(int64_t steps) {
     int64_t k = blocked_passes(0, steps);
-    const unsigned sides = sent_sides(this->halo_->shared_sides());
-    const BorderSplit parts = split_border(state_[0].grid().extents(), sides, state_[0].view().ghost);
+    const BorderSplit parts = block_parts(this->halo_, state_[0].grid().extents(), state_[0].view().ghost);
     for (; k < steps; ++k) {
       const FieldView<const T> in = state_[cur_].cview();
       const FieldView<T> out = state_[1 - cur_].view();
-      for (int p = 0; p < parts.count; ++p) step_box(in, out, parts.border[p]);
-      this->halo_->exchange(out, bc_, Exec::space, [&] { step_box(in, out, parts.interior); });
+      step_and_exchange(this->halo_, parts, out, bc_, Exec::space, [&](const CellBox& b) { step_box(in, out, b); });
       cur_ = 1 - cur_;
     }
   }
@@ -103,7 +102,7 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
       }
     return k;
   }
-  void step_box(FieldView<const T> in, FieldView<T> out, const BorderSplit::Box& b) {
+  void step_box(FieldView<const T> in, FieldView<T> out, const CellBox& b) {
     if (b.empty()) return;
     if (planes_) return step_3d(in, out, b.lo, b.hi);
     euler_step_cells(ex_, rhs_, in, out, bc_, dt_, Range2{b.lo[0], b.hi[0], b.lo[1], b.hi[1]});

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pdex/core/error.hpp"
+#include "pdex/grid/block_step.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
@@ -35,8 +36,8 @@ FieldView<T> component(FieldView<T> f, int c) {
 template <class Exec, class T>
 void stokes_step(const Exec& ex, FieldView<const T> w, FieldView<const T> P, FieldView<const T> phi,
                  TensorParam<T> s, FieldView<const T> src, FieldView<T> out, const FieldBoundary& bc, Spacing<T> h,
-                 T dt) {
-  for_each_cell(ex, w.interior(), [=] PDEX_HD(int i, int j) {
+                 T dt, const CellBox& box) {
+  for_each_cell(ex, Range2{box.lo[0], box.hi[0], box.lo[1], box.hi[1]}, [=] PDEX_HD(int i, int j) {
     const int64_t o = w.offset(i, j);
     const T *n = w.comp(comp_n), *c = w.comp(comp_c), *u1 = w.comp(comp_u1), *u2 = w.comp(comp_u2);
     const T *p = P.comp(0), *f = phi.comp(0);
@@ -59,10 +60,10 @@ void stokes_step(const Exec& ex, FieldView<const T> w, FieldView<const T> P, Fie
 // A 3D field's cells by interior rows, its z faces' fluxes added.
 template <class Exec, class T>
 void keller_segel_step(const Exec& ex, FieldView<const T> w, FieldView<T> out, const FieldBoundary& bc, Spacing<T> h,
-                       T dt, T chi, bool elliptic) {
+                       T dt, T chi, bool elliptic, const CellBox& b) {
   const TensorParam<T> s{nullptr, 0, {chi, T(0), T(0), chi}};
   const bool volume = w.nz > 1;
-  for_each_cell(ex, w.interior_rows(), [=] PDEX_HD(int i, int r) {
+  for_each_box_cell(ex, b, w.ny, [=] PDEX_HD(int i, int r) {
     const int64_t o = w.row_offset(i, r);
     const T *n = w.comp(comp_n), *c = w.comp(comp_c);
     const T div = volume ? div_cell_flux(n, c, o, s, h) + div_z_flux(n, c, o, chi, h) : div_cell_flux(n, c, o, s, h);
@@ -122,6 +123,7 @@ class ChemotaxisStepper final : public Stepper {
                    : Spacing<T>::make(g.dx, g.dy, host.view().pitch);
     w_[0] = to_space(host, Exec::space);
     w_[1] = host.like(Exec::space);
+    parts_ = block_parts(spec.halo, g.extents(), host.view().ghost);
     saved_ = host.like(Exec::space);
     n_max0_ = max_over_ranks(*std::max_element(spec.n0.begin(), spec.n0.end()));
     const Field<T> layout(g, 1, 1, MemorySpace::host);
@@ -135,13 +137,11 @@ class ChemotaxisStepper final : public Stepper {
     for (int64_t k = 0; k < steps; ++k) {
       FieldView<const T> w = w_[cur_].cview();
       FieldView<T> out = w_[1 - cur_].view();
-      if (stokes_) {
-        stokes_step(ex_, w, P_.cview(), phi_.cview(), s_, src_.cview(), out, spec_.bc, h_, dt_);
-      } else {
-        keller_segel_step(ex_, w, out, spec_.bc, h_, dt_, T(spec_.chi), elliptic_);
-      }
+      step_and_exchange(spec_.halo, parts_, out, spec_.bc, Exec::space, [&](const CellBox& b) {
+        if (stokes_) stokes_step(ex_, w, P_.cview(), phi_.cview(), s_, src_.cview(), out, spec_.bc, h_, dt_, b);
+        else keller_segel_step(ex_, w, out, spec_.bc, h_, dt_, T(spec_.chi), elliptic_, b);
+      });
       cur_ = 1 - cur_;
-      exchange_halo(spec_.halo, w_[cur_].view(), spec_.bc, Exec::space);
       solve();
     }
   }
@@ -293,6 +293,7 @@ class ChemotaxisStepper final : public Stepper {
   Buffer<uint16_t> frame_scratch_;
   TensorParam<T> s_;
   int cur_ = 0;
+  BorderSplit parts_;  // the step's cells: beside the sent sides, then the rest (block_step.hpp)
   std::unique_ptr<LinearSolver<Exec, T, Op>> solver_;
   SolverTotals totals_;
   std::vector<std::string> names_;

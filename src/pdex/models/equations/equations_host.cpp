@@ -14,16 +14,21 @@ namespace pdex {
 
 namespace {
 
-// The stage on the executor's threads, row by row (a 3D grid's planes one after another); the largest
+// The stage on the executor's threads, row by row of a's box (its planes one after another); the largest
 // error estimate over the rows.
 template <class T, class Exec, class Rows>
 double on_rows(const Exec& ex, const eq::StageArgs<T>& a, bool reduce, const Rows& rows) {
-  const int count = a.grid.ny * a.grid.nz;
+  const int width = a.hi[1] - a.lo[1], count = width * (a.hi[2] - a.lo[2]);
+  const auto row = [&](int q) {  // the box's q-th row as a row of the whole grid (stage_rows' numbering)
+    const int r = (a.lo[2] + q / width) * a.grid.ny + a.lo[1] + q % width;
+    return rows(a, r, r + 1);
+  };
+  if (count <= 0) return 0.0;
   if (!reduce) {
-    for_each_row(ex, 0, count, [&](int r) { rows(a, r, r + 1); });
+    for_each_row(ex, 0, count, [&](int q) { row(q); });
     return 0.0;
   }
-  return double(max_of_cells<T>(ex, Range2{0, 1, 0, count}, [&](int, int r) { return rows(a, r, r + 1); }));
+  return double(max_of_cells<T>(ex, Range2{0, 1, 0, count}, [&](int, int q) { return row(q); }));
 }
 
 template <class T, class Exec>

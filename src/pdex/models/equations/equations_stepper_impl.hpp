@@ -53,16 +53,24 @@ struct TextSystem {
   eq::Constants<T> constants;                      // the parameters that are numbers
 
   eq::FloorLimit<T> limiter() const { return floor; }
+  // The stage on the cells of box b.
   double stage(const Exec&, double t, FieldView<const T> u, const RkStores<T, eq::FloorLimit<T>>& st, bool reduce,
-               double t_out) const {
+               const CellBox& b) const {
     // The generated code reads the species and the parameters at one offset (text_cell.hpp).
     if (u.pitch != params.pitch || u.xoff != params.xoff || u.ghost != params.ghost)
       throw Error("internal: a text model's species and parameters differ in layout");
     eq::StageArgs<T> a = eq::reading(u, params, grid, t);
     a.st = st, a.theta = theta, a.constants = constants;
-    const double e = run(a, reduce);
-    sides->apply(st.out, t_out);
-    return e;
+    std::copy(b.lo, b.lo + 3, a.lo), std::copy(b.hi, b.hi + 3, a.hi);
+    return run(a, reduce);
+  }
+  // Sides whose values are expressions take their ghosts from the cells beside them once all are done.
+  void finish_stage(FieldView<T> out, double t_out) const { sides->apply(out, t_out); }
+  bool splits() const { return sides->empty(); }
+  // The stage on every cell, finished.
+  void whole_stage(const Exec& ex, double t, FieldView<const T> u, const RkStores<T, eq::FloorLimit<T>>& st, double t_out) const {
+    stage(ex, t, u, st, false, {{0, 0, 0}, {grid.nx, grid.ny, grid.nz}});
+    finish_stage(st.out, t_out);
   }
 };
 
@@ -229,7 +237,7 @@ class EquationsTheta final : public TextStepper<Exec, T, Stepper> {
     const EquationsSpec& s = this->spec_;
     for (int64_t k = 0; k < steps; ++k) {
       const RkStores<T, eq::FloorLimit<T>> st{u_.cview(), {}, b_.view(), s.bc, {}, {}, T(s.dt), T(0), sys_.floor, false};
-      sys_.stage(this->ex_, t_, u_.cview(), st, false, t_ + s.dt);  // b
+      sys_.whole_stage(this->ex_, t_, u_.cview(), st, t_ + s.dt);  // b
       add_boundary_values(t_ + s.dt);
       for (std::size_t g = 0; g < solvers_.size(); ++g) {
         const int first = int(g) * max_solver_components, count = std::min(max_solver_components, u_.components() - first);

@@ -41,6 +41,7 @@ struct StageArgs {
   double t = 0;
   T theta = T(0);        // the share of the implicit terms taken out of the right-hand sides (theta scheme)
   T* error = nullptr;    // on a device, where the stage's largest error estimate goes; null: not wanted
+  int lo[3] = {}, hi[3] = {};  // the cells stepped, [lo, hi) along x, y, z: all of them (reading()) or a block's part
 };
 
 // Arguments that read the species u and the parameters at time t, storing nothing (yet).
@@ -48,6 +49,7 @@ template <class T>
 StageArgs<T> reading(const FieldView<const T>& u, const FieldView<const T>& params, const Grid2& g, double t = 0) {
   StageArgs<T> a;
   a.arg = u, a.params = params, a.grid = g, a.t = t;
+  a.hi[0] = g.nx, a.hi[1] = g.ny, a.hi[2] = g.nz;
   a.h = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, u.pitch, g.dz, u.plane) : Spacing<T>::make(g.dx, g.dy, u.pitch);
   return a;
 }
@@ -135,7 +137,7 @@ void chunk_rhs(const Rhs& rhs, const TextCell<T>& c, int i0, int j, int k, int m
 }
 
 // The stage on rows r0 .. r1 - 1 of FieldView::interior_rows() (row r % ny of plane r / ny; the executor
-// shares the rows among its threads); the rows' largest error estimate. A row goes in chunks of cells:
+// shares the rows among its threads), their cells from a.lo[0] to a.hi[0]; the rows' largest error estimate. A row goes in chunks of cells:
 // first their right-hand sides, then their stores, which push ghost images only at cells beside a side
 // (plain_stores away from the sides, where it can).
 template <int N, class T, class Rhs>
@@ -157,8 +159,8 @@ T stage_rows(const StageArgs<T>& a, int r0, int r1, const Rhs& rhs, int n = N) {
     const int j = nz > 1 ? r % ny : r, plane = nz > 1 ? r / ny : 0;
     const bool inner = j >= g && j < ny - g && (nz == 1 || (plane >= g && plane < nz - g));
     const int lo = inner ? std::min(g, nx) : nx, hi = inner ? std::max(lo, nx - g) : nx;  // the cells beside no side
-    for (int i0 = 0; i0 < nx; i0 += chunk) {
-      const int m = std::min(chunk, nx - i0);
+    for (int i0 = a.lo[0]; i0 < a.hi[0]; i0 += chunk) {
+      const int m = std::min(chunk, a.hi[0] - i0);
       chunk_rhs<N>(rhs, c, i0, j, plane, m, k);
       const int64_t o = a.st.u.offset(i0, j, plane);
       const int q0 = std::clamp(lo - i0, 0, m), q1 = std::clamp(hi - i0, q0, m);

@@ -30,6 +30,7 @@ class WaveStepper final : public Stepper {
     Field<T> host(spec.grid, 1, 1, MemorySpace::host);
     h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch, spec.grid.dz, host.view().plane);
     for (auto& f : u_) f = host.like(Exec::space);
+    parts_ = block_parts(spec.halo, spec.grid.extents(), host.view().ghost);
     saved_[0] = host.like(Exec::space);
     saved_[1] = host.like(Exec::space);
     host.set_interior(0, spec.u0);
@@ -60,8 +61,9 @@ class WaveStepper final : public Stepper {
         wave_cn_rhs(ex_, u.cview(), prev.cview(), b_.view(), next.view(), h_, T(0.25) * s2_);
         record(solver_->solve(next.view(), b_.cview()));
       } else {
-        wave_explicit_step(ex_, u.cview(), prev.cview(), next.view(), spec_.bc, h_, s2_);
-        exchange_halo(spec_.halo, next.view(), spec_.bc, Exec::space);
+        step_and_exchange(spec_.halo, parts_, next.view(), spec_.bc, Exec::space, [&](const CellBox& b) {
+          wave_explicit_step(ex_, u.cview(), prev.cview(), next.view(), spec_.bc, h_, s2_, b);
+        });
       }
       cur_ = (cur_ + 1) % 3;
       ++step_;
@@ -143,6 +145,7 @@ class WaveStepper final : public Stepper {
   int cur_ = 0;
   int64_t step_ = 0;
   std::mt19937 rng_;
+  BorderSplit parts_;  // the explicit step's cells: beside the sent sides, then the rest (block_step.hpp)
   std::unique_ptr<LinearSolver<Exec, T, Op>> solver_;
   SolverTotals totals_;
   std::vector<std::string> names_{"u"};

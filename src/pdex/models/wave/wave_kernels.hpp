@@ -4,19 +4,21 @@
 #include <cstdint>
 
 #include "pdex/core/parallel.hpp"
+#include "pdex/grid/block_step.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
 #include "pdex/grid/stencil.hpp"
 
 namespace pdex {
 
-// Eq. 44-5: u_next = 2 u - u_prev + (c dt)^2 lap u; s2 = (c dt)^2. Writes u_next's boundary images. Cells
-// are walked by interior rows (FieldView::interior_rows()), a 3D field's planes one after another.
+// Eq. 44-5: u_next = 2 u - u_prev + (c dt)^2 lap u at the cells of box b; s2 = (c dt)^2. Writes u_next's
+// boundary images. Cells are walked by interior rows (FieldView::interior_rows()), a 3D field's planes one
+// after another.
 template <class Exec, class T>
 void wave_explicit_step(const Exec& ex, FieldView<const T> u, FieldView<const T> prev, FieldView<T> next,
-                        const FieldBoundary& bc, Spacing<T> h, T s2) {
+                        const FieldBoundary& bc, Spacing<T> h, T s2, const CellBox& b) {
   const bool volume = u.nz > 1;
-  for_each_cell(ex, u.interior_rows(), [=] PDEX_HD(int i, int r) {
+  for_each_box_cell(ex, b, u.ny, [=] PDEX_HD(int i, int r) {
     const int64_t o = u.row_offset(i, r);
     const T v = T(2) * u.comp(0)[o] - prev.comp(0)[o] + s2 * lap_any(u.comp(0), o, h, volume);
     next.comp(0)[o] = v;

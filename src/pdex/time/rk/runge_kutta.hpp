@@ -9,14 +9,19 @@
 // or, where the right-hand side is compiled elsewhere (a text model's, at run time), instead of cell():
 //   static constexpr bool runs_stages = true;
 //   double stage(const Exec&, double t, FieldView<const T> u, const RkStores<T, Limit>&, bool reduce,
-//                double t_out) const
-// which runs the whole stage and, with reduce, returns the largest error estimate; t_out is the time of
-// the state it writes (for boundary values that change with time).
+//                const CellBox&) const
+//   void finish_stage(FieldView<T> out, double t_out) const
+//   bool splits() const
+// stage() runs the stage on a box of cells and, with reduce, returns their largest error estimate;
+// finish_stage() ends a stage whose every cell is done (boundary values that change with time: t_out is
+// the time of the state written); splits() says whether a block's stage may go box by box around its
+// exchange (finish_stage then does nothing).
 // All fields live in the executor's memory space and are allocated here, at set-up.
 #include <algorithm>
 #include <utility>
 
 #include "pdex/core/parallel.hpp"
+#include "pdex/grid/block_step.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/halo.hpp"
@@ -25,9 +30,6 @@
 #include "pdex/time/rk/tableau.hpp"
 
 namespace pdex {
-
-// The cells of a stage: a grid's interior, or a part of a block's (grid/halo.hpp's split_border).
-using CellBox = BorderSplit::Box;
 
 // Free functions: nvcc refuses extended lambdas in private member functions.
 template <class Exec, class T, class Cell, class Limit>
@@ -138,7 +140,7 @@ class RungeKutta {
   // the neighbours, and the error estimate is the largest over the ranks.
   void exchange_with(HaloExchange* halo) {
     halo_ = halo;
-    parts_ = split_border(u_.grid().extents(), halo ? sent_sides(halo->shared_sides()) : 0u, u_.view().ghost);
+    parts_ = block_parts(halo, u_.grid().extents(), u_.view().ghost);
   }
 
   void accept() { std::swap(u_, next_); }
@@ -158,30 +160,31 @@ class RungeKutta {
   // Stage s at time ts from its argument `at`: stores k_s if needed and writes the next argument (or the
   // candidate, returning the error estimate for adaptive methods), the state at time t_out, with its
   // shared ghosts where the grid is split. A block computes its cells beside the shared sides first,
-  // then its interior while their slabs travel (a stage compiled elsewhere: all, then the exchange).
-  double stage(int s, double ts, double tau, FieldView<const T> at, [[maybe_unused]] double t_out) {
+  // then its interior while their slabs travel (a stage that does not split: all, then the exchange).
+  double stage(int s, double ts, double tau, FieldView<const T> at, double t_out) {
     const bool reduce = s + 1 == tab_.stages && tab_.adaptive();
     const FieldView<T> out = stage_out(s).view();
-    if constexpr (runs_stages) {
-      const double e = sys_.stage(ex_, ts, at, stores(s, tau), reduce, t_out);
-      exchange_halo(halo_, out, bc_, Exec::space);
-      return e;
-    } else {
-      sys_.prepare(ex_, ts, at);
-      double e = 0.0;
-      for (int p = 0; p < parts_.count; ++p) e = std::max(e, stage_cells(s, ts, tau, at, reduce, parts_.border[p]));
-      const auto interior = [&] { e = std::max(e, stage_cells(s, ts, tau, at, reduce, parts_.interior)); };
-      if (halo_) halo_->exchange(out, bc_, Exec::space, interior);
-      else interior();
-      return e;
-    }
+    if constexpr (!runs_stages) sys_.prepare(ex_, ts, at);
+    double e = 0.0;
+    const auto cells = [&](const CellBox& b) { e = std::max(e, stage_cells(s, ts, tau, at, reduce, b)); };
+    if constexpr (runs_stages)
+      if (!sys_.splits()) {
+        cells(split_border(u_.grid().extents(), 0u, 0).interior);
+        sys_.finish_stage(out, t_out);
+        exchange_halo(halo_, out, bc_, Exec::space);
+        return e;
+      }
+    step_and_exchange(halo_, parts_, out, bc_, Exec::space, cells);
+    return e;
   }
 
   // Stage s's cells in box b; with reduce, their largest error estimate.
   double stage_cells(int s, double ts, double tau, FieldView<const T> at, bool reduce, const CellBox& b) {
     if (b.empty()) return 0.0;
-    using Cell = decltype(sys_.cell(ts, at));
-    if constexpr (Exec::space == MemorySpace::host) {
+    if constexpr (runs_stages) {
+      return sys_.stage(ex_, ts, at, stores(s, tau), reduce, b);
+    } else if constexpr (Exec::space == MemorySpace::host) {
+      using Cell = decltype(sys_.cell(ts, at));
       // Host schedule: the right-hand side as a loop of its own, which vectorizes (fused with the
       // combination, whose term count is known only at run time, it does not), then the combination.
       const RhsOnly<T, Cell> rhs{sys_.cell(ts, at), rhs_.view()};

@@ -68,7 +68,7 @@ const char* const std_header_texts[std_headers] = {
     "  static double infinity() { return __longlong_as_double(0x7ff0000000000000LL); }\n"
     "  static constexpr double lowest() { return -1.7976931348623157e+308; }\n};\n}\n"};
 
-// One thread a cell (blockIdx.z: a 3D grid's plane); with a.error, each warp's largest error estimate
+// One thread a cell of a's box (blockIdx.z: its plane); with a.error, each warp's largest error estimate
 // goes to *a.error by an atomic max of its bits (the estimates are >= 0, where the order of the bits is
 // the order of the numbers).
 std::string device_source(const eq::Program& p) {
@@ -76,9 +76,10 @@ std::string device_source(const eq::Program& p) {
          "#include \"pdex/models/equations/text_cell.hpp\"\n\n" +
          eq::rhs_struct(p, eq::Target::device) +
          "\ntemplate <class T, class Bits>\n__device__ void pdex_stage(const pdex::eq::StageArgs<T>& a) {\n"
-         "  const int i = int(blockIdx.x * blockDim.x + threadIdx.x), j = int(blockIdx.y * blockDim.y + threadIdx.y), k = int(blockIdx.z);\n"
+         "  const int i = a.lo[0] + int(blockIdx.x * blockDim.x + threadIdx.x), j = a.lo[1] + int(blockIdx.y * blockDim.y + threadIdx.y);\n"
+         "  const int k = a.lo[2] + int(blockIdx.z);\n"
          "  T e = T(0);\n"
-         "  if (i < a.grid.nx && j < a.grid.ny) e = pdex::eq::stage_cell<N>(a, pdex::eq::TextCell<T>(a), Rhs{}, i, j, k);\n"
+         "  if (i < a.hi[0] && j < a.hi[1]) e = pdex::eq::stage_cell<N>(a, pdex::eq::TextCell<T>(a), Rhs{}, i, j, k);\n"
          "  if (!a.error) return;\n"
          "  for (int d = 16; d > 0; d /= 2) {\n"
          "    const T o = __shfl_xor_sync(0xffffffffu, e, d);\n"
@@ -178,12 +179,14 @@ TextStage<T> device_stage(const Cuda& ex, const eq::Program& p) {
   PDEX_CUDA_CHECK(cudaMalloc(&error, sizeof(T)));
   const std::shared_ptr<T> owner(error, [](T* e) { cudaFree(e); });
   return [kernel, stream, launch, owner](eq::StageArgs<T> a, bool reduce) {
+    const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
+    if (nx <= 0 || ny <= 0 || nz <= 0) return 0.0;
     if (reduce) {
       a.error = owner.get();
       PDEX_CUDA_CHECK(cudaMemsetAsync(a.error, 0, sizeof(T), stream));
     }
     void* args[] = {&a};
-    check(launch(kernel, unsigned((a.grid.nx + 31) / 32), unsigned((a.grid.ny + 7) / 8), unsigned(a.grid.nz), 32, 8, 1, 0, stream,
+    check(launch(kernel, unsigned((nx + 31) / 32), unsigned((ny + 7) / 8), unsigned(nz), 32, 8, 1, 0, stream,
                  args, nullptr),
           "launching the text model's stage");
     if (!reduce) return 0.0;

@@ -1,0 +1,40 @@
+#pragma once
+// A step of a block of a grid split among ranks that overlaps its halo exchange (grid/halo.hpp): the
+// cells beside the sides whose slabs are sent first, then the interior while those slabs travel. One
+// grid's step (no exchange) takes all its cells at once.
+#include "pdex/core/parallel.hpp"
+#include "pdex/grid/halo.hpp"
+
+namespace pdex {
+
+// The cells of a stage or step: a grid's interior, or a part of a block's (split_border).
+using CellBox = BorderSplit::Box;
+
+// A grid's cells split for its steps: beside the sides sent where there is an exchange (`depth` cells
+// deep: the ghost width), all of them as the interior otherwise.
+inline BorderSplit block_parts(HaloExchange* halo, const Extents2& n, int depth) {
+  return split_border(n, halo ? sent_sides(halo->shared_sides()) : 0u, depth);
+}
+
+// The result `out` of step(box) over every cell of `parts`, with its shared ghosts from the neighbours
+// where there is an exchange: step(border box) for each, then the exchange with step(interior) meanwhile.
+template <class T, class Step>
+void step_and_exchange(HaloExchange* halo, const BorderSplit& parts, FieldView<T> out, const FieldBoundary& bc, MemorySpace space,
+                       const Step& step) {
+  for (int p = 0; p < parts.count; ++p) step(parts.border[p]);
+  if (halo) halo->exchange(out, bc, space, [&] { step(parts.interior); });
+  else step(parts.interior);
+}
+
+// f(i, r) at every cell of box b, r its row in FieldView::interior_rows()' numbering (row r % ny of plane
+// r / ny); a box of whole rows is one range of them.
+template <class Exec, class F>
+void for_each_box_cell(const Exec& ex, const CellBox& b, int ny, F f) {
+  if (b.empty()) return;
+  if (b.lo[1] == 0 && b.hi[1] == ny) return for_each_cell(ex, Range2{b.lo[0], b.hi[0], b.lo[2] * ny, b.hi[2] * ny}, f);
+  const int rows = b.hi[1] - b.lo[1], j0 = b.lo[1], k0 = b.lo[2];
+  for_each_cell(ex, Range2{b.lo[0], b.hi[0], 0, rows * (b.hi[2] - b.lo[2])},
+                [=] PDEX_HD(int i, int q) { f(i, (k0 + q / rows) * ny + j0 + q % rows); });
+}
+
+}  // namespace pdex
