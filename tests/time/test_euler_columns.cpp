@@ -2,7 +2,8 @@
 // a cell (euler_step_3d_cells), in every cell and ghost: Gray-Scott with a parameter and a diffusivity per
 // cell and transport across the planes (upwind and centred), every kind of side (mixed per species and
 // face), one and two ghost layers, in f32 and f64, for the whole grid (an odd width, planes that do not
-// divide the walk) and for boxes (an odd x range, a slab of planes, a block's interior).
+// divide the walk) and for boxes (an odd x range, a slab of planes, a block's interior, strips by the
+// sides), ghosts included: the pairs by a side walk and a second launch pushes their in-plane images.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -89,6 +90,34 @@ void expect_columns_equal_cells(const Grid2& g, int ghost, const FieldBoundary& 
   EXPECT_TRUE(same_bits(by_cells, by_columns));
 }
 
+// The cells whose in-plane images the second launch pushes are those of the box by an x or y side, each
+// once (no device needed).
+TEST(EulerColumnsSides, TheSideLaunchTakesEachCellByASideOnce) {
+  using Rhs = ArdRhs3D<ArdRhs<double, GrayScott<double, Param<double>>, Advection::runtime>>;
+  for (int ghost : {1, 2})
+    for (const Box& box : {Box{{0, 0, 0}, {9, 7, 3}}, Box{{1, 1, 0}, {8, 6, 3}}, Box{{0, 0, 0}, {9, 2, 3}},
+                           Box{{0, 0, 0}, {2, 7, 3}}, Box{{3, 2, 0}, {6, 5, 3}}, Box{{7, 5, 0}, {9, 7, 3}}}) {
+      SCOPED_TRACE(::testing::Message() << "ghost " << ghost << ", box " << box.lo[0] << ".." << box.hi[0] << " x "
+                                        << box.lo[1] << ".." << box.hi[1]);
+      FieldView<double> out{};
+      out.nx = 9, out.ny = 7, out.nz = 3, out.ghost = ghost;
+      EulerCell3D<double, Rhs> cell{};
+      cell.cell.out = out;
+      const columns_detail::SideImages<double, Rhs> sides(cell, box.lo, box.hi);
+      std::vector<int> seen(std::size_t(out.nx * out.ny), 0);
+      for (int n = 0; n < sides.per_plane(); ++n) {
+        int i = -1, j = -1;
+        sides.cell_at(n, i, j);
+        ASSERT_TRUE(i >= box.lo[0] && i < box.hi[0] && j >= box.lo[1] && j < box.hi[1]) << i << ", " << j;
+        EXPECT_TRUE(near_boundary(out, i, j)) << i << ", " << j;
+        ++seen[std::size_t(j * out.nx + i)];
+      }
+      for (int j = box.lo[1]; j < box.hi[1]; ++j)
+        for (int i = box.lo[0]; i < box.hi[0]; ++i)
+          EXPECT_EQ(seen[std::size_t(j * out.nx + i)], near_boundary(out, i, j) ? 1 : 0) << i << ", " << j;
+    }
+}
+
 class EulerColumnsTest : public ExecutorTest<Cuda> {};
 
 template <class T>
@@ -101,7 +130,10 @@ void expect_every_case() {
     for (int ghost : {1, 2})
       for (Advection scheme : {Advection::upwind, Advection::centered})
         expect_columns_equal_cells<T>(g, ghost, bc, scheme, {{0, 0, 0}, {g.nx, g.ny, g.nz}});
-  const Box boxes[] = {{{3, 1, 0}, {30, 21, 13}}, {{0, 0, 11}, {37, 22, 13}}, {{1, 1, 1}, {36, 21, 12}}};
+  // An odd x range, a slab of planes, a block's interior, the rows by a y side, the columns by an x side,
+  // and a corner column whose pairs the box cuts (their cells step one by one).
+  const Box boxes[] = {{{3, 1, 0}, {30, 21, 13}}, {{0, 0, 11}, {37, 22, 13}}, {{1, 1, 1}, {36, 21, 12}},
+                       {{0, 0, 0}, {37, 2, 13}},  {{0, 0, 0}, {2, 22, 13}},   {{35, 20, 0}, {37, 22, 13}}};
   for (const Box& box : boxes) expect_columns_equal_cells<T>(g, 1, mixed_sides(), Advection::upwind, box);
 }
 

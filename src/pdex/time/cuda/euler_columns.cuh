@@ -3,9 +3,11 @@
 // thread walks a pair of neighbouring columns of one row up through a run of planes, holding the pairs
 // below, at and above the plane it updates in registers, so that a pair's two seven-point stencils take
 // five loads a species (three of them vectors) instead of fourteen, and no cell works out its plane by
-// division. Pairs by an x or y side of the grid, or cut by the box's x range, step cell by cell as the
-// generic step does (EulerCell3D). The arithmetic is the right-hand side's own: ArdRhs3D::eval_column is
-// its operator() on values from registers, so both paths give the same bits.
+// division. Pairs by an x or y side walk too, reading the ghosts as the generic step does; a second
+// launch then pushes the in-plane images of the cells by those sides (a thread pushing them in the walk
+// held up its whole warp). Pairs cut by the box's x range step cell by cell as the generic step does
+// (EulerCell3D). The arithmetic is the right-hand side's own: ArdRhs3D::eval_column is its operator() on
+// values from registers, so both paths give the same bits.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,6 +24,10 @@ namespace pdex {
 namespace columns_detail {
 
 constexpr int block_pairs = 32, block_rows = 8;  // a block: a warp's 32 pairs of columns by 8 rows
+// Blocks an SM holds at the least, which caps the registers: f32 walks fastest with three blocks (80
+// registers), f64 with two (more blocks spill).
+template <class T>
+constexpr int resident_blocks = sizeof(T) == sizeof(float) ? 3 : 2;
 
 template <class T, class Rhs>
 struct ColumnStep {
@@ -30,7 +36,8 @@ struct ColumnStep {
   int lo[3], hi[3];  // the box of cells stepped
   int planes;        // planes a thread walks
 
-  // Cells i0 and i0 + 1 (i0 even) of row j in planes k0 .. k1 - 1, neither with images in its plane.
+  // Cells i0 and i0 + 1 (i0 even) of row j in planes k0 .. k1 - 1, their z images pushed (not those in
+  // their plane: SideImages).
   __device__ void walk(int i0, int j, int k0, int k1) const {
     const Rhs& rhs = cell.cell.rhs;
     const FieldView<const T>& in = cell.cell.in;
@@ -57,7 +64,7 @@ struct ColumnStep {
     }
   }
 
-  // The same cells (those of them in the box) one at a time, with their images.
+  // The same cells (those of them in the box) one at a time, with their images: a pair the box cuts.
   __device__ void cells(int i0, int j, int k0, int k1) const {
     const int i1 = min(i0 + 2, hi[0]);
 #pragma unroll 1
@@ -67,18 +74,64 @@ struct ColumnStep {
 };
 
 template <class T, class Rhs>
-__global__ void __launch_bounds__(block_pairs * block_rows) euler_columns_kernel(ColumnStep<T, Rhs> step) {
+__global__ void __launch_bounds__(block_pairs * block_rows, resident_blocks<T>) euler_columns_kernel(ColumnStep<T, Rhs> step) {
   begin_dependent_grid();
   const int i0 = (step.lo[0] & ~1) + 2 * int(blockIdx.x * block_pairs + threadIdx.x);
   const int j = step.lo[1] + int(blockIdx.y * block_rows + threadIdx.y);
   const int k0 = step.lo[2] + int(blockIdx.z) * step.planes, k1 = min(k0 + step.planes, step.hi[2]);
   if (i0 >= step.hi[0] || j >= step.hi[1]) return;
-  const FieldView<const T>& in = step.cell.cell.in;
-  const int g = in.ghost;
-  if (i0 >= max(step.lo[0], g) && i0 + 1 < min(step.hi[0], in.nx - g) && j >= g && j < in.ny - g)
-    step.walk(i0, j, k0, k1);
-  else
-    step.cells(i0, j, k0, k1);
+  if (i0 < step.lo[0] || i0 + 1 >= step.hi[0]) return step.cells(i0, j, k0, k1);
+  step.walk(i0, j, k0, k1);
+}
+
+// The cells of a box by an x or y side, plane by plane: every cell of the rows with y images (the first
+// low_rows rows of the box, and those from high_row), then, in the rows between (from inner_row), the
+// cells of the columns with x images (the first low_cols columns, and those from high_col).
+template <class T, class Rhs>
+struct SideImages {
+  EulerCell3D<T, Rhs> cell;
+  int lo[3], width;
+  int low_rows, high_row, side_rows, inner_row, inner_rows;
+  int low_cols, high_col, side_cols;
+
+  SideImages(const EulerCell3D<T, Rhs>& c, const int (&l)[3], const int (&h)[3]) : cell(c), lo{l[0], l[1], l[2]}, width(h[0] - l[0]) {
+    const FieldView<T>& out = c.cell.out;
+    const int g = out.ghost;
+    inner_row = std::min(std::max(l[1], g), h[1]), high_row = std::max(inner_row, std::min(h[1], out.ny - g));
+    low_rows = inner_row - l[1], side_rows = low_rows + h[1] - high_row, inner_rows = high_row - inner_row;
+    const int inner_col = std::min(std::max(l[0], g), h[0]);
+    high_col = std::max(inner_col, std::min(h[0], out.nx - g));
+    low_cols = inner_col - l[0], side_cols = low_cols + h[0] - high_col;
+  }
+  int per_plane() const { return side_rows * width + side_cols * inner_rows; }
+
+  // The n-th side cell of a plane (n < per_plane()).
+  PDEX_HD void cell_at(int n, int& i, int& j) const {
+    if (n < side_rows * width) {
+      const int s = n / width;
+      i = lo[0] + n % width, j = s < low_rows ? lo[1] + s : high_row + s - low_rows;
+      return;
+    }
+    n -= side_rows * width;
+    const int c = n % side_cols;
+    i = c < low_cols ? lo[0] + c : high_col + c - low_cols, j = inner_row + n / side_cols;
+  }
+
+  // The n-th side cell of plane k: its in-plane images, from the value stored.
+  __device__ void operator()(int n, int k) const {
+    int i, j;
+    cell_at(n, i, j);
+    const FieldView<T> p = cell.cell.out.in_plane(k);
+    const int64_t o = p.offset(i, j);
+    for (int c = 0; c < Rhs::ncomp; ++c) push_ghosts(p, cell.cell.bc, c, i, j, p.comp(c)[o]);
+  }
+};
+
+template <class T, class Rhs>
+__global__ void __launch_bounds__(256) side_images_kernel(SideImages<T, Rhs> sides, int count) {
+  begin_dependent_grid();
+  const int n = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (n < count) sides(n, sides.lo[2] + int(blockIdx.y));
 }
 
 // Planes a thread walks: as many as leave four waves of resident threads over the box (a longer walk
@@ -105,6 +158,11 @@ void euler_columns(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldV
   const dim3 grid(unsigned((pairs + block_pairs - 1) / block_pairs), unsigned((rows + block_rows - 1) / block_rows),
                   unsigned((depth + step.planes - 1) / step.planes));
   launch(ctx, "euler_columns", euler_columns_kernel<T, Rhs>, grid, dim3(block_pairs, block_rows), 0, step);
+  const SideImages<T, Rhs> sides(step.cell, lo, hi);
+  const int count = sides.per_plane();
+  if (count > 0)
+    launch(ctx, "euler_columns_sides", side_images_kernel<T, Rhs>, dim3(unsigned((count + 255) / 256), unsigned(depth)), dim3(256), 0,
+           sides, count);
 }
 
 }  // namespace pdex
