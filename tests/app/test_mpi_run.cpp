@@ -461,19 +461,25 @@ TEST_F(MpiRun, TheRelaxationsSolveOverRanksAsOneProcess) {
   EXPECT_TRUE(contains(odd.output, "need an even number of cells along every axis")) << odd.output;
 }
 
+// Heat by forward Euler on 40 x 36 cells from a noisy disc, Dirichlet left, Neumann right, periodic y.
+const std::string heat_run = "[output]\nformats = [\"npy\"]\n[run]\nbackend = \"serial\"\nprogress = false\n";
+const std::string heat_disc = "[initial]\nu = { value = 0.0, shapes = [{ shape = \"disc\", radius = 6.0, value = 100.0 }], noise = 1.0 }\n";
+const std::string heat_sides = "boundary = { left = { kind = \"dirichlet\", value = 1.0 }, right = \"neumann\", bottom = \"periodic\", "
+                               "top = \"periodic\" }\n";
+std::string heat_config() {
+  return "[model]\nname = \"heat\"\n[model.params]\nD = 0.2\n[grid]\nnx = 40\nny = 36\n" + heat_sides + "[time]\ndt = 1.0\nsteps = 60\n" +
+         heat_disc + heat_run;
+}
+
 // Heat by forward Euler over 3 ranks: one process's result bit for bit; the Poisson problem by CG over 2
 // ranks and heat's theta scheme by Jacobi-preconditioned CG over 4 ranks in 3D: within the solves'
 // tolerance, with the iterations one process takes within 10%. A Poisson problem with no Dirichlet side
 // (fixed only up to a constant) is refused.
 TEST_F(MpiRun, HeatAndPoissonRunOverRanks) {
   ScratchDir dir;
-  const std::string run = "[output]\nformats = [\"npy\"]\n[run]\nbackend = \"serial\"\nprogress = false\n";
-  const std::string disc = "[initial]\nu = { value = 0.0, shapes = [{ shape = \"disc\", radius = 6.0, value = 100.0 }], noise = 1.0 }\n";
-  const std::string sides = "boundary = { left = { kind = \"dirichlet\", value = 1.0 }, right = \"neumann\", bottom = \"periodic\", "
-                            "top = \"periodic\" }\n";
+  const std::string run = heat_run, disc = heat_disc, sides = heat_sides;
   const std::vector<SplitCase> cases{
-      {"heat", "[model]\nname = \"heat\"\n[model.params]\nD = 0.2\n[grid]\nnx = 40\nny = 36\n" + sides +
-                   "[time]\ndt = 1.0\nsteps = 60\n" + disc + run, 3, true},
+      {"heat", heat_config(), 3, true},
       {"poisson", "[model]\nname = \"poisson\"\n[model.params]\nf = { value = 1.0, noise = 0.5 }\n[grid]\nnx = 40\nny = 36\n" + sides +
                       "[solver]\nmethod = \"cg\"\ntol = 1e-11\n" + run, 2, false},
       {"theta", "[model]\nname = \"heat\"\n[grid]\nnx = 16\nny = 12\nnz = 8\nboundary = \"neumann\"\n[time]\nscheme = \"theta\"\n"
@@ -499,6 +505,17 @@ TEST_F(MpiRun, HeatAndPoissonRunOverRanks) {
   EXPECT_TRUE(contains(singular.output, "fixed only up to a constant")) << singular.output;
 }
 
+// The wave equation with drops on 40 x 36 cells (`grid` adds nz), `time` added to [time].
+std::string wave_config(const std::string& grid, const std::string& time) {
+  return "[model]\nname = \"wave\"\n[model.params]\nc = 0.8\n[model.drops]\nevery = 7\nradius = 2.5\n"
+         "[grid]\nnx = 40\nny = 36\n" + grid +
+         "boundary = { left = { kind = \"dirichlet\", value = 0.0 }, right = \"neumann\", bottom = \"periodic\", top = \"periodic\"" +
+         (grid.empty() ? "" : ", front = \"neumann\", back = { kind = \"dirichlet\", value = 0.0 }") + " }\n"
+         "[time]\ndt = 0.5\nsteps = 60\n" + time +
+         "[initial]\nu = { value = 0.0, shapes = [{ shape = \"disc\", radius = 6.0, value = 1.0 }] }\n"
+         "[output]\nformats = [\"npy\"]\nevery = 20\n[run]\nbackend = \"serial\"\nprecision = \"f64\"\nprogress = false\n";
+}
+
 // The wave equation with drops falling on the whole grid: explicit over 3 ranks in 2D and 4 in 3D, one
 // process's result bit for bit (the drops drawn alike on every rank, each placing its part of the dent);
 // Crank-Nicolson by CG over 2 ranks within the solves' tolerance; a checkpoint written over 2 ranks
@@ -506,15 +523,7 @@ TEST_F(MpiRun, HeatAndPoissonRunOverRanks) {
 // bit; Crank-Nicolson by multigrid over 2 ranks within the solves' tolerance.
 TEST_F(MpiRun, TheWaveEquationRunsOverRanks) {
   ScratchDir dir;
-  auto wave = [](const std::string& grid, const std::string& time) {
-    return "[model]\nname = \"wave\"\n[model.params]\nc = 0.8\n[model.drops]\nevery = 7\nradius = 2.5\n"
-           "[grid]\nnx = 40\nny = 36\n" + grid +
-           "boundary = { left = { kind = \"dirichlet\", value = 0.0 }, right = \"neumann\", bottom = \"periodic\", top = \"periodic\"" +
-           (grid.empty() ? "" : ", front = \"neumann\", back = { kind = \"dirichlet\", value = 0.0 }") + " }\n"
-           "[time]\ndt = 0.5\nsteps = 60\n" + time +
-           "[initial]\nu = { value = 0.0, shapes = [{ shape = \"disc\", radius = 6.0, value = 1.0 }] }\n"
-           "[output]\nformats = [\"npy\"]\nevery = 20\n[run]\nbackend = \"serial\"\nprecision = \"f64\"\nprogress = false\n";
-  };
+  const auto wave = wave_config;
   const std::vector<SplitCase> cases{
       {"flat", wave("", ""), 3, true},
       {"deep", wave("nz = 6\n", ""), 4, true},
@@ -632,7 +641,7 @@ TEST_F(MpiRun, CurvatureFlowsRunOverRanks) {
 
 // CUDA ranks (one device each, or sharing the one there is): the one-GPU run's result bit for bit, 2D
 // and 3D, f32 and f64, forward Euler and Merson, built-in and text models (whose NVRTC stages overlap
-// the exchange box by box).
+// the exchange box by box), heat and the wave equation in 3D.
 TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
   if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
   ScratchDir dir;
@@ -644,7 +653,8 @@ TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
   merson.replace(merson.find(steps), steps.size(), "t_end = 30.0\nscheme = \"merson\"");
   const std::string text_model = "[model]\nname = \"equations\"\npreset = \"gray_scott\"\n" + merson.substr(merson.find("[grid]"));
   const std::vector<std::pair<std::string, std::string>> cases{
-      {"flat", mixed_sides_config()}, {"deep", deep}, {"merson", merson}, {"text", text_model}};
+      {"flat", mixed_sides_config()}, {"deep", deep}, {"merson", merson}, {"text", text_model},
+      {"heat", heat_config()},         {"wave", wave_config("nz = 6\n", "")}};
   for (const auto& [name, text] : cases)
     for (const std::string precision : {"f32", "f64"}) {
       SCOPED_TRACE(name + " " + precision);
