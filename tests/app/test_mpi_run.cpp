@@ -339,6 +339,8 @@ TEST_F(MpiRun, TheThetaSchemeSolvesOverRanksWithinTheSolversTolerance) {
     EXPECT_GT(one["iterations"].get<double>(), 29.0) << "the solves did work";
     EXPECT_NEAR(split["iterations"].get<double>(), one["iterations"].get<double>(), 0.1 * one["iterations"].get<double>());
     EXPECT_EQ(split["unconverged"], 0);
+    EXPECT_GE(overlapped_exchanges(dir / ("split_" + c.name)), split["iterations"].get<int>())
+        << "every product (and the finest level's smoothing) overlaps its exchange";
   }
   // A checkpoint over 2 ranks keeps the previous level (the next solve's start), gathered: continued over
   // 3 ranks it gives the run straight through within the solves' tolerance.
@@ -404,6 +406,8 @@ TEST_F(MpiRun, MultigridRunsOverRanks) {
                          b = read_json(dir / ("split_" + c.name) / "summary.json")["solver"];
     EXPECT_GT(a["iterations"].get<double>(), 3.0) << "the solves did work";
     EXPECT_EQ(b["unconverged"], 0);
+    const int least = c.name == "odd" ? 0 : 2 * b["iterations"].get<int>();  // "odd" is gathered at once: no block sweeps
+    EXPECT_GE(overlapped_exchanges(dir / ("split_" + c.name)), least) << "the smoothing overlaps its exchanges";
     if (c.exact) {
       expect_same_outputs(dir / ("one_" + c.name), dir / ("split_" + c.name));
       EXPECT_EQ(b["iterations"], a["iterations"]);
@@ -454,6 +458,7 @@ TEST_F(MpiRun, TheRelaxationsSolveOverRanksAsOneProcess) {
     EXPECT_GT(a["iterations"].get<double>(), 20.0) << "the solves did work";
     EXPECT_EQ(b["iterations"], a["iterations"]);
     EXPECT_EQ(b["unconverged"], 0);
+    EXPECT_GE(overlapped_exchanges(dir / ("split_" + c.name)), b["iterations"].get<int>()) << "every sweep overlaps its exchanges";
   }
   write_file_bytes(dir / "cfg.toml", poisson);
   const Outcome odd = run_ranks(3, {"run", dir.str("cfg.toml"), "--out", dir.str("odd"), "--set", "grid.nx=41", "--set", "solver.method=\"rbgs\""});
@@ -641,7 +646,8 @@ TEST_F(MpiRun, CurvatureFlowsRunOverRanks) {
 
 // CUDA ranks (one device each, or sharing the one there is): the one-GPU run's result bit for bit, 2D
 // and 3D, f32 and f64, forward Euler and Merson, built-in and text models (whose NVRTC stages overlap
-// the exchange box by box), heat and the wave equation in 3D.
+// the exchange box by box), heat and the wave equation in 3D; the theta scheme's solves within their
+// tolerance.
 TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
   if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
   ScratchDir dir;
@@ -674,6 +680,27 @@ TEST_F(MpiRun, GpuRanksGiveTheOneGpuResult) {
       EXPECT_TRUE(through == "pinned host memory" || through == "device memory") << through;
       EXPECT_GT(overlapped_exchanges(dir / ("two_" + name + precision)), 0);
     }
+  // The theta scheme's solves over CUDA ranks (block_sweeps.hpp's colour sweeps on the device, the
+  // products over boxes), within the solves' tolerance of one GPU's, every product or cycle overlapping.
+  std::string theta = mixed_sides_config();
+  theta.replace(theta.find(steps), steps.size(), "steps = 10\nscheme = \"theta\"");
+  for (const std::string method : {"cg", "multigrid", "sor"}) {
+    SCOPED_TRACE(method);
+    write_file_bytes(dir / "cfg.toml", theta + "[solver]\ntol = 1e-11\nmax_iter = 20000\nmethod = \"" + method + "\"\n");
+    const std::vector<std::string> args{"run", dir.str("cfg.toml"), "--backend", "cuda", "--precision", "f64", "--out"};
+    auto with_out = [&](const std::string& out) {
+      std::vector<std::string> a = args;
+      a.push_back(dir.str(out));
+      return a;
+    };
+    ASSERT_EQ(run_pdex(with_out("one_" + method)).status, 0);
+    const Outcome o = run_ranks(2, with_out("two_" + method));
+    ASSERT_EQ(o.status, 0) << o.output;
+    EXPECT_LT(largest_difference(dir / ("one_" + method), dir / ("two_" + method)), 1e-8);
+    const nlohmann::json split = read_json(dir / ("two_" + method) / "summary.json")["solver"];
+    EXPECT_EQ(split["unconverged"], 0);
+    EXPECT_GE(overlapped_exchanges(dir / ("two_" + method)), split["iterations"].get<int>());
+  }
 }
 
 // A checkpoint written over 2 ranks continues over 3 to the result of one process straight through, bit

@@ -26,15 +26,36 @@ void step_and_exchange(HaloExchange* halo, const BorderSplit& parts, FieldView<T
   else step(parts.interior);
 }
 
+// A box's rows numbered q = 0, 1, ...: row lo[1] + q % width of plane lo[2] + q / width.
+struct BoxRows {
+  int j0, k0, width;
+  PDEX_HD int row(int q) const { return j0 + q % width; }
+  PDEX_HD int plane(int q) const { return k0 + q / width; }
+  // Row q as FieldView::interior_rows() numbers the rows of a field with ny rows a plane.
+  PDEX_HD int flat(int q, int ny) const { return plane(q) * ny + row(q); }
+};
+inline BoxRows box_rows(const CellBox& b) { return {b.lo[1], b.lo[2], b.hi[1] - b.lo[1]}; }
+// The range of (i, q) over box b's cells: i along x, q its rows (BoxRows).
+inline Range2 box_range(const CellBox& b) { return {b.lo[0], b.hi[0], 0, (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])}; }
+
 // f(i, r) at every cell of box b, r its row in FieldView::interior_rows()' numbering (row r % ny of plane
 // r / ny); a box of whole rows is one range of them.
 template <class Exec, class F>
 void for_each_box_cell(const Exec& ex, const CellBox& b, int ny, F f) {
   if (b.empty()) return;
   if (b.lo[1] == 0 && b.hi[1] == ny) return for_each_cell(ex, Range2{b.lo[0], b.hi[0], b.lo[2] * ny, b.hi[2] * ny}, f);
-  const int rows = b.hi[1] - b.lo[1], j0 = b.lo[1], k0 = b.lo[2];
-  for_each_cell(ex, Range2{b.lo[0], b.hi[0], 0, rows * (b.hi[2] - b.lo[2])},
-                [=] PDEX_HD(int i, int q) { f(i, (k0 + q / rows) * ny + j0 + q % rows); });
+  const BoxRows rows = box_rows(b);
+  for_each_cell(ex, box_range(b), [=] PDEX_HD(int i, int q) { f(i, rows.flat(q, ny)); });
+}
+
+// f(i, r) reduced by op over every cell of box b (for_each_box_cell's numbering); the identity where b is
+// empty.
+template <class V, class Exec, class F, class Op>
+V reduce_box_cells(const Exec& ex, const CellBox& b, int ny, F f, Op op) {
+  if (b.empty()) return Op::identity();
+  if (b.lo[1] == 0 && b.hi[1] == ny) return reduce<V>(ex, Range2{b.lo[0], b.hi[0], b.lo[2] * ny, b.hi[2] * ny}, f, op);
+  const BoxRows rows = box_rows(b);
+  return reduce<V>(ex, box_range(b), [=] PDEX_HD(int i, int q) { return f(i, rows.flat(q, ny)); }, op);
 }
 
 }  // namespace pdex

@@ -71,6 +71,9 @@ struct BorderSplit {
   Box interior;
 };
 
+// Every cell of a grid of extents n as one box.
+inline BorderSplit::Box whole_box(const Extents2& n) { return {{0, 0, 0}, {n.nx, n.ny, n.nz}}; }
+
 // The sides whose slabs the exchange sends, from the shared ones: both sides of every cut axis (across
 // a periodic side of the grid a block's slab wraps to the rank at the other end).
 inline unsigned sent_sides(unsigned shared) {
@@ -81,7 +84,7 @@ inline unsigned sent_sides(unsigned shared) {
 
 inline BorderSplit split_border(const Extents2& n, unsigned shared, int depth) {
   BorderSplit s;
-  s.interior = {{0, 0, 0}, {n.nx, n.ny, n.nz}};
+  s.interior = whole_box(n);
   for (int axis = 2; axis >= 0; --axis)
     for (int dir = 0; dir < 2; ++dir) {
       if (!(shared >> (2 * axis + dir) & 1u)) continue;

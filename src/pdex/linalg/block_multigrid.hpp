@@ -6,7 +6,9 @@
 // ranks: the blocks of the next level are then exact halves, red-black colours are the whole grid's, and
 // the transfers beside a shared side read the neighbour's cells from the ghosts (transfer.hpp's open
 // sides). Smoothing sweeps colour by colour with an exchange after each (block_sweeps.hpp); the residual is
-// exchanged before its restriction, the corrected field after its prolongation.
+// exchanged before its restriction, the corrected field after its prolongation. The smoothing's and the
+// residual's exchanges overlap the block's interior (block_step.hpp); the one after the prolongation
+// follows it.
 // The first level that does not split so, or has gather_cells cells or fewer, is gathered onto every rank
 // (agglomeration), which runs one process's multigrid from there (Multigrid or Multigrid3 on the level's
 // whole grid) and takes its block of the correction, ghosts included: a few hundred cells cost less to
@@ -218,8 +220,8 @@ class BlockMultigrid final : public MultigridCycle<T> {
     Level& lv = *levels_[l];
     if (l + 1 == levels_.size()) return bottom(lv, x, b);
     smooth(lv, x, b, settings_.pre, false);
-    residual_field(ex_, lv.op, as_const(x), b, lv.r.view());
-    halo_.exchange(lv.r.view(), lv.bc, Exec::space);
+    step_and_exchange(&halo_, block_parts(&halo_, x.extents(), x.ghost), lv.r.view(), lv.bc, Exec::space,
+                      [&](const CellBox& box) { residual_field(ex_, lv.op, as_const(x), b, lv.r.view(), box); });
     Level& next = *levels_[l + 1];
     restrict_into(lv.r.cview(), next.b.view(), next.x.view(), next.bc);
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());

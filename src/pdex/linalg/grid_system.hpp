@@ -4,6 +4,7 @@
 // Jacobi (the operator's exact diagonal) or one multigrid cycle. On a block of a grid split among MPI
 // ranks (halo set), the shared sides' ghosts come from the neighbours and the products are the whole
 // grid's (the multigrid cycle a BlockMultigrid's).
+#include "pdex/grid/block_step.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/grid/halo.hpp"
 #include "pdex/linalg/grid_ops.hpp"
@@ -28,10 +29,15 @@ struct GridSystem {
     return sum_over_ranks(halo, pdex::residual(ex, op, x, b, r));
   }
 
+  // A block's product goes over its interior while p's slabs travel, then over the cells beside them.
   double apply_dot(FieldView<T> p, FieldView<T> q) {
     fill_ghosts(ex, p, hbc);
-    exchange_halo(halo, p, hbc, Exec::space);
-    return sum_over_ranks(halo, pdex::apply_dot(ex, op, as_const(p), q));
+    if (!halo) return pdex::apply_dot(ex, op, as_const(p), q);
+    const BorderSplit parts = block_parts(halo, p.extents(), p.ghost);
+    double s = 0;
+    halo->exchange(p, hbc, Exec::space, [&] { s = pdex::apply_dot(ex, op, as_const(p), q, parts.interior); });
+    for (int k = 0; k < parts.count; ++k) s += pdex::apply_dot(ex, op, as_const(p), q, parts.border[k]);
+    return halo->sum_over_ranks(s);
   }
 
   double precondition(FieldView<const T> r, FieldView<T> z, double rr) {

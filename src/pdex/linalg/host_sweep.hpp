@@ -9,6 +9,7 @@
 
 #include "pdex/core/parallel_host.hpp"
 #include "pdex/core/reduce_ops.hpp"
+#include "pdex/grid/block_step.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
 #include "pdex/linalg/point_relax.hpp"
@@ -42,25 +43,25 @@ T relax_inner_cells(const Op& a, const FieldView<const T>& in, const FieldView<c
   return m;
 }
 
-// Row j's cells from, from + step, ... below nx, from `in` into `out`: relax_point near the sides, the
+// Row j's cells from, from + step, ... below `to`, from `in` into `out`: relax_point near the sides, the
 // vectorized loop (relax_inner_cells) away from them; their largest |change| (0 when not `measure`).
 template <class T, class Op>
 T relax_row_cells(const Op& a, const FieldView<const T>& in, const FieldView<const T>& b, const FieldView<T>& out,
-                  const FieldBoundary& bc, T omega, int j, int from, int step, bool measure) {
-  const int g = in.ghost, nx = in.nx;
+                  const FieldBoundary& bc, T omega, int j, int from, int step, bool measure, int to) {
+  const int g = in.ghost;
   auto points = [&](int i0, int i1) {
     T m = T(0);
     for (int i = i0; i < i1; i += step) m = larger_change(m, relax_point(a, in, b, out, bc, omega, i, j));
     return m;
   };
   if (j < g || j >= in.ny - g) {
-    const T m = points(from, nx);
+    const T m = points(from, to);
     return measure ? m : T(0);
   }
   int lo = from;
   while (lo < g) lo += step;
-  const int n = std::max(0, (nx - g - lo + step - 1) / step);
-  T m = points(from, lo);
+  const int n = std::max(0, (std::min(to, in.nx - g) - lo + step - 1) / step);
+  T m = points(from, std::min(lo, to));
   for (int c = 0; c < in.ncomp; ++c) {
     const bool per_cell = a.d[c] != nullptr;
     const T inner = measure ? (per_cell ? relax_inner_cells<true, true>(a, in, b, out, omega, c, j, lo, n, step)
@@ -69,15 +70,15 @@ T relax_row_cells(const Op& a, const FieldView<const T>& in, const FieldView<con
                                         : relax_inner_cells<false, false>(a, in, b, out, omega, c, j, lo, n, step));
     m = larger_change(m, inner);
   }
-  m = larger_change(m, points(lo + step * n, nx));
+  m = larger_change(m, points(lo + step * n, to));
   return measure ? m : T(0);
 }
 
-// The cells of colour `color` in row j, in place.
+// The cells of colour `color` in row j from i0 below i1, in place.
 template <class T, class Op>
 T relax_row(const Op& a, const FieldView<T>& x, const FieldView<const T>& b, const FieldBoundary& bc, T omega,
-            int color, int j, bool measure) {
-  return relax_row_cells(a, as_const(x), b, x, bc, omega, j, (j + color) & 1, 2, measure);
+            int color, int j, bool measure, int i0, int i1) {
+  return relax_row_cells(a, as_const(x), b, x, bc, omega, j, i0 + ((i0 + j + color) & 1), 2, measure, i1);
 }
 
 }  // namespace detail
@@ -90,7 +91,7 @@ T host_rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T>
                 bool reverse, bool measure) {
   const Op a = op.refreshed();
   const int red = reverse ? 1 : 0, black = 1 - red;
-  auto row = [&](int color, int j) { return detail::relax_row(a, x, b, bc, omega, color, j, measure); };
+  auto row = [&](int color, int j) { return detail::relax_row(a, x, b, bc, omega, color, j, measure, 0, x.nx); };
   auto wavefront = [&](int j0, int j1) {
     T m = T(0);
     for (int j = j0; j < j1; ++j) {
@@ -106,24 +107,25 @@ T host_rb_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T>
   return reduce_row_blocks<T>(ex, 0, x.ny, wavefront, ends, Max<T>{});
 }
 
-// color_sweep of a five-point operator on a host executor: the rows of one colour's cells, a row's inner
-// cells in the loop that vectorizes (a block of a grid split among ranks sweeps a colour at a time).
+// color_sweep of a five-point operator on a host executor over box `box`: the rows of one colour's cells,
+// a row's inner cells in the loop that vectorizes (a block of a grid split among ranks sweeps a colour at
+// a time).
 template <class Exec, class T, class Op>
 T host_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
-                   int color, bool measure) {
+                   int color, bool measure, const CellBox& box) {
   const Op a = op.refreshed();
-  auto row = [&](int, int j) { return detail::relax_row(a, x, b, bc, omega, color, j, measure); };
-  return reduce<T>(ex, Range2{0, 1, 0, x.ny}, row, Max<T>{});
+  auto row = [&](int, int j) { return detail::relax_row(a, x, b, bc, omega, color, j, measure, box.lo[0], box.hi[0]); };
+  return reduce<T>(ex, Range2{0, 1, box.lo[1], box.hi[1]}, row, Max<T>{});
 }
 
-// jacobi_sweep of a five-point operator on a host executor: row by row, the inner cells of a row in a
-// loop that vectorizes.
+// jacobi_sweep of a five-point operator on a host executor over box `box`: row by row, the inner cells of
+// a row in a loop that vectorizes.
 template <class Exec, class T, class Op>
 T host_jacobi_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
-                    const FieldBoundary& bc, T omega, bool measure) {
+                    const FieldBoundary& bc, T omega, bool measure, const CellBox& box) {
   const Op a = op.refreshed();
-  auto row = [&](int, int j) { return detail::relax_row_cells(a, in, b, out, bc, omega, j, 0, 1, measure); };
-  return reduce<T>(ex, Range2{0, 1, 0, in.ny}, row, Max<T>{});
+  auto row = [&](int, int j) { return detail::relax_row_cells(a, in, b, out, bc, omega, j, box.lo[0], 1, measure, box.hi[0]); };
+  return reduce<T>(ex, Range2{0, 1, box.lo[1], box.hi[1]}, row, Max<T>{});
 }
 
 }  // namespace pdex

@@ -4,15 +4,17 @@
 // times as the algorithm allows.
 #include <cstdint>
 
+#include "pdex/grid/block_step.hpp"
 #include "pdex/linalg/grid_ops.hpp"
 
 namespace pdex {
 
-// q = A p, returning p . q. p's ghosts must hold its (homogeneous) boundary images.
+// q = A p over box b of p's cells (a block's part, block_step.hpp), returning the sum of p . q there.
+// p's ghosts must hold its (homogeneous) boundary images, or b must keep clear of them.
 template <class Exec, class T, class Op>
-double apply_dot(const Exec& ex, const Op& op, FieldView<const T> p, FieldView<T> q) {
-  return reduce<double>(
-      ex, p.interior_rows(),
+double apply_dot(const Exec& ex, const Op& op, FieldView<const T> p, FieldView<T> q, const CellBox& b) {
+  return reduce_box_cells<double>(
+      ex, b, p.ny,
       [=] PDEX_HD(int i, int j) {
         const int64_t o = p.row_offset(i, j);
         double s = 0;
@@ -24,6 +26,12 @@ double apply_dot(const Exec& ex, const Op& op, FieldView<const T> p, FieldView<T
         return s;
       },
       Sum<double>{});
+}
+
+// The same over every cell.
+template <class Exec, class T, class Op>
+double apply_dot(const Exec& ex, const Op& op, FieldView<const T> p, FieldView<T> q) {
+  return apply_dot(ex, op, p, q, whole_box(p.extents()));
 }
 
 // x += a p, r -= a q, returning |r|^2.

@@ -229,7 +229,7 @@ class LinearSolver {
 
   // n sweeps, the last one measured (its largest change). Out of place (Jacobi, a device's red-black
   // sweeps into the other field), cur and other swap after each; a block's are exchanged after each
-  // sweep, or colour (sweep_colours).
+  // sweep, or colour (block_sweeps.hpp; a block's sweeps are never into_).
   T sweeps(FieldView<T>& cur, FieldView<T>& other, T w, int n) {
     if (!jacobi() && !into_ && !halo_) return rb_sweeps(ex_, op_, cur, b_, bc_, w, false, n, true);
     T change = T(0);
@@ -239,10 +239,10 @@ class LinearSolver {
         change = sweep_colours(ex_, op_, cur, b_, bc_, w, false, measure, *halo_);
         continue;
       }
-      change = jacobi() ? jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure)
-                        : rb_sweep_into(ex_, op_, as_const(cur), b_, other, bc_, w, false, measure);
+      if (halo_) change = jacobi_block_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure, *halo_);
+      else if (jacobi()) change = jacobi_sweep(ex_, op_, as_const(cur), b_, other, bc_, w, measure);
+      else change = rb_sweep_into(ex_, op_, as_const(cur), b_, other, bc_, w, false, measure);
       std::swap(cur, other);
-      exchange_halo(halo_, cur, bc_, Exec::space);
     }
     return change;
   }

@@ -84,14 +84,21 @@ void coarse_solve(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const 
   });
 }
 
-// r = b - A x (no norm: nothing waits for the host inside a cycle); any grid (grid_ops.hpp's rows).
+// r = b - A x over box `box` (no norm: nothing waits for the host inside a cycle); any grid (grid_ops.hpp's
+// rows).
 template <class Exec, class T, class Op>
-void residual_field(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b,
-                    FieldView<T> r) {
-  for_each_cell(ex, x.interior_rows(), [=] PDEX_HD(int i, int j) {
+void residual_field(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b, FieldView<T> r,
+                    const CellBox& box) {
+  for_each_box_cell(ex, box, x.ny, [=] PDEX_HD(int i, int j) {
     const int64_t o = x.row_offset(i, j);
     for (int c = 0; c < x.ncomp; ++c) r.comp(c)[o] = b.comp(c)[o] - op.apply(x, i, j, c);
   });
+}
+
+// The same over every cell.
+template <class Exec, class T, class Op>
+void residual_field(const Exec& ex, const Op& op, FieldView<const T> x, FieldView<const T> b, FieldView<T> r) {
+  residual_field(ex, op, x, b, r, whole_box(x.extents()));
 }
 
 // A coarser level's coefficient fields from those of the finer operator `finer`: each component's

@@ -10,6 +10,7 @@
 
 #include "pdex/core/executor.hpp"
 #include "pdex/core/parallel.hpp"
+#include "pdex/grid/block_step.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
@@ -73,56 +74,87 @@ T sweep_cells(const Exec& ex, Range2 r, F cell, bool measure) {
   for_each_cell(ex, r, [=] PDEX_HD(int i, int j) { (void)cell(i, j); });
   return T(0);
 }
+
+// cell(i, r) over box b (for_each_box_cell's numbering), as sweep_cells.
+template <class T, class Exec, class F>
+T sweep_box(const Exec& ex, const CellBox& b, int ny, F cell, bool measure) {
+  if (measure) return reduce_box_cells<T>(ex, b, ny, cell, Max<T>{});
+  for_each_box_cell(ex, b, ny, [=] PDEX_HD(int i, int r) { (void)cell(i, r); });
+  return T(0);
+}
 }  // namespace detail
 
-// x_out = x_in + omega D^-1 (b - A x_in). Returns the largest |change| when `measure`, else 0. The host
-// vectorizes a five-point operator's inner cells (host_sweep.hpp).
+// x_out = x_in + omega D^-1 (b - A x_in) over the cells of box `box` (not empty). Returns the largest
+// |change| when `measure`, else 0. The host vectorizes a five-point operator's inner cells (host_sweep.hpp).
 template <class Exec, class T, class Op>
 T jacobi_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
-               const FieldBoundary& bc, T omega, bool measure) {
+               const FieldBoundary& bc, T omega, bool measure, const CellBox& box) {
   if constexpr (Exec::space == MemorySpace::host && !Op::tensor()) {
-    return host_jacobi_sweep(ex, op, in, b, out, bc, omega, measure);
+    return host_jacobi_sweep(ex, op, in, b, out, bc, omega, measure, box);
   } else {
     const Op a = op.refreshed();
     auto cell = [=] PDEX_HD(int i, int j) { return detail::relax_point(a, in, b, out, bc, omega, i, j); };
-    return detail::sweep_cells<T>(ex, in.interior(), cell, measure);
+    return detail::sweep_box<T>(ex, box, in.ny, cell, measure);
   }
 }
 
-// Updates in place the cells with (i + j) % 2 == color. A launch covers only those cells: a thread
-// per cell of the colour, not a thread per cell with half of them idle; the host goes row by row
-// (host_color_sweep).
+// The same over every cell.
+template <class Exec, class T, class Op>
+T jacobi_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+               const FieldBoundary& bc, T omega, bool measure) {
+  return jacobi_sweep(ex, op, in, b, out, bc, omega, measure, whole_box(in.extents()));
+}
+
+// Updates in place the cells with (i + j) % 2 == color in box `box` (not empty). A launch covers only those
+// cells: a thread per cell of the colour, not a thread per cell with half of them idle; the host goes row
+// by row (host_color_sweep).
 // On a periodic axis of odd length the colouring does not close across the wrap: the two cells beside
 // the seam have one colour and one of them may read the other's old or new image; either is a valid
 // relaxation, so the method still converges, but results are not bit-reproducible there.
 template <class Exec, class T, class Op>
 T color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
-              int color, bool measure) {
+              int color, bool measure, const CellBox& box) {
   if constexpr (Exec::space == MemorySpace::host && !Op::tensor())
-    return host_color_sweep(ex, op, x, b, bc, omega, color, measure);
-  const Range2 half{0, (x.nx + 1) / 2, 0, x.ny};
+    return host_color_sweep(ex, op, x, b, bc, omega, color, measure, box);
+  const int i0 = box.lo[0], i1 = box.hi[0];
+  const Range2 half{i0 / 2, (i1 + 1) / 2, box.lo[1], box.hi[1]};
   const Op a = op.refreshed();
   auto cell = [=] PDEX_HD(int k, int j) {
     const int i = 2 * k + ((j + color) & 1);
-    if (i >= x.nx) return T(0);
+    if (i < i0 || i >= i1) return T(0);
     return detail::relax_point(a, as_const(x), b, x, bc, omega, i, j);
   };
   return detail::sweep_cells<T>(ex, half, cell, measure);
 }
 
+// The same over every cell.
+template <class Exec, class T, class Op>
+T color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, T omega,
+              int color, bool measure) {
+  return color_sweep(ex, op, x, b, bc, omega, color, measure, whole_box(x.extents()));
+}
+
 // Gauss-Seidel for the nine points of a tensor (Helmholtz::tensor), where red cells touch red cells
-// across corners: four colours, i % 2 + 2 (j % 2), no two cells of which are neighbours. One colour:
+// across corners: four colours, i % 2 + 2 (j % 2), no two cells of which are neighbours. One colour, in
+// box `box` (not empty):
 template <class Exec, class T, class Op>
 T tensor_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
-                     T omega, int color, bool measure) {
-  const Range2 quarter{0, (x.nx + 1) / 2, 0, (x.ny + 1) / 2};
+                     T omega, int color, bool measure, const CellBox& box) {
+  const Range2 quarter{box.lo[0] / 2, (box.hi[0] + 1) / 2, box.lo[1] / 2, (box.hi[1] + 1) / 2};
   const Op a = op.refreshed();
   auto cell = [=] PDEX_HD(int p, int q) {
     const int i = 2 * p + (color & 1), j = 2 * q + (color >> 1);
-    if (i >= x.nx || j >= x.ny) return T(0);
+    if (i < box.lo[0] || i >= box.hi[0] || j < box.lo[1] || j >= box.hi[1]) return T(0);
     return detail::relax_point(a, as_const(x), b, x, bc, omega, i, j);
   };
   return detail::sweep_cells<T>(ex, quarter, cell, measure);
+}
+
+// The same over every cell.
+template <class Exec, class T, class Op>
+T tensor_color_sweep(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc,
+                     T omega, int color, bool measure) {
+  return tensor_color_sweep(ex, op, x, b, bc, omega, color, measure, whole_box(x.extents()));
 }
 
 // The colours a tensor's Gauss-Seidel takes: four on a 2D grid, eight on a 3D one (relaxation3.hpp).

@@ -58,35 +58,42 @@ PDEX_HD inline T relax_point3(const Helmholtz3<T, Tensor>& op, const FieldView<c
 }
 }  // namespace detail
 
+// Over box `box` (not empty), and over every cell.
 template <class Exec, class T, bool Tensor>
 T jacobi_sweep(const Exec& ex, const Helmholtz3<T, Tensor>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
-               const FieldBoundary& bc, T omega, bool measure) {
+               const FieldBoundary& bc, T omega, bool measure, const CellBox& box) {
   const int ny = in.ny;
   auto cell = [=] PDEX_HD(int i, int r) {
     return detail::relax_point3(op, in, b, out, bc, omega, i, r % ny, r / ny);
   };
-  return detail::sweep_cells<T>(ex, in.interior_rows(), cell, measure);
+  return detail::sweep_box<T>(ex, box, ny, cell, measure);
+}
+template <class Exec, class T, bool Tensor>
+T jacobi_sweep(const Exec& ex, const Helmholtz3<T, Tensor>& op, FieldView<const T> in, FieldView<const T> b, FieldView<T> out,
+               const FieldBoundary& bc, T omega, bool measure) {
+  return jacobi_sweep(ex, op, in, b, out, bc, omega, measure, whole_box(in.extents()));
 }
 
 namespace detail {
-// The host's colour sweep without a measured change (multigrid's smoothing): row by row, a row's cells of
-// the colour away from every side in a stride-2 loop without edge tests or divisions, which vectorizes,
-// the rest point by point with their images. The same update as relax_point3's.
+// The host's colour sweep over box `box` without a measured change (multigrid's smoothing): row by row, a
+// row's cells of the colour away from every side in a stride-2 loop without edge tests or divisions, which
+// vectorizes, the rest point by point with their images. The same update as relax_point3's.
 template <class Exec, class T>
 void host_color_sweep3(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, FieldView<const T> b,
-                       const FieldBoundary& bc, T omega, int color) {
-  const int nx = x.nx, ny = x.ny, g = x.ghost;
+                       const FieldBoundary& bc, T omega, int color, const CellBox& box) {
+  const int ny = x.ny, g = x.ghost, i0 = box.lo[0], i1 = box.hi[0];
   const T cross = T(2) * op.h.idx2 + T(2) * op.h.idy2 + T(2) * op.h.idz2;  // diag_at's away from the sides
-  for_each_row(ex, 0, ny * x.nz, [&](int r) {
-    const int j = r % ny, k = r / ny, first = (j + k + color) & 1;
-    const auto points = [&](int i0, int i1) {
-      for (int i = i0; i < i1; i += 2) relax_point3(op, as_const(x), b, x, bc, omega, i, j, k);
+  const BoxRows rows = box_rows(box);
+  for_each_row(ex, 0, int(box_range(box).height()), [&](int row) {
+    const int j = rows.row(row), k = rows.plane(row), first = i0 + ((i0 + j + k + color) & 1);
+    const auto points = [&](int from, int to) {
+      for (int i = from; i < to; i += 2) relax_point3(op, as_const(x), b, x, bc, omega, i, j, k);
     };
-    if (j < g || j >= ny - g || near_z_side(x, k)) return points(first, nx);
+    if (j < g || j >= ny - g || near_z_side(x, k)) return points(first, i1);
     int lo = first;
     while (lo < g) lo += 2;
-    const int n = std::max(0, (nx - g - lo + 1) / 2);
-    points(first, lo);
+    const int n = std::max(0, (std::min(i1, x.nx - g) - lo + 1) / 2);
+    points(first, std::min(lo, i1));
     const int64_t o0 = x.offset(lo, j, k);
     for (int c = 0; c < x.ncomp; ++c) {
       T* p = x.comp(c);
@@ -98,42 +105,55 @@ void host_color_sweep3(const Exec& ex, const Helmholtz3<T>& op, FieldView<T> x, 
         p[o] = p[o] + dx;
       }
     }
-    points(lo + 2 * n, nx);
+    points(lo + 2 * n, i1);
   });
 }
 }  // namespace detail
 
-// The cells of one colour, in place: a thread per cell of the colour (on the host, unmeasured: rows,
-// host_color_sweep3).
+// The cells of one colour in box `box` (not empty), in place: a thread per cell of the colour (on the
+// host, unmeasured: rows, host_color_sweep3).
+template <class Exec, class T, bool Tensor>
+T color_sweep(const Exec& ex, const Helmholtz3<T, Tensor>& op, FieldView<T> x, FieldView<const T> b,
+              const FieldBoundary& bc, T omega, int color, bool measure, const CellBox& box) {
+  if constexpr (Exec::space == MemorySpace::host && !Tensor)
+    if (!measure) {
+      detail::host_color_sweep3(ex, op, x, b, bc, omega, color, box);
+      return T(0);
+    }
+  const int i0 = box.lo[0], i1 = box.hi[0];
+  const BoxRows rows = box_rows(box);
+  auto cell = [=] PDEX_HD(int p, int q) {
+    const int j = rows.row(q), k = rows.plane(q), i = 2 * p + ((j + k + color) & 1);
+    if (i < i0 || i >= i1) return T(0);
+    return detail::relax_point3(op, as_const(x), b, x, bc, omega, i, j, k);
+  };
+  return detail::sweep_cells<T>(ex, Range2{i0 / 2, (i1 + 1) / 2, 0, int(box_range(box).height())}, cell, measure);
+}
 template <class Exec, class T, bool Tensor>
 T color_sweep(const Exec& ex, const Helmholtz3<T, Tensor>& op, FieldView<T> x, FieldView<const T> b,
               const FieldBoundary& bc, T omega, int color, bool measure) {
-  if constexpr (Exec::space == MemorySpace::host && !Tensor)
-    if (!measure) {
-      detail::host_color_sweep3(ex, op, x, b, bc, omega, color);
-      return T(0);
-    }
-  const int ny = x.ny, nx = x.nx;
-  auto cell = [=] PDEX_HD(int p, int r) {
-    const int j = r % ny, k = r / ny, i = 2 * p + ((j + k + color) & 1);
-    if (i >= nx) return T(0);
-    return detail::relax_point3(op, as_const(x), b, x, bc, omega, i, j, k);
-  };
-  return detail::sweep_cells<T>(ex, Range2{0, (nx + 1) / 2, 0, ny * x.nz}, cell, measure);
+  return color_sweep(ex, op, x, b, bc, omega, color, measure, whole_box(x.extents()));
 }
 
 // Gauss-Seidel for a tensor's nineteen points, which reach the twelve edge neighbours (not the corners):
-// eight colours, i % 2 + 2 (j % 2) + 4 (k % 2), no two cells of which are neighbours. One colour:
+// eight colours, i % 2 + 2 (j % 2) + 4 (k % 2), no two cells of which are neighbours. One colour, in box
+// `box` (not empty), its pairs of rows and of planes numbered as BoxRows numbers rows:
+template <class Exec, class T>
+T tensor_color_sweep(const Exec& ex, const Helmholtz3<T, true>& op, FieldView<T> x, FieldView<const T> b,
+                     const FieldBoundary& bc, T omega, int color, bool measure, const CellBox& box) {
+  const CellBox pairs{{box.lo[0] / 2, box.lo[1] / 2, box.lo[2] / 2}, {(box.hi[0] + 1) / 2, (box.hi[1] + 1) / 2, (box.hi[2] + 1) / 2}};
+  const BoxRows rows = box_rows(pairs);
+  auto cell = [=] PDEX_HD(int p, int q) {
+    const int i = 2 * p + (color & 1), j = 2 * rows.row(q) + (color >> 1 & 1), k = 2 * rows.plane(q) + (color >> 2);
+    if (i < box.lo[0] || i >= box.hi[0] || j < box.lo[1] || j >= box.hi[1] || k < box.lo[2] || k >= box.hi[2]) return T(0);
+    return detail::relax_point3(op, as_const(x), b, x, bc, omega, i, j, k);
+  };
+  return detail::sweep_cells<T>(ex, box_range(pairs), cell, measure);
+}
 template <class Exec, class T>
 T tensor_color_sweep(const Exec& ex, const Helmholtz3<T, true>& op, FieldView<T> x, FieldView<const T> b,
                      const FieldBoundary& bc, T omega, int color, bool measure) {
-  const int nx = x.nx, ny = x.ny, nz = x.nz, rows = (ny + 1) / 2;
-  auto cell = [=] PDEX_HD(int p, int q) {
-    const int i = 2 * p + (color & 1), j = 2 * (q % rows) + (color >> 1 & 1), k = 2 * (q / rows) + (color >> 2);
-    if (i >= nx || j >= ny || k >= nz) return T(0);
-    return detail::relax_point3(op, as_const(x), b, x, bc, omega, i, j, k);
-  };
-  return detail::sweep_cells<T>(ex, Range2{0, (nx + 1) / 2, 0, rows * ((nz + 1) / 2)}, cell, measure);
+  return tensor_color_sweep(ex, op, x, b, bc, omega, color, measure, whole_box(x.extents()));
 }
 
 // out = one rb_sweeps of in, which is left as it was; in's ghosts must hold its boundary images, and out

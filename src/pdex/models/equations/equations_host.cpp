@@ -18,9 +18,11 @@ namespace {
 // error estimate over the rows.
 template <class T, class Exec, class Rows>
 double on_rows(const Exec& ex, const eq::StageArgs<T>& a, bool reduce, const Rows& rows) {
-  const int width = a.hi[1] - a.lo[1], count = width * (a.hi[2] - a.lo[2]);
+  const CellBox box{{a.lo[0], a.lo[1], a.lo[2]}, {a.hi[0], a.hi[1], a.hi[2]}};
+  const BoxRows numbering = box_rows(box);
+  const int count = int(box_range(box).height());
   const auto row = [&](int q) {  // the box's q-th row as a row of the whole grid (stage_rows' numbering)
-    const int r = (a.lo[2] + q / width) * a.grid.ny + a.lo[1] + q % width;
+    const int r = numbering.flat(q, a.grid.ny);
     return rows(a, r, r + 1);
   };
   if (count <= 0) return 0.0;

@@ -69,7 +69,7 @@ struct TextSystem {
   bool splits() const { return sides->empty(); }
   // The stage on every cell, finished.
   void whole_stage(const Exec& ex, double t, FieldView<const T> u, const RkStores<T, eq::FloorLimit<T>>& st, double t_out) const {
-    stage(ex, t, u, st, false, {{0, 0, 0}, {grid.nx, grid.ny, grid.nz}});
+    stage(ex, t, u, st, false, whole_box(grid.extents()));
     finish_stage(st.out, t_out);
   }
 };

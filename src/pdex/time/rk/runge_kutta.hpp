@@ -59,12 +59,12 @@ constexpr bool takes_volumes() {
 template <class V, class Exec, class U, class F>
 V volume_cells(const Exec& ex, const FieldView<U>& v, F f, bool reduce, const CellBox& b) {
   const Members planes{v.nz, v.ny, v.ghost};
-  const int j0 = b.lo[1], k0 = b.lo[2], rows = b.hi[1] - b.lo[1];
+  const BoxRows rows = box_rows(b);
   const auto cell = [=] PDEX_HD(int i, int q) {
-    const int k = k0 + q / rows, j = j0 + q % rows;
+    const int k = rows.plane(q), j = rows.row(q);
     return f(i, j, k, planes.row(k, j));
   };
-  const Range2 r{b.lo[0], b.hi[0], 0, rows * (b.hi[2] - b.lo[2])};
+  const Range2 r = box_range(b);
   if (reduce) return pdex::reduce<V>(ex, r, cell, Max<V>{});
   for_each_cell(ex, r, [=] PDEX_HD(int i, int q) { (void)cell(i, q); });
   return V(0);
@@ -169,7 +169,7 @@ class RungeKutta {
     const auto cells = [&](const CellBox& b) { e = std::max(e, stage_cells(s, ts, tau, at, reduce, b)); };
     if constexpr (runs_stages)
       if (!sys_.splits()) {
-        cells(split_border(u_.grid().extents(), 0u, 0).interior);
+        cells(whole_box(u_.grid().extents()));
         sys_.finish_stage(out, t_out);
         exchange_halo(halo_, out, bc_, Exec::space);
         return e;
