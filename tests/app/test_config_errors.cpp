@@ -99,6 +99,29 @@ TEST(ConfigErrors, NonPositiveSizesAreRefused) {
                  {"cfg.toml", "key 'grid.dx'", "expected a positive spacing"});
 }
 
+// run.steps_per_pass: 1 to 16, forward Euler's, not beside run.temporal_blocking = false; a count the
+// run's schedules cannot take is refused before any step, naming what it can take.
+TEST(ConfigErrors, StepsPerPassIsCheckedBeforeTheRun) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", gray_scott_config());
+  const auto with = [&](const std::vector<std::string>& sets) {
+    std::vector<std::string> a{"run", dir.str("cfg.toml"), "--out", dir.str("out")};
+    for (const std::string& s : sets) a.insert(a.end(), {"--set", s});
+    return run_pdex(a);
+  };
+  expect_refused(with({"run.steps_per_pass=0"}), {"cfg.toml", "key 'run.steps_per_pass'", "expected 1 to 16"});
+  expect_refused(with({"run.steps_per_pass=17"}), {"key 'run.steps_per_pass'", "expected 1 to 16"});
+  expect_refused(with({"run.steps_per_pass=4", "run.temporal_blocking=false"}), {"key 'run.steps_per_pass'", "set one of them"});
+  expect_refused(with({"run.steps_per_pass=4", "time.scheme=\"theta\""}), {"key 'run.steps_per_pass'", "forward Euler's", "\"theta\""});
+  const std::string y_sides = "grid.boundary={ left = \"periodic\", right = \"periodic\", bottom = { u = \"periodic\", v = \"neumann\" }, "
+                              "top = { u = \"periodic\", v = \"neumann\" } }";  // the rows need one y axis for every species
+  expect_refused(with({"run.steps_per_pass=4", y_sides}), {"run.steps_per_pass = 4", "on the CPU in f32, can go 1 step a pass"});
+  EXPECT_FALSE(fs::exists(dir / "out" / "u_000000.npy")) << "refused before the first output";
+  const Outcome ok = with({"run.steps_per_pass=3"});
+  ASSERT_EQ(ok.status, 0) << ok.output;
+  EXPECT_EQ(read_json(dir / "out" / "summary.json")["schedule"]["name"], "cache-blocked rows, 3 steps a pass");
+}
+
 // A grid that cannot fit must be refused at once, without trying to allocate it (the address space is
 // capped at 4 GiB so that a regression fails here instead of exhausting the machine).
 TEST(ConfigErrors, GridTooLargeForMemoryFailsFast) {

@@ -170,6 +170,18 @@ TEST_F(MpiRun, BlocksGoSeveralStepsAPassAsTheWholeGrid) {
   }
 }
 
+// run.steps_per_pass = 3 on a grid below the size that blocks by itself, split along y over 2 ranks: the
+// blocks go 3 steps a pass with ghost rows 3 deep, one process's fields bit for bit (10 steps: passes
+// and steps left over).
+TEST_F(MpiRun, BlocksTakeTheStepsPerPassAsked) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", gray_scott_config("every = 5\n", 256, 256, 10));
+  ASSERT_TRUE(one_and_split(dir, "three", 2, {"--set", "run.steps_per_pass=3"}).ok());
+  EXPECT_EQ(read_json(dir / "split_three" / "summary.json")["schedule"]["name"], "cache-blocked rows, 3 steps a pass");
+  expect_same_fields(dir / "one_three", dir / "split_three", "000005");
+  expect_same_fields(dir / "one_three", dir / "split_three", "000010");
+}
+
 // A 3D box split along each axis in turn and automatically: the bottom and top sides periodic across
 // the ranks, Dirichlet and Neumann z sides.
 TEST_F(MpiRun, ThreeDimensionalBlocksGiveTheOneProcessResult) {

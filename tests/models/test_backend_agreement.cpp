@@ -111,6 +111,27 @@ TEST_P(SerialOpenMPTest, RowBlockingIsBitwiseOneStepAPass) {
   }
 }
 
+// run.steps_per_pass = k puts any grid the host's rows take on k steps a pass, bit for bit the run one
+// pass a step (steps_per_pass = 1): a small grid, periodic and mixed sides, counts that leave steps over.
+TEST_P(SerialOpenMPTest, StepsPerPassTakesAnyCountBitwise) {
+  const Grid2 g{203, 157};
+  for (const ArdSpec& s : {gray_scott_from_noise(g), with_mixed_sides(gray_scott_from_noise(g))}) {
+    ArdSpec once = s;
+    once.steps_per_pass = 1;
+    for (int k : {2, 3, 5}) {
+      ArdSpec blocked = s;
+      blocked.steps_per_pass = k;
+      ASSERT_EQ(euler_plan<double>(blocked, EulerSchedules::host).name(), "cache-blocked rows, " + std::to_string(k) + " steps a pass");
+      for (Backend b : {Backend::serial, Backend::openmp}) {
+        auto a = make_ard_stepper(blocked, b, GetParam()), c = make_ard_stepper(once, b, GetParam());
+        a->advance(11);
+        c->advance(11);
+        for (int f = 0; f < 2; ++f) EXPECT_TRUE(same_bits(a->values(f), c->values(f))) << k << " steps, field " << f << ", " << backend_name(b);
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Precisions, SerialOpenMPTest, ::testing::Values(Precision::f64, Precision::f32),
                          [](const auto& p) { return std::string(precision_name(p.param)); });
 
@@ -217,6 +238,60 @@ TEST_P(CpuCudaTest, StreamingIsBitwiseOneLaunchPerStep) {
       EXPECT_GT(rel_l2_diff(streamed->values(f), initial_of(s, std::size_t(f))), 1e-9) << "the run changed nothing";
     }
   }
+}
+
+// run.steps_per_pass = k takes the device's streaming at any grid size (a 515 x 517 grid, below the size
+// it is chosen from), bit for bit one launch a step, with mixed sides.
+TEST_P(CpuCudaTest, StepsPerPassStreamsSmallGridsBitwise) {
+  ArdSpec s = with_mixed_sides(gray_scott_from_noise(Grid2{515, 517}));
+  s.steps_per_pass = GetParam() == Precision::f64 ? EulerStream<double>::steps : EulerStream<float>::steps;
+  ASSERT_EQ(GetParam() == Precision::f64 ? euler_plan<double>(s, EulerSchedules::device).kind : euler_plan<float>(s, EulerSchedules::device).kind,
+            EulerPlan::stream);
+  ArdSpec once = s;
+  once.steps_per_pass = 1;
+  auto streamed = make_ard_stepper(s, Backend::cuda, GetParam()), plain = make_ard_stepper(once, Backend::cuda, GetParam());
+  streamed->advance(13);
+  plain->advance(13);
+  for (int f = 0; f < 2; ++f) EXPECT_TRUE(same_bits(streamed->values(f), plain->values(f))) << "field " << f;
+}
+
+// run.steps_per_pass: a count the run's schedules take, at any grid size; 1 is one pass a step; another
+// count is refused, naming the counts the run can take.
+TEST(EulerPlanTest, StepsPerPassChoosesTheCountOrIsRefused) {
+  ArdSpec host = catalog_spec("gray_scott", Grid2{256, 256});
+  host.steps_per_pass = 3;
+  EXPECT_EQ(euler_plan<float>(host, EulerSchedules::host).name(), "cache-blocked rows, 3 steps a pass");
+  ArdSpec big = catalog_spec("gray_scott", Grid2{1024, 1024});
+  big.steps_per_pass = 1;
+  EXPECT_EQ(euler_plan<double>(big, EulerSchedules::host).kind, EulerPlan::cells);
+  ArdSpec one_sided = host;
+  one_sided.bc.side[top][1] = SideBc{BcKind::neumann, 0.0};
+  const auto refused = [](auto plan, const std::vector<std::string>& parts) {
+    try {
+      plan();
+      ADD_FAILURE() << "not refused";
+    } catch (const InputError& e) {
+      for (const std::string& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+    }
+  };
+  refused([&] { euler_plan<double>(one_sided, EulerSchedules::host); }, {"run.steps_per_pass = 3", "on the CPU in f64, can go 1 step a pass"});
+  ArdSpec dev = catalog_spec("gray_scott", Grid2{512, 512});
+  for (int k : {EulerStream<float>::steps, EulerTiles<float>::steps}) {
+    dev.steps_per_pass = k;
+    EXPECT_EQ(euler_plan<float>(dev, EulerSchedules::device).steps_per_pass, k);
+  }
+  EXPECT_EQ(euler_plan<float>(dev, EulerSchedules::device).kind, EulerPlan::tiles);
+  dev.steps_per_pass = 1;
+  EXPECT_EQ(euler_plan<float>(dev, EulerSchedules::device).kind, EulerPlan::cells);
+  dev.steps_per_pass = 3;
+  refused([&] { euler_plan<float>(dev, EulerSchedules::device); },
+          {"4 (register streaming, 4 steps a pass), 8 (temporally blocked tiles, 8 steps a pass), 1 step a pass", "f32"});
+  refused([&] { euler_plan<double>(dev, EulerSchedules::device); }, {"can go 6 (register streaming, 6 steps a pass), 1 step"});
+  Grid2 g3{32, 32, 1.0, 1.0};
+  g3.nz = 32, g3.dz = 1.0;
+  ArdSpec volume = catalog_spec("gray_scott", g3);
+  volume.steps_per_pass = 2;
+  refused([&] { euler_plan<float>(volume, EulerSchedules::device); }, {"can go 1 step a pass"});
 }
 
 // Which schedule forward Euler takes (the summary reports it): several steps a pass where a device has

@@ -38,6 +38,7 @@ struct ArdSpec {
   double tol = 1e-6;       // Merson's epsilon (seed 003, Algorithm 4.1)
   SolverSettings solver;   // the theta scheme's linear solves
   bool temporal_blocking = true;  // let CUDA take several steps per launch where it can (periodic, isotropic)
+  int steps_per_pass = 0;         // run.steps_per_pass: forward Euler's steps a pass over memory; 0: chosen (euler_plan)
   // An ensemble: grid, initial and parameter cells are then the members' stacked (forward Euler only).
   Members members;
   bool uniform_members = false;  // every parameter of the ensemble is one number within each member
