@@ -87,10 +87,10 @@ TEST_P(SerialOpenMPTest, GrayScottIsBitIdenticalAfter200Steps) {
   for (int f = 0; f < 2; ++f) EXPECT_TRUE(same_bits(serial->values(f), openmp->values(f))) << "field " << f;
 }
 
-// A run the host blocks in rows (euler_plan: f64, 1024^2 cells and up) is the same run one pass a step,
-// bit for bit: periodic and mixed sides, a parameter per cell (Turing), a grid no multiple of a chunk,
-// and 13 steps (passes of blocked_steps and steps left over), on Serial and OpenMP. (f32 runs are not
-// blocked; time/test_euler_blocked.cpp checks the schedule itself in both precisions.)
+// A run the host blocks in rows (euler_plan: 1024^2 cells and up) is the same run one pass a step, bit
+// for bit: periodic and mixed sides, a parameter per cell (Turing), a grid no multiple of a chunk, and 13
+// steps (passes of blocked_steps and steps left over), on Serial and OpenMP, in f64 (f32 below, with
+// run.steps_per_pass; time/test_euler_blocked.cpp checks the schedule itself in both precisions).
 TEST_P(SerialOpenMPTest, RowBlockingIsBitwiseOneStepAPass) {
   if (GetParam() == Precision::f32) GTEST_SKIP() << "f32 runs take one pass a step (EulerPlanTest)";
   const Grid2 g{1031, 1019};

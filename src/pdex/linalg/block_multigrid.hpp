@@ -6,9 +6,9 @@
 // ranks: the blocks of the next level are then exact halves, red-black colours are the whole grid's, and
 // the transfers beside a shared side read the neighbour's cells from the ghosts (transfer.hpp's open
 // sides). Smoothing sweeps colour by colour with an exchange after each (block_sweeps.hpp); the residual is
-// exchanged before its restriction, the corrected field after its prolongation. The smoothing's and the
-// residual's exchanges overlap the block's interior (block_step.hpp); the one after the prolongation
-// follows it.
+// exchanged before its restriction, the corrected field after its prolongation. Those exchanges overlap
+// work on the block's interior (block_step.hpp): the cells beside the sent sides first, the rest while
+// their slabs travel; in 3D the coarse correction's own exchange before the prolongation does not.
 // The first level that does not split so, or has gather_cells cells or fewer, is gathered onto every rank
 // (agglomeration), which runs one process's multigrid from there (Multigrid or Multigrid3 on the level's
 // whole grid) and takes its block of the correction, ghosts included: a few hundred cells cost less to
@@ -229,11 +229,11 @@ class BlockMultigrid final : public MultigridCycle<T> {
       // The trilinear prolongation reads ghosts outside along two or three axes too (Multigrid3's).
       fill_ghosts(ex_, next.x.view(), next.bc);
       halo_.exchange(next.x.view(), next.bc, Exec::space);
-      prolong_add3(ex_, next.x.cview(), x, lv.bc);
-    } else {
-      prolong_add(ex_, next.x.cview(), x, lv.bc);
     }
-    halo_.exchange(x, lv.bc, Exec::space);
+    step_and_exchange(&halo_, block_parts(&halo_, x.extents(), x.ghost), x, lv.bc, Exec::space, [&](const CellBox& box) {
+      if constexpr (Op::volume()) prolong_add3(ex_, next.x.cview(), x, lv.bc, box);
+      else prolong_add(ex_, next.x.cview(), x, lv.bc, box);
+    });
     smooth(lv, x, b, settings_.post, true);
   }
 

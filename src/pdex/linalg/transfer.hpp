@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "pdex/core/parallel.hpp"
+#include "pdex/grid/block_step.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
 
@@ -176,12 +177,13 @@ PDEX_HD inline void add_prolonged(const FieldView<const T>& coarse, const FieldV
 }
 }  // namespace detail
 
-// fine_x += P coarse_x; coarse_x's ghosts must hold its boundary images. Writes fine_x's images too.
+// fine_x += P coarse_x over box `box` of fine_x's cells; coarse_x's ghosts must hold its boundary images.
+// Writes fine_x's images too.
 template <class Exec, class T>
-void prolong_add(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, const FieldBoundary& fine_bc) {
+void prolong_add(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, const FieldBoundary& fine_bc, const CellBox& box) {
   const detail::AxisMap mx{double(coarse.nx) / fine.nx, fine.nx}, my{double(coarse.ny) / fine.ny, fine.ny};
   const bool halved = halves_exactly(fine, coarse);
-  for_each_cell(ex, fine.interior(), [=] PDEX_HD(int i, int j) {
+  for_each_box_cell(ex, box, fine.ny, [=] PDEX_HD(int i, int j) {
     if (halved) {
       // Fine cell i lies a quarter of a coarse cell beyond coarse cell (i - 1) / 2 (rounded down; -1 is
       // the ghost) or before the next one.
@@ -193,6 +195,12 @@ void prolong_add(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, c
       detail::add_prolonged(coarse, fine, fine_bc, i, j, I, J, tx, ty);
     }
   });
+}
+
+// The same over every cell.
+template <class Exec, class T>
+void prolong_add(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, const FieldBoundary& fine_bc) {
+  prolong_add(ex, coarse, fine, fine_bc, whole_box(fine.extents()));
 }
 
 }  // namespace pdex

@@ -84,12 +84,13 @@ void restrict3(const Exec& ex, FieldView<const T> fine, FieldView<T> coarse_b, u
   });
 }
 
-// fine += P coarse, with fine's boundary images; coarse's ghosts must hold its images (fill_ghosts).
+// fine += P coarse over box `box` of fine's cells, with fine's boundary images; coarse's ghosts must hold
+// its images (fill_ghosts).
 template <class Exec, class T>
-void prolong_add3(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, const FieldBoundary& fine_bc) {
+void prolong_add3(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, const FieldBoundary& fine_bc, const CellBox& box) {
   const detail::AxisMaps3 m = detail::AxisMaps3::between(fine, coarse);
   const int ny = fine.ny;
-  for_each_cell(ex, fine.interior_rows(), [=] PDEX_HD(int i, int r) {
+  for_each_box_cell(ex, box, ny, [=] PDEX_HD(int i, int r) {
     const int j = r % ny, k = r / ny;
     double tx, ty, tz;
     const int I = detail::lower_of(m.x.coarse_coord(i), tx), J = detail::lower_of(m.y.coarse_coord(j), ty),
@@ -105,6 +106,12 @@ void prolong_add3(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, 
       push_cell_images(fine, fine_bc, c, i, j, k, v);
     }
   });
+}
+
+// The same over every cell.
+template <class Exec, class T>
+void prolong_add3(const Exec& ex, FieldView<const T> coarse, FieldView<T> fine, const FieldBoundary& fine_bc) {
+  prolong_add3(ex, coarse, fine, fine_bc, whole_box(fine.extents()));
 }
 
 }  // namespace pdex
