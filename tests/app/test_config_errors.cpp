@@ -111,6 +111,8 @@ TEST(ConfigErrors, StepsPerPassIsCheckedBeforeTheRun) {
   };
   expect_refused(with({"run.steps_per_pass=0"}), {"cfg.toml", "key 'run.steps_per_pass'", "expected 1 to 16"});
   expect_refused(with({"run.steps_per_pass=17"}), {"key 'run.steps_per_pass'", "expected 1 to 16"});
+  expect_refused(with({"run.step_per_pass=4"}), {"key 'run.step_per_pass'", "did you mean 'run.steps_per_pass'?"});
+  expect_refused(with({"run.rank=[1, 1]"}), {"key 'run.rank'", "did you mean 'run.ranks'?"});
   expect_refused(with({"run.steps_per_pass=4", "run.temporal_blocking=false"}), {"key 'run.steps_per_pass'", "set one of them"});
   expect_refused(with({"run.steps_per_pass=4", "time.scheme=\"theta\""}), {"key 'run.steps_per_pass'", "forward Euler's", "\"theta\""});
   const std::string y_sides = "grid.boundary={ left = \"periodic\", right = \"periodic\", bottom = { u = \"periodic\", v = \"neumann\" }, "
