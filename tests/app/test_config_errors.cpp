@@ -99,6 +99,26 @@ TEST(ConfigErrors, NonPositiveSizesAreRefused) {
                  {"cfg.toml", "key 'grid.dx'", "expected a positive spacing"});
 }
 
+// A misspelt key that the run needs is named as a misspelling, not only as the missing key (the check for
+// unknown keys comes after the whole file is read, too late for these).
+TEST(ConfigErrors, AMisspeltRequiredKeyIsNamed) {
+  ScratchDir dir;
+  std::string text = gray_scott_config();
+  text.replace(text.find("steps = 20"), 10, "step = 20");
+  expect_refused(run_config(dir, text), {"key 'time'", "give exactly one of 'steps' and 't_end'",
+                                         "'time.step' is not a key: did you mean 'time.steps'?"});
+  text.replace(text.find("step = 20"), 9, "t_ned = 20.0");
+  expect_refused(run_config(dir, text), {"'time.t_ned' is not a key: did you mean 'time.t_end'?"});
+  const std::string equations = "[model]\nname = \"equations\"\npresett = \"gray_scott\"\n[grid]\nnx = 16\nny = 16\n"
+                                "[time]\ndt = 1.0\nsteps = 2\n[run]\nbackend = \"serial\"\nprogress = false\n";
+  expect_refused(run_config(dir, equations), {"key 'model.species'", "'model.presett' is not a key: did you mean 'model.preset'?"});
+  text = gray_scott_config();
+  text.replace(text.find("steps = 20"), 10, "dt_out = 20");  // two edits and more from either: no guess
+  const Outcome o = run_config(dir, text);
+  expect_refused(o, {"give exactly one of 'steps' and 't_end'"});
+  EXPECT_FALSE(contains(o.output, "did you mean")) << o.output;
+}
+
 // run.steps_per_pass: 1 to 16, forward Euler's, not beside run.temporal_blocking = false; a count the
 // run's schedules cannot take is refused before any step, naming what it can take.
 TEST(ConfigErrors, StepsPerPassIsCheckedBeforeTheRun) {

@@ -104,7 +104,24 @@ const toml::node* ConfigReader::find(const std::string& path) {
   return n;
 }
 
-bool ConfigReader::has(const std::string& path) { return lookup(path) != nullptr; }
+bool ConfigReader::has(const std::string& path) {
+  asked_.insert(path);
+  return lookup(path) != nullptr;
+}
+
+std::string ConfigReader::misspelling_note(const std::vector<std::string>& wanted) const {
+  std::vector<std::string> leaves;
+  collect_leaves(root_, "", leaves);
+  for (const std::string& w : wanted) {
+    const std::string table = w.substr(0, w.rfind('.') + 1);  // "time." ("" for a top-level key)
+    std::vector<std::string> unread;
+    for (const std::string& k : leaves)
+      if (!used_.count(k) && k.compare(0, table.size(), table) == 0 && k.find('.', table.size()) == std::string::npos)
+        unread.push_back(k);
+    if (const std::string k = closest(w, unread, 3); !k.empty()) return "; '" + k + "' is not a key: did you mean '" + w + "'?";
+  }
+  return {};
+}
 
 void ConfigReader::mark_used(const std::string& path) {
   const toml::node* n = lookup(path);

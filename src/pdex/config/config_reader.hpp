@@ -24,6 +24,9 @@ class ConfigReader {
   // The node at a dotted path, or null; marks it as understood.
   const toml::node* find(const std::string& path);
   bool has(const std::string& path);
+  // For an error about a missing key: "; 'K' is not a key: did you mean 'W'?" where the file holds a key K,
+  // read by nothing, in the table of one W of `wanted` and within two edits of it; "" otherwise.
+  std::string misspelling_note(const std::vector<std::string>& wanted) const;
 
   double get_double(const std::string& path, std::optional<double> fallback = std::nullopt);
   int64_t get_int(const std::string& path, std::optional<int64_t> fallback = std::nullopt);

@@ -19,7 +19,8 @@ RunClock read_steps_clock(ConfigReader& cfg, const std::string& scheme) {
   c.dt = cfg.get_double("time.dt");
   if (!(c.dt > 0) || !std::isfinite(c.dt)) cfg.fail("time.dt", "expected a positive time step");
   const bool has_steps = cfg.has("time.steps"), has_end = cfg.has("time.t_end");
-  if (has_steps == has_end) cfg.fail("time", "give exactly one of 'steps' and 't_end'");
+  if (has_steps == has_end)
+    cfg.fail("time", "give exactly one of 'steps' and 't_end'" + (has_steps ? "" : cfg.misspelling_note({"time.steps", "time.t_end"})));
   if (has_steps) {
     c.steps = cfg.get_int("time.steps");
     if (c.steps < 0) cfg.fail("time.steps", "expected a non-negative number of steps");

@@ -103,7 +103,8 @@ std::optional<double> preset_value(const ReactionInfo* preset, const std::string
 eq::TextModel read_text(ConfigReader& cfg, const ReactionInfo* preset) {
   eq::TextModel m;
   m.species = cfg.get_strings("model.species", preset ? preset->species : std::vector<std::string>{});
-  if (m.species.empty()) cfg.fail("model.species", "name the species, e.g. species = [\"u\", \"v\"]");
+  if (m.species.empty())
+    cfg.fail("model.species", "name the species, e.g. species = [\"u\", \"v\"]" + cfg.misspelling_note({"model.species", "model.preset"}));
   for (const std::string& k : keys_of(cfg, "model.equations"))
     if (index_in(m.species, k) < 0) cfg.fail("model.equations." + k, "'" + k + "' is not one of model.species");
   for (const std::string& s : m.species) {
