@@ -140,7 +140,7 @@ void read_run(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
 
 // run.ranks = [px, py] (3D grids: [px, py, pz]): how `mpirun -n P` splits the grid (app/ranks.hpp).
 void read_ranks(ConfigReader& cfg, RunConfig& rc, const Grid2& grid) {
-  if (!cfg.find("run.ranks")) return;  // find, not has: a misspelling is then told of it
+  if (!cfg.has("run.ranks")) return;
   for (double p : cfg.get_doubles("run.ranks", grid.is_3d() ? 3 : 2)) {
     if (!(p >= 1 && p <= 65536 && p == std::floor(p)))
       cfg.fail("run.ranks", grid.is_3d() ? "expected [px, py, pz]: positive integers, ranks along x, y and z"

@@ -23,6 +23,7 @@ class ConfigReader {
   const toml::table& root() const { return root_; }
   // The node at a dotted path, or null; marks it as understood.
   const toml::node* find(const std::string& path);
+  // Whether the path is present; recorded as asked, so that a misspelling of it gets the hint.
   bool has(const std::string& path);
   // For an error about a missing key: "; 'K' is not a key: did you mean 'W'?" where the file holds a key K,
   // read by nothing, in the table of one W of `wanted` and within two edits of it; "" otherwise.

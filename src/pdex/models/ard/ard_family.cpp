@@ -141,7 +141,7 @@ RunClock read_clock(ConfigReader& cfg, ArdSpec& s) {
 // run's schedules take it, once the backend and precision are known).
 constexpr int max_steps_per_pass = 16;
 void read_steps_per_pass(ConfigReader& cfg, ArdSpec& s) {
-  if (!cfg.find("run.steps_per_pass")) return;  // find, not has: a misspelling is then told of it
+  if (!cfg.has("run.steps_per_pass")) return;
   const int64_t k = cfg.get_int("run.steps_per_pass");
   if (k < 1 || k > max_steps_per_pass)
     cfg.fail("run.steps_per_pass", "expected 1 to " + std::to_string(max_steps_per_pass) + " (forward Euler's steps a pass over memory), found " + std::to_string(k));
