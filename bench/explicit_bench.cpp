@@ -22,6 +22,7 @@
 #include "pdex/core/error.hpp"
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/ard/ard_stepper.hpp"
+#include "pdex/models/equations/equations_plan.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/models/ard/ard_euler_plan.hpp"
 
@@ -63,19 +64,23 @@ EquationsSpec text_spec(const ArdSpec& a) {
     s.params.push_back(a.params.at(p.name));
   }
   s.program = eq::compile(s.text);
+  mark_constant_params(s);
   s.initial = a.initial;
   s.bc = a.bc;
   s.floor.assign(r.species.size(), a.clamp ? 0.0 : -std::numeric_limits<double>::infinity());
   s.dt = a.dt;
+  s.temporal_blocking = a.temporal_blocking;
   return s;
 }
 
 // A stepper for one row: the built-in kernels per step ("step") or several steps a pass ("blocked"), or the
-// model as text, compiled ("text") or in the interpreter ("interp", as where no compiler is found).
+// model as text, compiled, one pass a step ("text") or several ("text-blocked"), or in the interpreter
+// ("interp", as where no compiler is found).
 std::unique_ptr<Stepper> row_stepper(const std::string& schedule, const std::string& model, int n, int dims, Backend b, Precision p) {
   if (schedule == "step" || schedule == "blocked")
     return make_ard_stepper(bench::bench_spec(model, n, schedule == "blocked", dims), b, p);
-  if (schedule == "text") return make_equations_stepper(text_spec(bench::bench_spec(model, n, false)), b, p);
+  if (schedule == "text" || schedule == "text-blocked")
+    return make_equations_stepper(text_spec(bench::bench_spec(model, n, schedule == "text-blocked")), b, p);
   ::setenv("PDEX_CXX", "none", 1);
   auto s = make_equations_stepper(text_spec(bench::bench_spec(model, n, false)), b, p);
   ::unsetenv("PDEX_CXX");
@@ -136,7 +141,7 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
     std::vector<std::string> schedules{"step"};
     if (dims == 2) schedules.push_back("blocked");
     const EulerSchedules where = b == Backend::cuda ? EulerSchedules::device : EulerSchedules::host;
-    if (text) schedules.push_back("text");
+    if (text) schedules.insert(schedules.end(), {"text", "text-blocked"});
     if (text && b != Backend::cuda) schedules.push_back("interp");
     std::map<std::pair<std::string, int>, double> builtin;  // Gcell/s of the per-step kernel by precision and width
     for (const std::string& sched : schedules)
@@ -145,8 +150,11 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
           const double cells = std::pow(double(n), dims);
           if (b == Backend::serial && cells > max_serial_cells) continue;
           const ArdSpec blocked_spec = bench::bench_spec(model, n, true);
-          const EulerPlan plan = pn == "f32" ? euler_plan<float>(blocked_spec, where) : euler_plan<double>(blocked_spec, where);
-          if (sched == "blocked" && plan.steps_per_pass == 1) continue;
+          const EulerPlan plan = sched == "text-blocked"
+                                     ? (pn == "f32" ? text_euler_plan<float>(text_spec(blocked_spec), b == Backend::cuda)
+                                                    : text_euler_plan<double>(text_spec(blocked_spec), b == Backend::cuda))
+                                     : (pn == "f32" ? euler_plan<float>(blocked_spec, where) : euler_plan<double>(blocked_spec, where));
+          if ((sched == "blocked" || sched == "text-blocked") && plan.steps_per_pass == 1) continue;
           if (sched == "interp" && double(n) * n > max_interp_cells) continue;
           auto s = row_stepper(sched, model, n, dims, b, parse_precision(pn));
           const double t = seconds_per_step(*s, min_time, 3);
@@ -157,7 +165,7 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
           std::printf("%-8s %-8s %-5s %6d %12.4g %10.3f %9.1f %8.1f%% %10.1f%%\n", bn.c_str(), sched.c_str(), pn.c_str(), n, t,
                       gcells, gbs, 100 * gbs / peak, 100 * of_builtin);
           std::fflush(stdout);
-          out["explicit"].push_back({{"backend", bn}, {"schedule", sched == "blocked" ? plan.name() : sched}, {"device", device_name(b)},
+          out["explicit"].push_back({{"backend", bn}, {"schedule", sched == "blocked" ? plan.name() : sched == "text-blocked" ? "text, " + plan.name() : sched}, {"device", device_name(b)},
                                      {"precision", pn}, {"model", model}, {"nx", n}, {"ny", n}, {"nz", dims == 3 ? n : 1},
                                      {"seconds_per_step", t}, {"gcells_per_s", gcells}, {"gbytes_per_s", gbs},
                                      {"fraction_of_peak", gbs / peak}, {"fraction_of_builtin", of_builtin}});

@@ -144,6 +144,29 @@ TEST(ConfigErrors, StepsPerPassIsCheckedBeforeTheRun) {
   EXPECT_EQ(read_json(dir / "out" / "summary.json")["schedule"]["name"], "cache-blocked rows, 3 steps a pass");
 }
 
+// A text model goes several steps a pass where its program suits the schedule (equations_plan.hpp); on
+// the CPU one whose operators nest (two rings of ghosts) is refused before the run, saying why.
+TEST(ConfigErrors, StepsPerPassOfATextModel) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", "[model]\nname = \"equations\"\npreset = \"gray_scott\"\n[grid]\nnx = 16\nny = 16\n"
+                                     "[time]\ndt = 1.0\nsteps = 2\n[run]\nbackend = \"serial\"\nprogress = false\n");
+  const auto with = [&](const std::vector<std::string>& sets) {
+    std::vector<std::string> a{"run", dir.str("cfg.toml"), "--out", dir.str("out")};
+    for (const std::string& s : sets) a.insert(a.end(), {"--set", s});
+    return run_pdex(a);
+  };
+  const std::string nested = "model.equations.u=\"-lap(lap(u))*0.01 + Du*lap(u) - u*v^2 + F*(1 - u)\"";
+  expect_refused(with({"run.steps_per_pass=4", nested}),
+                 {"run.steps_per_pass = 4", "goes 1 step a pass on the CPU", "an operator is applied to an operator"});
+  expect_refused(with({"run.steps_per_pass=4", "time.scheme=\"theta\""}), {"key 'run.steps_per_pass'", "forward Euler's", "\"theta\""});
+  EXPECT_FALSE(fs::exists(dir / "out" / "u_000000.npy")) << "refused before the first output";
+  for (const auto& [k, name] : {std::pair{1, "one pass a step, by cells"}, std::pair{4, "cache-blocked rows, 4 steps a pass"}}) {
+    const Outcome ok = with({"run.steps_per_pass=" + std::to_string(k)});
+    ASSERT_EQ(ok.status, 0) << ok.output;
+    EXPECT_EQ(read_json(dir / "out" / "summary.json")["schedule"]["name"], name);
+  }
+}
+
 // A grid that cannot fit must be refused at once, without trying to allocate it (the address space is
 // capped at 4 GiB so that a regression fails here instead of exhausting the machine).
 TEST(ConfigErrors, GridTooLargeForMemoryFailsFast) {

@@ -264,6 +264,74 @@ TEST(EquationsRun, OnTheGpuTheTextIsTheBuiltInModelAndTheCpusAnswer) {
   EXPECT_LT(largest_difference(single, final_field(config(gray_scott_builtin, "\"periodic\"", "cuda", "f32", 200), "v", 200)), 1e-5);
 }
 
+// Text models for the schedules of several steps a pass: a clamp, a parameter field, x, y and t, an
+// advection, one species and two.
+const std::string two_initial = "[initial]\nu = { value = 0.5, noise = 0.1, seed = 1 }\nv = { value = 0.25, noise = 0.1, seed = 2 }\n";
+const std::vector<std::string> pass_models{
+    std::string(gray_scott_text) + "[model.clamp]\nv = 0.0\n" + two_initial,
+    "name = \"equations\"\nspecies = [\"u\", \"v\"]\n[model.equations]\n"
+    "u = \"a*lap(u) - advect(u, 0.3, b) + div(b*grad(u)) + 0.1*sin(0.05*x*y + t)*u + grad_xf(v)\"\n"
+    "v = \"0.2*lap(v) - 0.1*v\"\n[model.params]\na = \"0.5 + 0.2*sin(0.1*x)\"\nb = 0.2\n" + two_initial,
+    "name = \"equations\"\nspecies = [\"u\"]\n[model.equations]\nu = \"0.5*lap(u) + u - u^3\"\n"
+    "[initial]\nu = { value = 0.0, noise = 0.5, seed = 3 }\n"};
+// Every side kind, and each axis periodic alone.
+const std::vector<std::string> pass_boundaries{
+    "\"periodic\"", "\"neumann\"",
+    "{ left = { kind = \"robin\", a = 1.0, b = 2.0, value = 0.5 }, right = { kind = \"dirichlet\", value = 0.3 }, bottom = \"neumann\", "
+    "top = { kind = \"dirichlet\", value = 0.1 } }",
+    "{ left = \"periodic\", right = \"periodic\", bottom = { kind = \"dirichlet\", value = 0.2 }, top = \"neumann\" }",
+    "{ left = \"neumann\", right = { kind = \"dirichlet\", value = 0.2 }, bottom = \"periodic\", top = \"periodic\" }"};
+
+// The species after `steps` steps of `model` on nx x ny cells with run.steps_per_pass = k, checking that
+// the run took several steps a pass (`schedule`, k > 1) or one.
+std::array<std::vector<double>, 2> after_passes(const std::string& model, const std::string& boundary, const std::string& backend,
+                                                const std::string& precision, int k, int nx, int ny, int steps, const std::string& schedule) {
+  const std::string cfg = "[model]\n" + model + "[grid]\nnx = " + std::to_string(nx) + "\nny = " + std::to_string(ny) +
+                          "\nboundary = " + boundary + "\n[time]\ndt = 0.2\nsteps = " + std::to_string(steps) +
+                          "\n[output]\nformats = [\"npy\"]\nevery = 0\n[run]\nbackend = \"" + backend + "\"\nprogress = false\nprecision = \"" +
+                          precision + "\"\nsteps_per_pass = " + std::to_string(k) + "\n";
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", cfg);
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out")}, cache_prefix());
+  EXPECT_EQ(o.status, 0) << o.output;
+  const std::string name = read_json(dir / "out" / "summary.json")["schedule"]["name"];
+  EXPECT_EQ(name.starts_with(schedule), k > 1) << name;
+  char tail[32];
+  std::snprintf(tail, sizeof tail, "_%06d.npy", steps);
+  const fs::path v = dir / "out" / ("v" + std::string(tail));
+  return {io::read_npy(dir / "out" / ("u" + std::string(tail))).data, fs::exists(v) ? io::read_npy(v).data : std::vector<double>{}};
+}
+
+// On the CPU a text model goes several steps a pass over cache-blocked rows (equations_plan.hpp), bit for
+// bit its steps one at a time, for several counts, on a grid whose rows are no multiple of a chunk, for
+// a step count that leaves steps after the last whole pass.
+TEST(EquationsRun, OnTheCpuCacheBlockedRowsAreBitwiseOneStepAPass) {
+  for (const std::string precision : {"f32", "f64"})
+    for (const std::string& model : pass_models)
+      for (const std::string& boundary : pass_boundaries)
+        for (const int k : {2, 5}) {
+          SCOPED_TRACE(precision + " k=" + std::to_string(k) + " " + boundary + "\n" + model);
+          const std::string backend = k == 2 ? "openmp" : "serial";
+          EXPECT_EQ(after_passes(model, boundary, backend, precision, k, 37, 71, 13, "cache-blocked rows"),
+                    after_passes(model, boundary, backend, precision, 1, 37, 71, 13, "cache-blocked rows"));
+        }
+}
+
+// On the GPU a text model whose operators read species (or numbers) goes several steps a pass by
+// register streaming (equations_plan.hpp), bit for bit its steps one at a time, on a grid whose sizes are
+// no multiple of a strip or a walk, for a step count that leaves steps after the last whole pass.
+TEST(EquationsRun, OnTheGpuStreamingIsBitwiseOneStepAPass) {
+  if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
+  for (const std::string precision : {"f32", "f64"})
+    for (const std::string& model : pass_models)
+      for (const std::string& boundary : pass_boundaries) {
+        SCOPED_TRACE(precision + " " + boundary + "\n" + model);
+        const int k = precision == "f32" ? 4 : 6;
+        EXPECT_EQ(after_passes(model, boundary, "cuda", precision, k, 261, 75, 27, "register streaming"),
+                  after_passes(model, boundary, "cuda", precision, 1, 261, 75, 27, "register streaming"));
+      }
+}
+
 TEST(EquationsRun, OnTheGpuTensorsOneSidedDifferencesRobinSidesAndAlgebraicSpeciesGiveTheCpusAnswer) {
   if (!backend_available(Backend::cuda)) GTEST_SKIP() << "no CUDA device: " << backend_unavailable_reason(Backend::cuda);
   auto cfg = [](const std::string& backend) {

@@ -16,6 +16,7 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/stencil.hpp"
 #include "pdex/models/ard/param.hpp"
+#include "pdex/models/equations/codegen.hpp"
 #include "pdex/models/equations/host_kernel.hpp"
 #include "pdex/models/equations/interpreter.hpp"
 #include "pdex/models/equations/program.hpp"
@@ -357,10 +358,14 @@ TEST(EquationsLanguage, TheGeneratedGpuSourceCompilesWithNvrtc) {
                  {"a"},
                  {}};
   deep.volume = true;
-  for (const TextModel& m : {flat, deep}) {
-    SCOPED_TRACE(m.volume ? "3D" : "2D");
+  // Streamable (their streaming kernels compile too): a parameter field read at the cell, x, y and t, a
+  // number's gradient; one species and two.
+  const TextModel one{{"u"}, {"a*lap(u) - advect(u, 0.3, b) + grad_xf(u) - grad_yb(u) + div(b*grad(u)) + sin(x*y + t)*u"}, {"a", "b"}, {}};
+  const TextModel two{{"u", "v"}, {"a*lap(u) - u*v^2 + b*(1 - u)", "lap(v) + div(u*grad(v)) + u*v^2 - (a + b)*v + grad_x(u)"}, {"a", "b"}, {}};
+  for (const TextModel& m : {flat, deep, one, two}) {
+    SCOPED_TRACE(m.volume ? "3D" : m.equations[0]);
     try {
-      compile_device_kernels(compile(m), "90");
+      compile_device_kernels(with_b_constant(compile(m)), "90");
     } catch (const Error& e) {
       if (std::string(e.what()).find("cannot load") != std::string::npos) GTEST_SKIP() << e.what();
       ADD_FAILURE() << e.what();
@@ -369,6 +374,27 @@ TEST(EquationsLanguage, TheGeneratedGpuSourceCompilesWithNvrtc) {
 #else
   GTEST_SKIP() << "pdex was built without CUDA: no NVRTC";
 #endif
+}
+
+// A program streams (its species' stars in registers, several steps a pass on the GPU) where every
+// spatial operator reads a species or a number; an expression, a define, a parameter field or a tensor
+// under an operator, or a 3D grid, keeps it one pass a step.
+TEST(EquationsLanguage, StreamableProgramsReadOnlySpeciesStarsOrNumbers) {
+  auto streams = [](const std::string& u, bool b_constant = true, bool volume = false) {
+    TextModel m{{"u", "v"}, {u, "lap(v)"}, {"a", "b"}, {{"r", "u*v"}}};
+    m.volume = volume;
+    const Program p = compile(m);
+    return streamable(b_constant ? with_b_constant(p) : p);
+  };
+  EXPECT_TRUE(streams("a*lap(u) - r + b*(1 - u)"));
+  EXPECT_TRUE(streams("grad_x(u) + grad_yf(v) - advect(u, a, 2*b) + div(b*grad(u)) + div(v*grad(u)) + x*y*t + r"));
+  EXPECT_TRUE(streams("lap(u) + div(0.5*grad(v))"));
+  EXPECT_FALSE(streams("lap(u*v)"));
+  EXPECT_FALSE(streams("grad_x(r)"));
+  EXPECT_FALSE(streams("div(a*grad(u))")) << "a is a parameter field";
+  EXPECT_FALSE(streams("div(b*grad(u))", false)) << "b is a parameter field here";
+  EXPECT_FALSE(streams("div(tensor(1, 0.1, 1)*grad(u))"));
+  EXPECT_FALSE(streams("lap(u)", true, true)) << "a 3D grid";
 }
 
 TEST(EquationsLanguage, CompiledAndInterpretedStepsAgreeToTheBit) {

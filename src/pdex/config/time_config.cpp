@@ -108,4 +108,17 @@ nlohmann::json clock_json(const RunClock& c) {
   return {{"time", {{"scheme", c.scheme}, {"dt", c.dt}, {"steps", c.steps}, {"force", c.force}, {"check_every", c.check_every}}}};
 }
 
+int read_steps_per_pass(ConfigReader& cfg, bool temporal_blocking, const std::string& scheme) {
+  constexpr int most = 16;
+  if (!cfg.has("run.steps_per_pass")) return 0;
+  const int64_t k = cfg.get_int("run.steps_per_pass");
+  if (k < 1 || k > most)
+    cfg.fail("run.steps_per_pass", "expected 1 to " + std::to_string(most) + " (forward Euler's steps a pass over memory), found " + std::to_string(k));
+  if (k > 1 && !temporal_blocking)
+    cfg.fail("run.steps_per_pass", "asks for several steps a pass, and run.temporal_blocking = false for one: set one of them");
+  if (k > 1 && scheme != "euler")
+    cfg.fail("run.steps_per_pass", "several steps a pass are forward Euler's (time.scheme = \"euler\"); this run's scheme is \"" + scheme + "\"");
+  return int(k);
+}
+
 }  // namespace pdex

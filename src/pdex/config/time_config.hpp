@@ -40,6 +40,12 @@ RunClock read_scheme_clock(ConfigReader& cfg, ThetaScheme& theta, const std::fun
 // it), check_every and output.times; throws InputError naming the file and key.
 RunClock read_mol_time(ConfigReader& cfg, double default_dt);
 
+// run.steps_per_pass (docs/config.md): forward Euler's steps a pass over memory, 1 to 16; 0 where not
+// given (the run's plan chooses). Refused beside run.temporal_blocking = false or another scheme than
+// forward Euler's; whether the run's schedules take the count is its plan's to say, once the backend and
+// precision are known.
+int read_steps_per_pass(ConfigReader& cfg, bool temporal_blocking, const std::string& scheme);
+
 // The resolved values, for summary.json: {"time": {...}} and, by simulated time, "output_times".
 nlohmann::json clock_json(const RunClock& c);
 

@@ -18,12 +18,16 @@ inline BorderSplit block_parts(HaloExchange* halo, const Extents2& n, int depth)
 
 // The result `out` of step(box) over every cell of `parts`, with its shared ghosts from the neighbours
 // where there is an exchange: step(border box) for each, then the exchange with step(interior) meanwhile.
+// step is never given an empty box (split_border makes no empty border box; a thin block's interior may be).
 template <class T, class Step>
 void step_and_exchange(HaloExchange* halo, const BorderSplit& parts, FieldView<T> out, const FieldBoundary& bc, MemorySpace space,
                        const Step& step) {
   for (int p = 0; p < parts.count; ++p) step(parts.border[p]);
-  if (halo) halo->exchange(out, bc, space, [&] { step(parts.interior); });
-  else step(parts.interior);
+  const auto interior = [&] {
+    if (!parts.interior.empty()) step(parts.interior);
+  };
+  if (halo) halo->exchange(out, bc, space, interior);
+  else interior();
 }
 
 // A box's rows numbered q = 0, 1, ...: row lo[1] + q % width of plane lo[2] + q / width.

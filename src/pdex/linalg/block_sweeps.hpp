@@ -23,7 +23,6 @@ T sweep_colours(const Exec& ex, const Op& op, FieldView<T> x, FieldView<const T>
   for (int k = 0; k < colours; ++k) {
     const int colour = reverse ? colours - 1 - k : k;
     step_and_exchange(&halo, parts, x, bc, Exec::space, [&](const CellBox& box) {
-      if (box.empty()) return;
       T m;
       if constexpr (Op::tensor())
         m = tensor_color_sweep(ex, op, x, b, bc, omega, colour, measure, box);
@@ -42,7 +41,6 @@ T jacobi_block_sweep(const Exec& ex, const Op& op, FieldView<const T> in, FieldV
                      const FieldBoundary& bc, T omega, bool measure, HaloExchange& halo) {
   T largest = T(0);
   step_and_exchange(&halo, block_parts(&halo, in.extents(), in.ghost), out, bc, Exec::space, [&](const CellBox& box) {
-    if (box.empty()) return;
     const T m = jacobi_sweep(ex, op, in, b, out, bc, omega, measure, box);
     largest = m > largest ? m : largest;
   });

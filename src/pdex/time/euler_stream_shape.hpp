@@ -3,6 +3,7 @@
 // runs it takes, visible to all translation units (the driver plans with them).
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/extents.hpp"
+#include "pdex/time/stream_args.hpp"
 
 namespace pdex {
 
@@ -23,7 +24,7 @@ struct EulerStream {
 };
 
 namespace stream_detail {
-// Whether both components are periodic on both sides of an axis (lo, hi), or on neither side.
+// Whether the first ncomp components are periodic on both sides of an axis (lo, hi), or none on either.
 inline int axis_kind(const FieldBoundary& bc, int lo, int hi, int ncomp) {
   int periodic = 0;
   for (int c = 0; c < ncomp; ++c)
@@ -32,15 +33,37 @@ inline int axis_kind(const FieldBoundary& bc, int lo, int hi, int ncomp) {
 }
 }  // namespace stream_detail
 
-// Whether euler_stream takes a two-species run of nx x ny cells with conditions bc: each axis periodic
-// on both sides for both species, or on neither (any mix of Neumann, Dirichlet and Robin there), and
-// axes long enough that a periodic one is wrapped once at most: two warps' columns across, two walks'
-// depths of rows.
+// Whether euler_stream takes a run of `ncomp` species (at most max_stream_species) on nx x ny cells with
+// conditions bc: each axis periodic on both sides for every species, or on neither (any mix of Neumann,
+// Dirichlet and Robin there), and axes long enough that a periodic one is wrapped once at most: two
+// warps' columns across, two walks' depths of rows.
 template <class T>
-bool euler_stream_takes(const FieldBoundary& bc, Extents2 e) {
+bool euler_stream_takes(const FieldBoundary& bc, Extents2 e, int ncomp = 2) {
   using S = EulerStream<T>;
-  return stream_detail::axis_kind(bc, left, right, 2) >= 0 && stream_detail::axis_kind(bc, bottom, top, 2) >= 0 &&
-         e.nx >= 64 * S::cols && e.ny >= 2 * S::steps;
+  return ncomp >= 1 && ncomp <= max_stream_species && stream_detail::axis_kind(bc, left, right, ncomp) >= 0 &&
+         stream_detail::axis_kind(bc, bottom, top, ncomp) >= 0 && e.nx >= 64 * S::cols && e.ny >= 2 * S::steps;
+}
+
+// A streaming launch's shape: strips of S::width columns, each cut into segments of seg_rows rows, one
+// segment for each warp resident at once (`resident_warps` on the whole device), in one wave: longer
+// segments recompute fewer rows.
+struct StreamLaunch {
+  int strips = 0, seg_rows = 0;
+  long long blocks = 0;
+};
+template <class T>
+StreamLaunch stream_launch(Extents2 e, long long resident_warps) {
+  using S = EulerStream<T>;
+  const int nx = e.nx, ny = e.ny;
+  StreamLaunch l;
+  l.strips = (nx + S::width - 1) / S::width;
+  const long long segs = resident_warps / l.strips > 1 ? resident_warps / l.strips : 1;
+  int rows = int((ny + segs - 1) / segs);
+  rows = rows < 2 * S::steps ? 2 * S::steps : rows;  // a walk enters 2 K rows beyond those it keeps
+  l.seg_rows = rows > ny ? ny : rows;
+  const long long warps = (long long)l.strips * ((ny + l.seg_rows - 1) / l.seg_rows), per_block = S::threads / 32;
+  l.blocks = (warps + per_block - 1) / per_block;
+  return l;
 }
 
 // Streaming pays where memory traffic bounds a step (bench/euler_stream_probe.cu measured from 2048^2):

@@ -9,27 +9,12 @@
 #include "pdex/models/ard/ard_base.hpp"
 #include "pdex/models/ard/ard_spec.hpp"
 #include "pdex/time/euler_blocked_shape.hpp"
+#include "pdex/time/euler_plan.hpp"
 #include "pdex/time/euler_stream_shape.hpp"
 #include "pdex/time/euler_tiles_shape.hpp"
 #include "pdex/time/schedules.hpp"
 
 namespace pdex {
-
-struct EulerPlan {
-  enum Kind { cells, strips, tiles, stream, rows, columns } kind = cells;
-  int steps_per_pass = 1;
-
-  std::string name() const {
-    switch (kind) {
-      case strips: return "one pass a step, by strips";
-      case tiles: return "temporally blocked tiles, " + std::to_string(steps_per_pass) + " steps a pass";
-      case stream: return "register streaming, " + std::to_string(steps_per_pass) + " steps a pass";
-      case rows: return "cache-blocked rows, " + std::to_string(steps_per_pass) + " steps a pass";
-      case columns: return "one pass a step, by columns";
-      default: return "one pass a step, by cells";
-    }
-  }
-};
 
 // Where streaming was measured faster than one pass a step in the engine (docs/performance.md): runs
 // without advection whose parameters are one number each. With parameters per cell (read again at every
@@ -111,10 +96,10 @@ EulerPlan plan_for(const ArdSpec& s, EulerSchedules where, bool blocking, int k)
   return {};
 }
 
-// The steps a pass other than 1 that a run can take on the device's schedules, for an error: "4
-// (register streaming)", or "" where none.
+// For an error, the counts other than 1 that the device's schedules offer a run: "4 (register streaming,
+// 4 steps a pass), ", or "" where none, and on the host (its rows take any count where they take a run).
 template <class T>
-std::string device_passes(const ArdSpec& s, EulerSchedules where) {
+std::string other_passes(const ArdSpec& s, EulerSchedules where) {
   std::string out;
   for (const int k : {EulerStream<T>::steps, EulerTiles<T>::steps}) {
     const EulerPlan p = plan_for<T>(s, where, true, k);
@@ -138,7 +123,7 @@ EulerPlan euler_plan(const ArdSpec& s, EulerSchedules where) {
   if (k > 1 && p.steps_per_pass != k)
     throw InputError("run.steps_per_pass = " + std::to_string(k) + ": forward Euler of this run, " +
                      (where == EulerSchedules::host ? "on the CPU" : "on the GPU") + " in " + (sizeof(T) == 4 ? "f32" : "f64") +
-                     ", can go " + ard_detail::device_passes<T>(s, where) +
+                     ", can go " + ard_detail::other_passes<T>(s, where) +
                      "1 step a pass (docs/config.md, run.steps_per_pass, says which runs take several)");
   return p;
 }

@@ -137,19 +137,6 @@ RunClock read_clock(ConfigReader& cfg, ArdSpec& s) {
   return c;
 }
 
-// run.steps_per_pass: forward Euler's steps a pass, 1 to max_steps_per_pass (euler_plan checks that the
-// run's schedules take it, once the backend and precision are known).
-constexpr int max_steps_per_pass = 16;
-void read_steps_per_pass(ConfigReader& cfg, ArdSpec& s) {
-  if (!cfg.has("run.steps_per_pass")) return;
-  const int64_t k = cfg.get_int("run.steps_per_pass");
-  if (k < 1 || k > max_steps_per_pass)
-    cfg.fail("run.steps_per_pass", "expected 1 to " + std::to_string(max_steps_per_pass) + " (forward Euler's steps a pass over memory), found " + std::to_string(k));
-  if (k > 1 && !s.temporal_blocking)
-    cfg.fail("run.steps_per_pass", "asks for several steps a pass, and run.temporal_blocking = false for one: set one of them");
-  s.steps_per_pass = int(k);
-}
-
 std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   ConfigReader& cfg = m.cfg;
   const ReactionInfo& info = ard_reaction(m.model.name);
@@ -161,7 +148,6 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   s.reaction = info.name;
   s.clamp = cfg.get_bool("model.clamp", info.clamp);
   s.temporal_blocking = cfg.get_bool("run.temporal_blocking", true);
-  read_steps_per_pass(cfg, s);
   SpecContext ctx{cfg, s.grid, m.base_dir};
   read_params(m, info, ctx, s);
   read_advection(ctx, s);
@@ -170,9 +156,7 @@ std::unique_ptr<ModelSetup> read_ard(ModelContext& m) {
   for (std::size_t c = 0; c < s.species.size(); ++c)
     s.initial.push_back(read_source(ctx, "initial." + s.species[c], info.initial[c]));
   setup->clock = read_clock(cfg, s);  // after the model: Merson's first step comes from its stable step
-  if (s.steps_per_pass > 1 && setup->clock.scheme != "euler")
-    cfg.fail("run.steps_per_pass", "several steps a pass are forward Euler's (time.scheme = \"euler\"); this run's scheme is \"" +
-                                       setup->clock.scheme + "\"");
+  s.steps_per_pass = read_steps_per_pass(cfg, s.temporal_blocking, setup->clock.scheme);
   setup->fields = s.species;
   setup->grid = s.grid;
   return setup;

@@ -103,7 +103,6 @@ class ArdEuler final : public ArdBase<Exec, T, Rhs> {
     return k;
   }
   void step_box(FieldView<const T> in, FieldView<T> out, const CellBox& b) {
-    if (b.empty()) return;
     if (planes_) return step_3d(in, out, b.lo, b.hi);
     euler_step_cells(ex_, rhs_, in, out, bc_, dt_, Range2{b.lo[0], b.hi[0], b.lo[1], b.hi[1]});
   }

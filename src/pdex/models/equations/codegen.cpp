@@ -37,6 +37,7 @@ class Emitter {
   }
 
   std::string body() {
+    if (target_ == Target::stream) return star_body();
     // The cell's offset in the fields, formed once: neighbours are reached from it by constants and the
     // row pitch, as the built-in kernels reach them.
     std::string s = "  const int64_t co = c.u.offset(ci, cj, ck);\n";
@@ -54,20 +55,51 @@ class Emitter {
     }
     for (std::size_t d = 0; d < p_.defines.size(); ++d)
       s += cat({"  const T d", std::to_string(d), " = ", expr(p_.defines[d], true), ";\n"});
-    for (std::size_t e = 0; e < p_.equations.size(); ++e) {
-      const std::string f = cat({"f[", std::to_string(e), "]"});
-      s += cat({"  ", f, " = ", expr(p_.equations[e], true), ";\n"});
-      // The theta scheme's explicit side: the implicit term's share theta taken out (interpreter.hpp), 0
-      // with the other schemes (codegen.hpp's Target says why the host has no branch).
-      const ImplicitTerm& d = p_.implicit[e];
-      if (d.term >= 0)
-        s += cat({target_ == Target::device ? "  if (c.theta != T(0)) " : "  ", f, " -= c.theta * (", literal(d.sign), " * ",
-                  expr(d.term, true), ");\n"});
-    }
+    for (std::size_t e = 0; e < p_.equations.size(); ++e) s += equation(e);
     return s;
   }
 
+  // Where every spatial operator reads a species' five-point star: a streaming walk holds those in
+  // registers (2D only).
+  bool streamable() const {
+    if (p_.volume) return false;
+    for (const Node& n : p_.nodes)
+      if (n.op == Op::div_tensor || n.op == Op::div_tensor_z) return false;
+    for (const int k : operands_)
+      if (p_.nodes[std::size_t(k)].op != Op::species && !uniform(k)) return false;
+    return true;
+  }
+
  private:
+  // Whether node k is the same number at every cell: a constant, or a parameter that is a number.
+  bool uniform(int k) const {
+    const Node& n = p_.nodes[std::size_t(k)];
+    return n.op == Op::constant || (n.op == Op::param && is_constant_param(p_, n.slot));
+  }
+
+  // Target::stream: the defines and the equations at the cell, its species' stars s[], its time t, its
+  // parameters' offset co; the theta share as the device's (forward Euler's theta is 0).
+  std::string star_body() const {
+    std::string s;
+    for (std::size_t d = 0; d < p_.defines.size(); ++d)
+      s += cat({"  const T d", std::to_string(d), " = ", expr(p_.defines[d], true), ";\n"});
+    for (std::size_t e = 0; e < p_.equations.size(); ++e) s += equation(e);
+    return s;
+  }
+
+  // f[e] = its right-hand side, less the theta share of its implicit term.
+  std::string equation(std::size_t e) const {
+    const std::string f = cat({"f[", std::to_string(e), "]"});
+    std::string s = cat({"  ", f, " = ", expr(p_.equations[e], true), ";\n"});
+    // The theta scheme's explicit side: the implicit term's share theta taken out (interpreter.hpp), 0
+    // with the other schemes (codegen.hpp's Target says why the host has no branch).
+    const ImplicitTerm& d = p_.implicit[e];
+    if (d.term >= 0)
+      s += cat({target_ == Target::host ? "  " : "  if (c.theta != T(0)) ", f, " -= c.theta * (", literal(d.sign), " * ",
+                expr(d.term, true), ");\n"});
+    return s;
+  }
+
   static bool is_operator(Op op) {
     return op == Op::lap || op == Op::grad_x || op == Op::grad_y || op == Op::grad_z || op == Op::grad_xf ||
            op == Op::grad_xb || op == Op::grad_yf || op == Op::grad_yb || op == Op::grad_zf || op == Op::grad_zb ||
@@ -81,6 +113,11 @@ class Emitter {
     auto sub = [&](int a) { return expr(a, centre); };
     // Operand a at the cell di, dj, dk away ("", " - 1" or " + 1").
     auto at = [&](int a, const std::string& di, const std::string& dj, const std::string& dk = "") {
+      if (target_ == Target::stream) {  // a species' star (streamable()): c, w, e, s or n; a number: itself
+        if (uniform(a)) return expr(a, true);
+        const char* member = !di.empty() ? (di[1] == '-' ? ".w" : ".e") : !dj.empty() ? (dj[1] == '-' ? ".s" : ".n") : ".c";
+        return cat({"s[", std::to_string(p_.nodes[std::size_t(a)].slot), "]", member});
+      }
       const std::string dy = dj.empty() ? "" : cat({dj.substr(0, 3), "c.h.pitch"});
       const std::string dz = dk.empty() ? "" : cat({dk.substr(0, 3), "c.h.plane"});
       return cat({"n", std::to_string(a), "(", i, di, ", ", j, dj, ", ", kz, dk, ", ", o, di, dy, dz, ")"});
@@ -89,6 +126,7 @@ class Emitter {
     auto column = [&](int a) { return cat({at(a, "", "", " - 1"), ", ", at(a, "", ""), ", ", at(a, "", "", " + 1")}); };
     // Operand a's five-point star in the plane dk away.
     auto star = [&](int a, const std::string& dk = "") {
+      if (target_ == Target::stream && !uniform(a)) return cat({"s[", std::to_string(p_.nodes[std::size_t(a)].slot), "]"});
       return cat({"pdex::Star<T>{", at(a, "", "", dk), ", ", at(a, " - 1", "", dk), ", ", at(a, " + 1", "", dk), ", ",
                   at(a, "", " - 1", dk), ", ", at(a, "", " + 1", dk), "}"});
     };
@@ -103,7 +141,9 @@ class Emitter {
     };
     switch (n.op) {
       case Op::constant: return literal(n.value);
-      case Op::species: return cat({"c.s(", std::to_string(n.slot), ", ", o, ")"});
+      case Op::species:
+        if (target_ == Target::stream) return cat({"s[", std::to_string(n.slot), "].c"});
+        return cat({"c.s(", std::to_string(n.slot), ", ", o, ")"});
       case Op::param:
         if (is_constant_param(p_, n.slot)) return cat({"c.consts.v[", std::to_string(n.slot), "]"});
         return cat({"c.p(", std::to_string(param_component(p_, n.slot)), ", ", o, ")"});
@@ -111,7 +151,7 @@ class Emitter {
       case Op::x: return cat({"c.x(", i, ")"});
       case Op::y: return cat({"c.y(", j, ")"});
       case Op::z: return cat({"c.z(", kz, ")"});
-      case Op::t: return "c.t";
+      case Op::t: return target_ == Target::stream ? "t" : "c.t";
       case Op::dx: return "c.dx";
       case Op::dy: return "c.dy";
       case Op::dz: return "c.dz";
@@ -178,7 +218,12 @@ class Emitter {
 
 std::string rhs_body(const Program& p, Target target) { return Emitter(p, target).body(); }
 
+bool streamable(const Program& p) { return Emitter(p, Target::stream).streamable(); }
+
 std::string rhs_struct(const Program& p, Target target) {
+  if (target == Target::stream)
+    return cat({"struct StarRhs {\n  template <class T, class C>\n  PDEX_HD void operator()(const C& c, const pdex::Star<T>* s, int ci, int cj, int64_t co, T t, T* f) const {\n",
+                rhs_body(p, target), "  }\n};\n"});
   return cat({"constexpr int N = ", std::to_string(p.equations.size()), ";  // species\n\n",
               "struct Rhs {\n  template <class T, class C>\n  PDEX_HD void operator()(const C& c, int ci, int cj, int ck, T* f) const {\n",
               rhs_body(p, target), "  }\n};\n"});

@@ -17,11 +17,21 @@ namespace pdex::eq {
 // receives species s's right-hand side at cell (ci, cj, ck) (ck = 0 on a 2D grid).
 //   host: the theta share is subtracted without a branch (theta is 0 outside the theta scheme), so
 //         that the compiler vectorizes a row's cells;
-//   device: a thread a cell, where the branch on theta is uniform and skips the work.
-enum class Target { host, device };
+//   device: a thread a cell, where the branch on theta is uniform and skips the work;
+//   stream: forward Euler's cells in a streaming walk (models/equations/cuda/text_stream.cuh), which hands
+//           over the species' five-point stars s[k] in registers, the time t and the parameters' offset
+//           co (c.s and c.t are not read); for programs that are streamable().
+enum class Target { host, device, stream };
 std::string rhs_body(const Program& p, Target target);
 
-// constexpr int N = <species>; struct Rhs { that function as its operator() };
+// Whether p's right-hand sides can take their species' stars from registers: a 2D grid, and every
+// spatial operator applied to a species or to a number (lap(u), grad_x(v), advect(u, ...), div(D*grad(u))
+// with D a parameter that is a number), none to an expression, a parameter field or a tensor.
+bool streamable(const Program& p);
+
+// constexpr int N = <species>; struct Rhs { that function as its operator() }; for Target::stream
+//   struct StarRhs { template <class T, class C> PDEX_HD void operator()(const C& c, const pdex::Star<T>* s,
+//                    int ci, int cj, int64_t co, T t, T* f) const; }.
 std::string rhs_struct(const Program& p, Target target);
 
 }  // namespace pdex::eq

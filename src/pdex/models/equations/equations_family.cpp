@@ -16,6 +16,7 @@
 #include "pdex/models/ard/ard_catalog.hpp"
 #include "pdex/models/builtin_families.hpp"
 #include "pdex/models/equations/equations_fields.hpp"
+#include "pdex/models/equations/equations_plan.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/models/equations/host_kernel.hpp"
 #include "pdex/models/equations/interpreter.hpp"
@@ -40,6 +41,13 @@ class EquationsSetup : public SpecSetup<EquationsSpec> {
     return make_equations_stepper(spec, backend, precision);
   }
   std::string generated_source() const override { return eq::host_source(spec.program); }
+  // Forward Euler's schedule (EquationsRk takes the same plan); the other schemes have one each.
+  nlohmann::json schedule(Backend backend, Precision precision) const override {
+    if (spec.scheme != "euler") return nullptr;
+    const bool device = backend != Backend::serial && backend != Backend::openmp;
+    const EulerPlan p = precision == Precision::f32 ? text_euler_plan<float>(spec, device) : text_euler_plan<double>(spec, device);
+    return {{"name", p.name()}, {"steps_per_pass", p.steps_per_pass}};
+  }
   std::unique_ptr<ModelSetup> block(const ProcessGrid& pg, const Block& b, HaloExchange& halo) const override;
   std::vector<std::pair<std::string, std::vector<double>>> varying_params() const override {
     std::vector<std::pair<std::string, std::vector<double>>> out;
@@ -57,10 +65,12 @@ class EquationsSetup : public SpecSetup<EquationsSpec> {
     model["clamp"] = nlohmann::json::object();
     for (std::size_t k = 0; k < s.floor.size(); ++k)
       if (std::isfinite(s.floor[k])) model["clamp"][s.text.species[k]] = s.floor[k];
-    nlohmann::json j = clock_json(clock);
+    nlohmann::json j = clock_json(clock), run = {{"temporal_blocking", s.temporal_blocking}};
+    if (s.steps_per_pass > 0) run["steps_per_pass"] = s.steps_per_pass;
     std::vector<BoundaryText> texts;
     for (const BoundaryExpression& e : s.boundary_values) texts.push_back(e.text);
-    j.update({{"model", model}, {"grid", {{"boundary", boundary_json(s.bc, s.text.species, texts)}}}, {"initial", nlohmann::json::object()}});
+    j.update({{"model", model}, {"grid", {{"boundary", boundary_json(s.bc, s.text.species, texts)}}}, {"run", run},
+              {"initial", nlohmann::json::object()}});
     for (std::size_t c = 0; c < s.text.species.size(); ++c) j["initial"][s.text.species[c]] = source_json(s.initial[c], s.grid.cells());
     return j;
   }
@@ -245,7 +255,7 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
     s.params.push_back(is_expression(cfg, key) ? ScalarSpec{0.0, expression_cells(cfg, s, key, 0, used)}
                                                : read_scalar(ctx, key, preset_value(preset, p)));
   }
-  for (const ScalarSpec& p : s.params) s.program.constant_params.push_back(!p.varies());
+  mark_constant_params(s);
   std::vector<BoundaryText> texts;
   s.bc = read_boundary(cfg, s.text.species, BcKind::periodic, &s.grid, &texts);
   if (!texts.empty() && s.grid.is_3d())
@@ -275,6 +285,8 @@ std::unique_ptr<ModelSetup> read_equations(ModelContext& m) {
   setup->clock = read_scheme_clock(cfg, theta, [&] { return text_stable_step(s, 0.0).dt_max; });
   s.scheme = setup->clock.scheme, s.dt = setup->clock.dt, s.tol = setup->clock.tol, s.theta = theta.theta, s.solver = theta.solver;
   if (s.scheme == "theta") check_implicit(cfg, s);
+  s.temporal_blocking = cfg.get_bool("run.temporal_blocking", true);
+  s.steps_per_pass = read_steps_per_pass(cfg, s.temporal_blocking, s.scheme);
   setup->fields = output_fields(s.text);
   setup->grid = s.grid;
   return setup;

@@ -9,6 +9,7 @@
 #include "pdex/models/equations/equations_stepper_impl.hpp"
 #include "pdex/models/equations/host_kernel.hpp"
 #include "pdex/models/equations/interpreter.hpp"
+#include "pdex/time/euler_blocked.hpp"
 
 namespace pdex {
 
@@ -33,8 +34,9 @@ double on_rows(const Exec& ex, const eq::StageArgs<T>& a, bool reduce, const Row
   return double(max_of_cells<T>(ex, Range2{0, 1, 0, count}, [&](int, int q) { return row(q); }));
 }
 
-template <class T, class Exec>
-TextStage<T> host_stage(const Exec& ex, const eq::Program& p) {
+// The stage on rows: compiled by the host's C++ compiler, else the interpreter (saying so once).
+template <class T>
+TextRows<T> row_stage(const eq::Program& p) {
   std::string why;
   if (const auto k = eq::host_kernel(p, why)) {
     if (!k->cached) std::fprintf(stderr, "pdex: the text model was compiled in %.1f s; cached as %s\n", k->seconds, k->library.c_str());
@@ -42,18 +44,54 @@ TextStage<T> host_stage(const Exec& ex, const eq::Program& p) {
       if constexpr (std::is_same_v<T, float>) return k->stage_f32;
       else return k->stage_f64;
     }();
-    return [ex, fn](const eq::StageArgs<T>& a, bool reduce) {
-      return on_rows(ex, a, reduce, [fn](const eq::StageArgs<T>& b, int j0, int j1) { return fn(&b, j0, j1); });
-    };
+    return [fn](const eq::StageArgs<T>& a, int r0, int r1) { return double(fn(&a, r0, r1)); };
   }
   static bool said = false;
   if (!std::exchange(said, true))
     std::fprintf(stderr, "pdex: note: the text model runs in the interpreter, several times slower than compiled: %s\n", why.c_str());
   const int n = int(p.equations.size());
-  return [ex, n, run = eq::Interpreter<T>(p)](const eq::StageArgs<T>& a, bool reduce) {
-    return on_rows(ex, a, reduce, [&](const eq::StageArgs<T>& b, int j0, int j1) {
-      return eq::stage_rows<max_components>(b, j0, j1, run, n);
-    });
+  return [n, run = eq::Interpreter<T>(p)](const eq::StageArgs<T>& a, int r0, int r1) {
+    return double(eq::stage_rows<max_components>(a, r0, r1, run, n));
+  };
+}
+
+template <class T, class Exec>
+TextStage<T> host_stage(const Exec& ex, const eq::Program& p) {
+  return [ex, rows = row_stage<T>(p)](const eq::StageArgs<T>& a, bool reduce) { return on_rows(ex, a, reduce, rows); };
+}
+
+// A text model's rows for blocked_rows (time/euler_blocked.hpp): the stage on one row, at level l's time,
+// into a window without images or, at the last level, into the run's out with them.
+template <class T>
+struct StageRows {
+  const TextRows<T>& stage;
+  const eq::StageArgs<T>& base;
+  const double* t;
+  int steps;
+
+  void level(FieldView<const T> in, FieldView<T> out, int j, int l) const { row(in, out, j, t[l - 1]); }
+  // The last level's row j and the ghost images of its cells beside a side, as the one-pass stage pushes
+  // them (the stores' own pushes would index the run's out by the window's component stride).
+  void last(FieldView<const T> in, int j) const {
+    const FieldView<T> out = base.st.out;
+    row(in, out, j, t[steps - 1]);
+    for (int c = 0; c < out.ncomp; ++c)
+      for (int i = 0; i < out.nx; ++i)
+        if (near_boundary(out, i, j)) push_ghosts(out, base.st.bc, c, i, j, out(c, i, j));
+  }
+  // Row j from the level below `in` into `out` (a window, or the run's out), without images.
+  void row(FieldView<const T> in, FieldView<T> out, int j, double tl) const {
+    eq::StageArgs<T> a = base;
+    a.arg = in, a.st.u = in, a.st.out = out, a.t = tl, a.images = false;
+    a.lo[1] = j, a.hi[1] = j + 1;
+    stage(a, j, j + 1);
+  }
+};
+
+template <class T, class Exec>
+TextBlocked<T> host_blocked(const Exec& ex, const eq::Program& p) {
+  return [ex, rows = row_stage<T>(p)](const eq::StageArgs<T>& base, FieldView<const T> in, const double* t, int steps) {
+    blocked_rows(ex, StageRows<T>{rows, base, t, steps}, in, base.st.bc, steps);
   };
 }
 
@@ -66,6 +104,14 @@ TextStage<T> text_stage(const Serial& ex, const eq::Program& p) {
 template <class T>
 TextStage<T> text_stage(const OpenMP& ex, const eq::Program& p) {
   return host_stage<T>(ex, p);
+}
+template <class T>
+TextBlocked<T> text_blocked(const Serial& ex, const eq::Program& p) {
+  return host_blocked<T>(ex, p);
+}
+template <class T>
+TextBlocked<T> text_blocked(const OpenMP& ex, const eq::Program& p) {
+  return host_blocked<T>(ex, p);
 }
 
 std::vector<double> algebraic_values(const EquationsSpec& spec, int a, const std::vector<std::vector<double>>& species, double t) {

@@ -36,9 +36,18 @@ struct EquationsSpec {
   double tol = 0;                // Merson's
   double theta = 0;              // theta's: the implicit share of the D*lap(u) terms (program.hpp)
   SolverSettings solver;         // theta's
+  bool temporal_blocking = true;  // run.temporal_blocking: several steps a pass where the plan finds they pay
+  int steps_per_pass = 0;         // run.steps_per_pass; 0: the plan's (equations_plan.hpp)
   // A block of a grid split among MPI ranks (grid/blocks.hpp): its shared ghosts come from the neighbours
   // after every stage (the explicit schemes); null for a whole grid.
   HaloExchange* halo = nullptr;
 };
+
+// Marks the parameters that are numbers in the program (Program::constant_params): its kernels take
+// them as arguments, not as fields. Once the parameters are read.
+inline void mark_constant_params(EquationsSpec& s) {
+  s.program.constant_params.clear();
+  for (const ScalarSpec& p : s.params) s.program.constant_params.push_back(!p.varies());
+}
 
 }  // namespace pdex

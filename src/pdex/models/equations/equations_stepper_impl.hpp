@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/equations/equations_fields.hpp"
+#include "pdex/models/equations/equations_plan.hpp"
 #include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/models/equations/text_step.hpp"
 #include "pdex/time/field_stats.hpp"
@@ -157,17 +159,24 @@ class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
   EquationsRk(const Exec& ex, const EquationsSpec& spec)
       : Base(ex, spec), tableau_(spec.scheme == "euler" ? euler_tableau : mol_tableau(spec.scheme)),
         mol_(RungeKutta<Exec, T, TextSystem<Exec, T>>(ex, tableau_, this->system(0.0), initial_state<T>(spec, Exec::space), spec.bc),
-             spec.dt, spec.tol) {
+             spec.dt, spec.tol),
+        plan_(spec.scheme == "euler" ? text_euler_plan<T>(spec, Exec::space == MemorySpace::device) : EulerPlan{}) {
     mol_.rk().exchange_with(spec.halo);
     exchange_halo(spec.halo, current().view(), spec.bc, Exec::space);
+    if constexpr (std::is_same_v<Exec, Cuda>)
+      if (plan_.kind == EulerPlan::stream) stream_ = text_pass<T>(ex, spec.program);
+    if constexpr (Exec::space == MemorySpace::host)
+      if (plan_.kind == EulerPlan::rows) rows_ = text_blocked<T>(ex, spec.program);
   }
 
   void advance(int64_t steps) override {
-    mol_.advance_steps(steps);
+    const int64_t k = passes(steps, std::numeric_limits<double>::infinity());
+    mol_.advance_steps(steps - k);
     finish(this->ex_);  // a device's steps are done when advance returns: the driver times them
   }
   void advance_to(double t, int64_t max_steps) override {
-    mol_.advance_to(t, max_steps);
+    const int64_t k = passes(max_steps, t);
+    mol_.advance_to(t, max_steps - k);
     finish(this->ex_);
   }
   double time() const override { return mol_.time(); }
@@ -194,8 +203,39 @@ class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
   double now() const override { return mol_.time(); }
 
  private:
+  // Whole passes of the plan's several steps, at most `most` steps, toward t_end; the steps taken. The
+  // rest go one step at a time.
+  int64_t passes(int64_t most, double t_end) {
+    int64_t k = 0;
+    const int n = plan_.steps_per_pass;
+    while ((stream_ || rows_) && k + n <= most && mol_.advance_pass(n, t_end, [&](const double* t) { pass(t, n); })) k += n;
+    return k;
+  }
+  // n steps from the state into the candidate, t[i] step i's time: streamed on the GPU, over cache-blocked
+  // rows on the host, each step's stage the one RungeKutta runs for forward Euler (its stores: the state
+  // plus dt times the right-hand side, clamped).
+  void pass(const double* t, int n) {
+    const EquationsSpec& s = this->spec_;
+    eq::StageArgs<T> base = eq::reading(current().cview(), this->params_.cview(), s.grid);
+    base.constants = constants_of<T>(s);
+    if (rows_) {
+      base.st = {current().cview(), {}, mol_.rk().candidate().view(), s.bc, {}, {}, T(s.dt), T(0), floor_limit<T>(s), true};
+      return rows_(base, current().cview(), t, n);
+    }
+    StreamArgs<T, eq::TextStreamCell<T>> a{{eq::TextCell<T>(base), floor_limit<T>(s), {}}, current().cview(), mol_.rk().candidate().view(),
+                                           s.bc, images<T>(s.bc), T(s.dt), false, false, 0, 0};
+    const int species = int(s.text.species.size());
+    a.x_periodic = stream_detail::axis_kind(s.bc, left, right, species) == 1;
+    a.y_periodic = stream_detail::axis_kind(s.bc, bottom, top, species) == 1;
+    for (int i = 0; i < n; ++i) a.cell.t[i] = T(t[i]);
+    stream_(a);
+  }
+
   const Tableau& tableau_;
   MolIntegrator<Exec, T, TextSystem<Exec, T>> mol_;
+  EulerPlan plan_;      // forward Euler's schedule (equations_plan.hpp)
+  TextPass<T> stream_;  // its several steps a pass: streaming on the GPU
+  TextBlocked<T> rows_;  // or cache-blocked rows on the host
 };
 
 // The state clamped to the floors in place, with its boundary images (after a theta step's solve).

@@ -42,6 +42,9 @@ struct StageArgs {
   T theta = T(0);        // the share of the implicit terms taken out of the right-hand sides (theta scheme)
   T* error = nullptr;    // on a device, where the stage's largest error estimate goes; null: not wanted
   int lo[3] = {}, hi[3] = {};  // the cells stepped, [lo, hi) along x, y, z: all of them (reading()) or a block's part
+  // Push the ghost images of the cells beside a side; false (stage_rows, forward Euler's plain stores): every
+  // cell stored as one beside no side, the caller pushing the images (host cache-blocked rows).
+  bool images = true;
 };
 
 // Arguments that read the species u and the parameters at time t, storing nothing (yet).
@@ -74,6 +77,16 @@ struct TextCell {
   PDEX_HD T z(int k) const { return T(grid.z(k)); }
 };
 
+// What a text model's streaming walk reads beside the species' stars (cuda/text_stream.cuh): the cell's data
+// (its species view unread), the clamp, and each time level's time (forward Euler's stage times).
+constexpr int max_stream_steps = 8;
+template <class T>
+struct TextStreamCell {
+  TextCell<T> cell;
+  FloorLimit<T> floor;
+  T t[max_stream_steps] = {};
+};
+
 // The stores of cell (i, j, k) (k = 0 on a 2D grid) at offset o from its right-hand sides kv; its error
 // estimate. A cell beside no side (MayBeEdge false) pushes no images.
 template <bool MayBeEdge, int N, class T>
@@ -102,7 +115,8 @@ constexpr int chunk_of() {
 
 // A stage that stores nothing but its new state u + w k and estimates no error (forward Euler's; its
 // estimate is 0): species s of the chunk's cells q0 .. q1 - 1, the chunk at offset o, a loop the compiler
-// vectorizes.
+// vectorizes. The operations are RkStores::values' (u, plus the earlier stages' terms, none: 0, plus w k),
+// so that a cell stored here or by combine gets the same bits, the sign of a zero included.
 template <int N, int Chunk, class T>
 void plain_stores(const RkStores<T, FloorLimit<T>>& st, int s, int64_t o, int q0, int q1, const T (&k)[N][Chunk]) {
   const T* u = st.u.comp(s) + o;
@@ -112,11 +126,11 @@ void plain_stores(const RkStores<T, FloorLimit<T>>& st, int s, int64_t o, int q0
   if (st.candidate) {
     const T floor = st.lim.floor[s];
     for (int q = q0; q < q1; ++q) {
-      const T v = u[q] + w * ks[q];
+      const T v = u[q] + T(0) + w * ks[q];
       out[q] = v < floor ? floor : v;
     }
   } else {
-    for (int q = q0; q < q1; ++q) out[q] = u[q] + w * ks[q];
+    for (int q = q0; q < q1; ++q) out[q] = u[q] + T(0) + w * ks[q];
   }
 }
 
@@ -139,7 +153,7 @@ void chunk_rhs(const Rhs& rhs, const TextCell<T>& c, int i0, int j, int k, int m
 // The stage on rows r0 .. r1 - 1 of FieldView::interior_rows() (row r % ny of plane r / ny; the executor
 // shares the rows among its threads), their cells from a.lo[0] to a.hi[0]; the rows' largest error estimate. A row goes in chunks of cells:
 // first their right-hand sides, then their stores, which push ghost images only at cells beside a side
-// (plain_stores away from the sides, where it can).
+// (plain_stores away from the sides, where it can; everywhere without a.images).
 template <int N, class T, class Rhs>
 T stage_rows(const StageArgs<T>& a, int r0, int r1, const Rhs& rhs, int n = N) {
   const TextCell<T> c(a);
@@ -158,7 +172,8 @@ T stage_rows(const StageArgs<T>& a, int r0, int r1, const Rhs& rhs, int n = N) {
   for (int r = r0; r < r1; ++r) {
     const int j = nz > 1 ? r % ny : r, plane = nz > 1 ? r / ny : 0;
     const bool inner = j >= g && j < ny - g && (nz == 1 || (plane >= g && plane < nz - g));
-    const int lo = inner ? std::min(g, nx) : nx, hi = inner ? std::max(lo, nx - g) : nx;  // the cells beside no side
+    int lo = inner ? std::min(g, nx) : nx, hi = inner ? std::max(lo, nx - g) : nx;  // the cells beside no side
+    if (!a.images) lo = 0, hi = nx;
     for (int i0 = a.lo[0]; i0 < a.hi[0]; i0 += chunk) {
       const int m = std::min(chunk, a.hi[0] - i0);
       chunk_rhs<N>(rhs, c, i0, j, plane, m, k);

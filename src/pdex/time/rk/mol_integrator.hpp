@@ -55,8 +55,8 @@ class MolIntegrator {
   // without cutting a step short).
   void advance_to(double t_end, int64_t max_steps = std::numeric_limits<int64_t>::max()) {
     const int64_t goal = max_steps > std::numeric_limits<int64_t>::max() - stats_.accepted ? max_steps : stats_.accepted + max_steps;
-    while (t_end - t_ > 1e-14 * std::max(1.0, std::abs(t_end)) && stats_.accepted < goal) step(t_end);
-    if (t_end - t_ <= 1e-14 * std::max(1.0, std::abs(t_end))) t_ = std::max(t_, t_end);
+    while (t_end - t_ > margin(t_end) && stats_.accepted < goal) step(t_end);
+    if (t_end - t_ <= margin(t_end)) t_ = std::max(t_, t_end);
   }
 
   // Takes n accepted steps with no end time in sight (benchmarks).
@@ -64,7 +64,32 @@ class MolIntegrator {
     for (const int64_t goal = stats_.accepted + n; stats_.accepted < goal;) step(std::numeric_limits<double>::infinity());
   }
 
+  // Takes n steps of a fixed-step method at once through pass(t), which writes the state n steps on into
+  // rk().candidate(), t[i] being step i's time: where each of the next n steps toward t_end (infinity:
+  // none) is a whole step of tau, as step() would take it, none clipped and none landing on t_end.
+  // Returns false, taking none, otherwise.
+  template <class Pass>
+  bool advance_pass(int n, double t_end, const Pass& pass) {
+    std::vector<double> t(std::size_t(n > 0 ? n : 0));
+    double now = t_;
+    for (double& ti : t) {
+      if (rk_.tableau().adaptive() || (std::isfinite(t_end) && !(t_end - now > margin(t_end))) || tau_ >= t_end - now) return false;
+      ti = now;
+      now = now + tau_;
+    }
+    pass(t.data());
+    rk_.accept();
+    for (int i = 0; i < n; ++i) {
+      t_ = t_ + tau_;
+      stats_.record(t_, tau_);
+    }
+    return true;
+  }
+
  private:
+  // How close to t_end the clock lands on it.
+  static double margin(double t_end) { return 1e-14 * std::max(1.0, std::abs(t_end)); }
+
   void step(double t_end) {
     const bool last = tau_ >= t_end - t_;
     const double tau = last ? t_end - t_ : tau_;

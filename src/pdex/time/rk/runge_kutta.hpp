@@ -144,6 +144,9 @@ class RungeKutta {
   }
 
   void accept() { std::swap(u_, next_); }
+  // The candidate's field, free between steps: a caller that writes the next state there itself (several
+  // steps in one pass) makes it the state with accept().
+  Field<T>& candidate() { return next_; }
 
   // f(t, state) alone into a scratch field (benchmarks of the right-hand side).
   void evaluate(double t) { evaluate_rhs(ex_, sys_, t, u_.cview(), next_.view()); }
@@ -180,7 +183,6 @@ class RungeKutta {
 
   // Stage s's cells in box b; with reduce, their largest error estimate.
   double stage_cells(int s, double ts, double tau, FieldView<const T> at, bool reduce, const CellBox& b) {
-    if (b.empty()) return 0.0;
     if constexpr (runs_stages) {
       return sys_.stage(ex_, ts, at, stores(s, tau), reduce, b);
     } else if constexpr (Exec::space == MemorySpace::host) {
