@@ -1,5 +1,6 @@
 // The host executors' text-model steppers: the stage compiled by the host's C++ compiler, else the
 // interpreter (saying so once), the rows shared among the executor's threads.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <type_traits>
@@ -74,10 +75,15 @@ struct StageRows {
   // them (the stores' own pushes would index the run's out by the window's component stride).
   void last(FieldView<const T> in, int j) const {
     const FieldView<T> out = base.st.out;
+    const int g = out.ghost, nx = out.nx;
     row(in, out, j, t[steps - 1]);
-    for (int c = 0; c < out.ncomp; ++c)
-      for (int i = 0; i < out.nx; ++i)
-        if (near_boundary(out, i, j)) push_ghosts(out, base.st.bc, c, i, j, out(c, i, j));
+    const auto push = [&](int i0, int i1) {
+      for (int i = i0; i < i1; ++i)
+        for (int c = 0; c < out.ncomp; ++c) push_ghosts(out, base.st.bc, c, i, j, out(c, i, j));
+    };
+    if (j < g || j >= out.ny - g) return push(0, nx);
+    push(0, std::min(g, nx));
+    push(std::max(g, nx - g), nx);
   }
   // Row j from the level below `in` into `out` (a window, or the run's out), without images.
   void row(FieldView<const T> in, FieldView<T> out, int j, double tl) const {

@@ -1,7 +1,7 @@
 #pragma once
 // How a text model's forward Euler steps: the one decision that its stepper takes and that a run's
 // summary reports ("schedule"). On the GPU, register streaming (time/cuda/stream_walk.cuh through
-// cuda/text_stream.cuh), EulerStream<T>::steps steps a pass; on the CPU, where asked, cache-blocked rows
+// cuda/text_stream.cuh), EulerStream<T>::steps steps a pass; on the CPU, cache-blocked rows
 // (time/euler_blocked.hpp), any count; where the program and the run suit them. One pass a step by cells
 // everywhere else.
 #include <string>
@@ -41,17 +41,16 @@ std::string pass_obstacle(const EquationsSpec& s, bool device) {
 }  // namespace equations_detail
 
 // The plan of a run of s on the GPU (`device`) or the CPU: several steps a pass where nothing keeps the
-// run from them and run.temporal_blocking is on, on the GPU from the size where streaming pays
-// (stream_min_cells), and at any size where run.steps_per_pass asks for a count the schedule takes (on
-// the CPU only then: there the rows were measured slower than one pass a step, docs/performance.md); a
-// count the run cannot take is refused before the first step, saying why.
+// run from them and run.temporal_blocking is on, from the sizes where they pay (stream_min_cells,
+// blocked_min_cells) or at any size where run.steps_per_pass asks for a count the schedule takes; a count
+// the run cannot take is refused before the first step, saying why.
 template <class T>
 EulerPlan text_euler_plan(const EquationsSpec& s, bool device) {
   const int k = s.steps_per_pass, stream_k = EulerStream<T>::steps;
   const std::string obstacle = equations_detail::pass_obstacle<T>(s, device);
   const bool can = s.temporal_blocking && k != 1 && obstacle.empty();
   if (can && device && (k == stream_k || (k == 0 && s.grid.cells() >= stream_min_cells))) return {EulerPlan::stream, stream_k};
-  if (can && !device && k > 1) return {EulerPlan::rows, k};
+  if (can && !device && (k > 1 || s.grid.cells() >= blocked_min_cells)) return {EulerPlan::rows, k > 1 ? k : blocked_steps};
   if (k <= 1) return {};
   if (!obstacle.empty())
     throw InputError("run.steps_per_pass = " + std::to_string(k) + ": this text model goes 1 step a pass on the " + (device ? "GPU" : "CPU") +
