@@ -44,6 +44,15 @@ bool euler_stream_takes(const FieldBoundary& bc, Extents2 e, int ncomp = 2) {
          stream_detail::axis_kind(bc, bottom, top, ncomp) >= 0 && e.nx >= 64 * S::cols && e.ny >= 2 * S::steps;
 }
 
+// A streaming launch's arguments for a run of `ncomp` species that euler_stream_takes (its shape, strips
+// and seg_rows, left to the launch: stream_launch).
+template <class T, class Cell>
+StreamArgs<T, Cell> stream_args(const Cell& cell, FieldView<const T> in, FieldView<T> out, const FieldBoundary& bc, T dt,
+                                int ncomp) {
+  using stream_detail::axis_kind;
+  return {cell, in, out, bc, images<T>(bc), dt, axis_kind(bc, left, right, ncomp) == 1, axis_kind(bc, bottom, top, ncomp) == 1, 0, 0};
+}
+
 // A streaming launch's shape: strips of S::width columns, each cut into segments of seg_rows rows, one
 // segment for each warp resident at once (`resident_warps` on the whole device), in one wave: longer
 // segments recompute fewer rows.

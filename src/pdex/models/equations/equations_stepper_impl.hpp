@@ -222,11 +222,9 @@ class EquationsRk final : public TextStepper<Exec, T, MolStepper> {
       base.st = {current().cview(), {}, mol_.rk().candidate().view(), s.bc, {}, {}, T(s.dt), T(0), floor_limit<T>(s), true};
       return rows_(base, current().cview(), t, n);
     }
-    StreamArgs<T, eq::TextStreamCell<T>> a{{eq::TextCell<T>(base), floor_limit<T>(s), {}}, current().cview(), mol_.rk().candidate().view(),
-                                           s.bc, images<T>(s.bc), T(s.dt), false, false, 0, 0};
-    const int species = int(s.text.species.size());
-    a.x_periodic = stream_detail::axis_kind(s.bc, left, right, species) == 1;
-    a.y_periodic = stream_detail::axis_kind(s.bc, bottom, top, species) == 1;
+    StreamArgs<T, eq::TextStreamCell<T>> a = stream_args<T>(eq::TextStreamCell<T>{eq::TextCell<T>(base), floor_limit<T>(s), {}},
+                                                            current().cview(), mol_.rk().candidate().view(), s.bc, T(s.dt),
+                                                            int(s.text.species.size()));
     for (int i = 0; i < n; ++i) a.cell.t[i] = T(t[i]);
     stream_(a);
   }

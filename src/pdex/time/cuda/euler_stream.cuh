@@ -99,8 +99,7 @@ void euler_stream(const Cuda& ex, const Rhs& rhs, FieldView<const T> in, FieldVi
                   T dt) {
   using namespace stream_detail;
   const CudaContext& ctx = *ex.context;
-  const bool xp = axis_kind(bc, left, right, 2) == 1, yp = axis_kind(bc, bottom, top, 2) == 1;
-  const StreamStep<T, Rhs> step{{rhs, in, out, bc, images<T>(bc), dt, xp, yp, 0, 0}};
+  const StreamStep<T, Rhs> step{stream_args<T>(rhs, in, out, bc, dt, 2)};
   if (uniform_params(rhs)) launch_stream<T, Rhs, true>(ctx, step);
   else launch_stream<T, Rhs, false>(ctx, step);
 }

@@ -73,7 +73,7 @@ class MolIntegrator {
     std::vector<double> t(std::size_t(n > 0 ? n : 0));
     double now = t_;
     for (double& ti : t) {
-      if (rk_.tableau().adaptive() || (std::isfinite(t_end) && !(t_end - now > margin(t_end))) || tau_ >= t_end - now) return false;
+      if (rk_.tableau().adaptive() || !whole_step(now, t_end)) return false;
       ti = now;
       now = now + tau_;
     }
@@ -89,9 +89,14 @@ class MolIntegrator {
  private:
   // How close to t_end the clock lands on it.
   static double margin(double t_end) { return 1e-14 * std::max(1.0, std::abs(t_end)); }
+  // Whether the step from `now` toward t_end (infinity: none) is one advance_to takes, of tau whole:
+  // not clipped to t_end, nor landing on it.
+  bool whole_step(double now, double t_end) const {
+    return (!std::isfinite(t_end) || t_end - now > margin(t_end)) && tau_ < t_end - now;
+  }
 
   void step(double t_end) {
-    const bool last = tau_ >= t_end - t_;
+    const bool last = !whole_step(t_, t_end);
     const double tau = last ? t_end - t_ : tau_;
     const double e = rk_.attempt(t_, tau);
     if (!rk_.tableau().adaptive()) return commit(tau, last ? t_end : t_ + tau);

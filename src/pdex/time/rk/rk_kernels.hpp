@@ -59,7 +59,8 @@ template <class Cell, class T>
 concept PairedCell = requires(const Cell& f, int64_t o, T* k) { f.pair(0, 0, o, k, k); };
 
 // A stage's stores, everything but the right-hand side: a stage kernel compiled elsewhere (a text
-// model's, compiled at run time) takes these and brings its own.
+// model's, compiled at run time) takes these and brings its own. u, k, out and the stage terms share one
+// layout: a cell's offset and a component's stride are u's in all of them.
 template <class T, class Limit = NoLimit<T>>
 struct RkStores {
   FieldView<const T> u;
