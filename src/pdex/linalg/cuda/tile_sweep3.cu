@@ -13,7 +13,10 @@
 // sweep (its cell's update solves for it: Helmholtz3's diagonal). Each update is relax_point3's, on the
 // same values in the same order, and each cell pushes its boundary images into `out` as color_sweep's
 // do, so the result is the in-place sweep's bit for bit. The colouring must close across periodic axes
-// (even lengths: colours_close).
+// (even lengths: colours_close). A block whose region lies inside the grid across x and y (`Inside`: no
+// cell of it wraps or is a ghost there, and no tile cell has in-plane images) copies pairs of cells, and
+// without a per-cell coefficient (`lean`) takes the diagonal off the z sides as one number, diag_at's at
+// an inner cell: the per-cell tests and offsets are most of a sweep's instructions.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -34,11 +37,13 @@ namespace tile_sweep3_detail {
 
 // A tile of tx x ty cells of a plane, its region with the two-cell ring w x h; five region planes of x
 // and three of b in shared memory; a thread per tile cell of one colour (the ring's first-colour cells
-// take a second round). tx is a multiple of 64 so that a tile's rows start on 128-byte lines.
+// take a second round). tx is a multiple of 64 so that a tile's rows start on 128-byte lines. The sweep
+// is bound by its instructions: 64 x 16 tiles (two blocks an SM in f64, 64 registers) redo fewer ring
+// cells than 64 x 8 (four blocks) and ran faster in both precisions (docs/performance.md).
 template <class T>
 struct Shape {
-  static constexpr int tx = 64, ty = 8, w = tx + 4, h = ty + 4, x_slots = 5, b_slots = 3;
-  static constexpr int threads = tx * ty / 2;
+  static constexpr int tx = 64, ty = 16, w = tx + 4, h = ty + 4, x_slots = 5, b_slots = 3;
+  static constexpr int threads = tx * ty / 2, min_blocks = 2;
   static constexpr int cells = w * h;  // a region plane
   static constexpr int min_planes = 16;  // a block's run, at least
   static constexpr std::size_t shared = std::size_t(x_slots + b_slots) * cells * sizeof(T);
@@ -59,7 +64,7 @@ using tile_sweep_detail::copy_async;
 using tile_sweep_detail::source;
 
 // One component's sweep of a block's tile over planes k0 .. k1 - 1.
-template <class T>
+template <class T, bool Inside>
 struct TileWalk {
   using S = Shape<T>;
   const Sweep3<T>& sw;
@@ -67,13 +72,31 @@ struct TileWalk {
   T* bs;  // b's, plane m in slot m % b_slots
   int c, i0, j0;  // the component; the region's first cell (two before the tile's)
   bool periodic[3];
+  bool lean;  // no per-cell coefficient
+  T inner_diag;  // where lean and Inside: the diagonal of every cell off the z sides
 
-  __device__ int src_x(int x) const { return source(i0 + x, sw.in.nx, periodic[0]); }
-  __device__ int src_y(int y) const { return source(j0 + y, sw.in.ny, periodic[1]); }
+  __device__ int src_x(int x) const { return Inside ? i0 + x : source(i0 + x, sw.in.nx, periodic[0]); }
+  __device__ int src_y(int y) const { return Inside ? j0 + y : source(j0 + y, sw.in.ny, periodic[1]); }
   __device__ int src_z(int m) const { return source(m, sw.in.nz, periodic[2]); }
   __device__ static int slot(int m, int slots) { return ((m % slots) + slots) % slots; }
   __device__ T* x_at(int m) const { return xs + slot(m, S::x_slots) * S::cells; }
   __device__ T* b_at(int m) const { return bs + slot(m, S::b_slots) * S::cells; }
+  // Slot s + d of a ring of n (|d| < n), without the divisions of slot(): the walk steps its slots.
+  __device__ static int ring(int s, int d, int n) {
+    const int r = s + d;
+    return r >= n ? r - n : r < 0 ? r + n : r;
+  }
+
+  // What a point update of a plane reads: x of the planes below, at and above it, and b of it.
+  struct Planes {
+    T *below, *at, *above;
+    const T* b;
+  };
+  // Those of the plane whose x is in slot xm and b in slot bm.
+  __device__ Planes planes(int xm, int bm) const {
+    return {xs + ring(xm, -1, S::x_slots) * S::cells, xs + xm * S::cells, xs + ring(xm, 1, S::x_slots) * S::cells,
+            bs + bm * S::cells};
+  }
 
   // The offsets within a plane of this thread's region cells (every plane's and field's alike).
   static constexpr int shares = (S::cells + S::threads - 1) / S::threads;
@@ -85,32 +108,45 @@ struct TileWalk {
     }
   }
 
-  // Starts copying region plane m of field f into `to`.
+  // Starts copying region plane m of field f into `to`: Inside, a warp a row and a lane a pair of cells
+  // (the region starts at an even column, aligned for it), else cell by cell from the cells they stand for.
   __device__ void fetch(const FieldView<const T>& f, int m, T* to, const int64_t (&at)[shares]) const {
     const T* p = f.comp(c) + int64_t(src_z(m)) * f.plane;
+    if constexpr (Inside) {
+      constexpr int warps = S::threads / 32, pairs = S::w / 2;
+      const int lane = int(threadIdx.x) % 32;
+      for (int y = int(threadIdx.x) / 32; y < S::h; y += warps) {
+        const T* row = p + f.offset(i0, j0 + y);
 #pragma unroll
-    for (int q = 0; q < shares; ++q) {
-      const int s = int(threadIdx.x) + q * S::threads;
-      if (s < S::cells) copy_async<sizeof(T)>(to + s, p + at[q]);
+        for (int q = lane; q < pairs; q += 32) copy_async<2 * sizeof(T)>(to + y * S::w + 2 * q, row + 2 * q);
+      }
+    } else {
+#pragma unroll
+      for (int q = 0; q < shares; ++q) {
+        const int s = int(threadIdx.x) + q * S::threads;
+        if (s < S::cells) copy_async<sizeof(T)>(to + s, p + at[q]);
+      }
     }
   }
 
-  // The relaxed value of region cell s of plane m, whose source cell is (i, j, k): relax_point3's update
+  // The relaxed value of region cell s of plane p, whose source cell is (i, j, k): relax_point3's update
   // on the region's values.
-  __device__ T relaxed(int m, int s, int i, int j, int k) const {
-    const T* here = x_at(m);
+  __device__ T relaxed(const Planes& p, int s, int i, int j, int k) const {
+    const T* here = p.at;
     const T u = here[s];
     const Star<T> star{u, here[s - 1], here[s + 1], here[s - S::w], here[s + S::w]};
-    const int64_t o = sw.in.offset(i, j, k);
     const Helmholtz3<T>& op = sw.op;
-    const T ax = op.alpha * u - op.coef(c, o) * (lap(star, op.h) + lap_z(x_at(m - 1)[s], u, x_at(m + 1)[s], op.h));
-    const T dx = sw.omega * (b_at(m)[s] - ax) / op.diag_at(i, j, k, c, o);
+    const bool flat = Inside && lean;  // no offset needed, and off the z sides one diagonal
+    const int64_t o = flat ? 0 : sw.in.offset(i, j, k);
+    const T ax = op.alpha * u - op.coef(c, o) * (lap(star, op.h) + lap_z(p.below[s], u, p.above[s], op.h));
+    const T diag = flat && k > 0 && k < sw.in.nz - 1 ? inner_diag : op.diag_at(i, j, k, c, o);
+    const T dx = sw.omega * (p.b[s] - ax) / diag;
     return u + dx;
   }
 
-  // The first colour's cells of plane m on the tile and the inner ring, in their slot; nothing on a
-  // ghost plane.
-  __device__ void first_colour(int m) const {
+  // The first colour's cells of plane m (its slots p) on the tile and the inner ring, in their slot;
+  // nothing on a ghost plane.
+  __device__ void first_colour(int m, const Planes& p) const {
     const int k = src_z(m);
     if (k < 0 || k >= sw.in.nz) return;
     constexpr int per_row = (S::tx + 2) / 2, count = per_row * (S::ty + 2);
@@ -118,26 +154,32 @@ struct TileWalk {
       const int y = 1 + q / per_row;
       const int x = 1 + ((sw.first + y + m + 1) & 1) + 2 * (q % per_row);
       const int i = src_x(x), j = src_y(y);
-      if (i < 0 || i >= sw.in.nx || j < 0 || j >= sw.in.ny) continue;
+      if (!Inside && (i < 0 || i >= sw.in.nx || j < 0 || j >= sw.in.ny)) continue;
       const int s = y * S::w + x;
-      x_at(m)[s] = relaxed(m, s, i, j, k);
+      p.at[s] = relaxed(p, s, i, j, k);
     }
   }
 
-  // The second colour's cell of this thread on plane m's tile, then the pair of cells around it into
-  // `out` with their images.
-  __device__ void second_colour_and_write(int m) const {
+  // The second colour's cell of this thread on plane m's tile (its slots p), then the pair of cells around
+  // it into `out` with their images.
+  __device__ void second_colour_and_write(int m, const Planes& p) const {
     const int y = 2 + int(threadIdx.x) / (S::tx / 2), pair = int(threadIdx.x) % (S::tx / 2);
     const int x = 2 + ((sw.first + y + m + 1) & 1) + 2 * pair;
     const int i = i0 + x, j = j0 + y, nx = sw.in.nx;
-    if (j >= sw.in.ny) return;
+    if (!Inside && j >= sw.in.ny) return;
     const int s = y * S::w + x;
-    const T v = i < nx ? relaxed(m, s, i, j, m) : T(0);
+    const T v = Inside || i < nx ? relaxed(p, s, i, j, m) : T(0);
     const int first_x = 2 + 2 * pair, first_i = i0 + first_x;  // the pair's cells: first_i, first_i + 1
-    const T a = first_x == x ? v : x_at(m)[s - 1], e = first_x == x ? x_at(m)[s + 1] : v;
-    T* p = sw.out.comp(c) + sw.out.offset(first_i, j, m);
-    if (first_i + 1 < nx) store_pair(p, a, e);
-    else if (first_i < nx) p[0] = a;
+    const T a = first_x == x ? v : p.at[s - 1], e = first_x == x ? p.at[s + 1] : v;
+    T* to = sw.out.comp(c) + sw.out.offset(first_i, j, m);
+    if (Inside) {  // images across z only
+      store_pair(to, a, e);
+      push_z_images(sw.out, sw.bc, c, first_i, j, m, a);
+      push_z_images(sw.out, sw.bc, c, first_i + 1, j, m, e);
+      return;
+    }
+    if (first_i + 1 < nx) store_pair(to, a, e);
+    else if (first_i < nx) to[0] = a;
     if (first_i < nx) push_cell_images(sw.out, sw.bc, c, first_i, j, m, a);
     if (first_i + 1 < nx) push_cell_images(sw.out, sw.bc, c, first_i + 1, j, m, e);
   }
@@ -146,25 +188,27 @@ struct TileWalk {
   // one ahead); plane m's first colour, then plane m - 1's second.
   __device__ void run(int k0, int k1) const {
     int64_t at[shares];
-    region_offsets(at);
+    if (!Inside) region_offsets(at);
     for (int m = k0 - 2; m <= k0; ++m) fetch(sw.in, m, x_at(m), at);
     fetch(sw.b, k0 - 1, b_at(k0 - 1), at);
     __pipeline_commit();
+    int xm = slot(k0 - 1, S::x_slots), bm = slot(k0 - 1, S::b_slots);  // plane m's slots
     for (int m = k0 - 1; m <= k1; ++m) {
       __pipeline_wait_prior(0);
       __syncthreads();  // x up to plane m + 1 and b up to m are in, and plane m - 3's slot is free
-      if (m + 2 <= k1 + 1) fetch(sw.in, m + 2, x_at(m + 2), at);
-      if (m + 1 <= k1) fetch(sw.b, m + 1, b_at(m + 1), at);
+      if (m + 2 <= k1 + 1) fetch(sw.in, m + 2, xs + ring(xm, 2, S::x_slots) * S::cells, at);
+      if (m + 1 <= k1) fetch(sw.b, m + 1, bs + ring(bm, 1, S::b_slots) * S::cells, at);
       __pipeline_commit();
-      first_colour(m);
+      first_colour(m, planes(xm, bm));
       __syncthreads();
-      if (m - 1 >= k0) second_colour_and_write(m - 1);
+      if (m - 1 >= k0) second_colour_and_write(m - 1, planes(ring(xm, -1, S::x_slots), ring(bm, -1, S::b_slots)));
+      xm = ring(xm, 1, S::x_slots), bm = ring(bm, 1, S::b_slots);
     }
   }
 };
 
 template <class T>
-__global__ void __launch_bounds__(Shape<T>::threads) tile_sweep3_kernel(const __grid_constant__ Sweep3<T> sw) {
+__global__ void __launch_bounds__(Shape<T>::threads, Shape<T>::min_blocks) tile_sweep3_kernel(const __grid_constant__ Sweep3<T> sw) {
   begin_dependent_grid();
   using S = Shape<T>;
   extern __shared__ __align__(16) unsigned char shared[];
@@ -173,9 +217,16 @@ __global__ void __launch_bounds__(Shape<T>::threads) tile_sweep3_kernel(const __
   const int c = int(blockIdx.z) / runs, k0 = int(blockIdx.z) % runs * sw.run, k1 = min(k0 + sw.run, sw.in.nz);
   const bool periodic[3] = {sw.bc.side[left][c].kind == BcKind::periodic, sw.bc.side[bottom][c].kind == BcKind::periodic,
                             sw.bc.side[front][c].kind == BcKind::periodic};
-  const TileWalk<T> walk{sw, xs, xs + S::x_slots * S::cells, c, int(blockIdx.x) * S::tx - 2, int(blockIdx.y) * S::ty - 2,
-                         {periodic[0], periodic[1], periodic[2]}};
-  walk.run(k0, k1);
+  const int i0 = int(blockIdx.x) * S::tx - 2, j0 = int(blockIdx.y) * S::ty - 2;
+  const bool lean = sw.op.d[c] == nullptr;
+  T* bs = xs + S::x_slots * S::cells;
+  if (i0 >= 0 && j0 >= 0 && i0 + S::w <= sw.in.nx && j0 + S::h <= sw.in.ny) {
+    const T inner = lean ? sw.op.diag_at(1, 1, 1, c, 0) : T(0);  // (1, 1, 1) is an inner cell where a
+    // plane has one off the z sides (nz >= 3); with fewer planes every update takes diag_at
+    TileWalk<T, true>{sw, xs, bs, c, i0, j0, {periodic[0], periodic[1], periodic[2]}, lean, inner}.run(k0, k1);
+  } else {
+    TileWalk<T, false>{sw, xs, bs, c, i0, j0, {periodic[0], periodic[1], periodic[2]}, lean, T(0)}.run(k0, k1);
+  }
 }
 
 }  // namespace tile_sweep3_detail
