@@ -8,8 +8,9 @@
 //   nvcc -DPDEX_HAVE_CUDA=1 -Isrc -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -std=c++20 \
 //     -c bench/mg3_probe.cu -o mg3_probe.o
 //   nvcc -o mg3_probe mg3_probe.o build/src/libpdex_engine.a -Xcompiler=-fopenmp -ldl
-//   ./mg3_probe [n = 512] [f32|f64] [once: each kernel once, untimed, for ncu]
+//   ./mg3_probe [n = 512] [f32|f64] [once: each kernel once, untimed, for ncu | solve: a whole solve]
 // The kernels timed are compiled here, optimized: a fast-compile library's warning does not concern them.
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +22,10 @@
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/cuda/tile_sweep3.cu"  // the sweep's kernel compiled here, optimized
+#include "pdex/linalg/cuda/transfer3_walk.cu"  // and the transfers' walks
+#include "pdex/linalg/grid_ops.hpp"
 #include "pdex/linalg/multigrid.hpp"
+#include "pdex/linalg/multigrid3.hpp"
 #include "pdex/linalg/transfer3.hpp"
 
 namespace pdex {
@@ -77,7 +81,37 @@ struct Probe {
   }
 
   void report(const char* name, double ms, double bytes) const {
-    std::printf("%-12s n=%d %s %8.3f ms %6.0f GB/s at the least\n", name, n, sizeof(T) == 4 ? "f32" : "f64", ms, bytes / ms / 1e6);
+    std::printf("%-15s n=%d %s %8.3f ms %6.0f GB/s at the least\n", name, n, sizeof(T) == 4 ? "f32" : "f64", ms, bytes / ms / 1e6);
+  }
+
+  // A whole solve, multigrid3.hpp's V(2,2) cycles from zero to a relative residual of 1e-8 with the
+  // residual's norm after each cycle (linear_solver.hpp's loop), for b a smooth mode: ms (median of three
+  // after a warm-up) and cycles.
+  void solve() {
+    Field<T> h = to_space(b, MemorySpace::host);
+    const FieldView<T> v = h.view();
+    const double pi = 3.141592653589793;
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+          v(0, i, j, k) = T(3 * pi * pi * std::sin(pi * (i + 0.5) / n) * std::sin(pi * (j + 0.5) / n) * std::sin(pi * (k + 0.5) / n));
+    b = to_space(h, MemorySpace::device);
+    Grid2 g{n, n, 1.0 / n, 1.0 / n};
+    g.nz = n, g.dz = 1.0 / n;
+    Multigrid3<Cuda, T> mg(ex, g, fine, op, bc, 1, MultigridSettings{});
+    int cycles = 0;
+    auto one = [&] {
+      fill_all(ex, fine.view(), T(0));
+      const double bnorm = std::sqrt(residual_norm2(ex, op, fine.cview(), b.cview()));
+      for (cycles = 0; cycles < 30;) {
+        mg.cycle(fine.view(), b.cview());
+        ++cycles;
+        if (std::sqrt(residual_norm2(ex, op, fine.cview(), b.cview())) <= 1e-8 * bnorm) break;
+      }
+    };
+    one();
+    const double ms = bench::median_device_ms(3, one, ex.context->stream());
+    std::printf("solve n=%d %s %8.1f ms %d cycles, %d levels\n", n, sizeof(T) == 4 ? "f32" : "f64", ms, cycles, mg.levels());
   }
 
   void run() {
@@ -87,16 +121,25 @@ struct Probe {
     std::printf("sweep bits %016llx\n", (unsigned long long)bits_hash(r));
     report("residual", ms_a_call([&] { residual_field(ex, op, fine.cview(), b.cview(), r.view()); }), 3 * fine_bytes);
     std::printf("residual bits %016llx\n", (unsigned long long)bits_hash(r));
-    report("restrict3", ms_a_call([&] { restrict3(ex, fine.cview(), coarse.view()); }), fine_bytes + coarse_bytes);
-    // Once more on the start's coarse values for the hash (the timed calls are idempotent).
-    restrict3(ex, fine.cview(), coarse.view());
+    report("restrict3", ms_a_call([&] { restrict3_cells(ex, fine.cview(), coarse.view()); }), fine_bytes + coarse_bytes);
+    restrict3_cells(ex, fine.cview(), coarse.view());  // the timed calls are idempotent
     std::printf("restrict3 bits %016llx\n", (unsigned long long)bits_hash(coarse));
+    report("restrict3 walk", ms_a_call([&] { restrict3(ex, fine.cview(), coarse.view()); }), fine_bytes + coarse_bytes);
+    restrict3(ex, fine.cview(), coarse.view());
+    std::printf("restrict3 walk bits %016llx\n", (unsigned long long)bits_hash(coarse));
     fill_ghosts(ex, coarse.view(), bc);
     const Field<T> start = to_space(fine, MemorySpace::device);
-    report("prolong_add3", ms_a_call([&] { prolong_add3(ex, coarse.cview(), fine.view(), bc); }), 2 * fine_bytes + coarse_bytes);
+    const CellBox every = whole_box(fine.view().extents());
+    report("prolong_add3", ms_a_call([&] { prolong_add3(ex, coarse.cview(), fine.view(), bc, every); }), 2 * fine_bytes + coarse_bytes);
     fine = to_space(start, MemorySpace::device);
-    prolong_add3(ex, coarse.cview(), fine.view(), bc);
+    PDEX_CUDA_CHECK(cudaDeviceSynchronize());  // the copy goes on the legacy stream, the kernels on another
+    prolong_add3(ex, coarse.cview(), fine.view(), bc, every);
     std::printf("prolong_add3 bits %016llx\n", (unsigned long long)bits_hash(fine));
+    report("prolong walk", ms_a_call([&] { prolong_add3(ex, coarse.cview(), fine.view(), bc); }), 2 * fine_bytes + coarse_bytes);
+    fine = to_space(start, MemorySpace::device);
+    PDEX_CUDA_CHECK(cudaDeviceSynchronize());  // the copy goes on the legacy stream, the kernels on another
+    prolong_add3(ex, coarse.cview(), fine.view(), bc);
+    std::printf("prolong walk bits %016llx\n", (unsigned long long)bits_hash(fine));
   }
 };
 
@@ -105,14 +148,15 @@ struct Probe {
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 512;
   const bool once = argc > 3 && std::strcmp(argv[3], "once") == 0;
+  const bool solve = argc > 3 && std::strcmp(argv[3], "solve") == 0;
   if (argc > 2 && std::strcmp(argv[2], "f32") == 0) {
     Probe<float> p(n);
     p.once = once;
-    p.run();
+    solve ? p.solve() : p.run();
   } else {
     Probe<double> p(n);
     p.once = once;
-    p.run();
+    solve ? p.solve() : p.run();
   }
   return 0;
 }

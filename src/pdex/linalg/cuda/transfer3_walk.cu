@@ -1,0 +1,174 @@
+// restrict3 and prolong_add3 on CUDA where every axis is halved exactly (transfer3.hpp). A thread per
+// coarse cell reading its 64 fine cells, and one per fine cell interpolating from eight coarse ones,
+// ran at a quarter and two fifths of the copy bandwidth: each fine cell was loaded by eight threads, each
+// coarse cell by 27. Here a thread takes a column of cells and a run of planes and walks up it, so that
+// each plane it reads serves every cell above and below that needs it:
+//  - restriction: a thread per coarse column (I, J) reads each fine plane's four rows under the column's
+//    hat once (a row's cells as aligned pairs) and adds their sums into the two coarse cells whose hats
+//    cover the plane (taps 2 and 3 of the one below, 0 and 1 of the one above);
+//  - prolongation: a thread per fine pair of cells (2I, 2I + 1) of a row interpolates each coarse plane
+//    in x and y once and keeps the two planes the current fine plane lies between.
+// Every value takes the cell-by-cell functions' operations in their order (detail::restrict_inside,
+// detail::add_prolonged3), so their bits; cells whose restriction hat does not lie inside take
+// detail::restrict_cell.
+#include <algorithm>
+#include <cstdint>
+
+#include "pdex/core/cuda/cuda_context.hpp"
+#include "pdex/core/cuda/launch.cuh"
+#include "pdex/core/cuda/vec2.cuh"
+#include "pdex/linalg/transfer3.hpp"
+
+namespace pdex {
+namespace transfer3_walk_detail {
+
+// A block: 32 columns along x (coarse ones, or fine pairs) by 4 along y, a thread each.
+constexpr int tx = 32, ty = 4, threads = tx * ty;
+
+// Planes a thread walks: runs short enough for about four waves of blocks, none shorter than `least`.
+int run_length(const CudaContext& ctx, const void* kernel, int nx, int ny, int nz, int ncomp, int least) {
+  const int columns = ((nx + tx - 1) / tx) * ((ny + ty - 1) / ty) * ncomp;
+  const int resident = std::max(1, ctx.resident_blocks(kernel, threads, 0) * ctx.multiprocessors());
+  const int runs = std::clamp((4 * resident + columns - 1) / columns, 1, std::max(1, nz / least));
+  return (nz + runs - 1) / runs;
+}
+
+template <class T>
+struct Restriction {
+  FieldView<const T> fine;
+  FieldView<T> coarse;
+  detail::AxisMaps3 m;
+  int inside_lo, inside_hi;  // the coarse planes whose hats lie inside along z
+  int run;                   // coarse planes a thread takes
+};
+
+// The x sums of the four fine rows under a column's hat in fine plane kf (`column`: the column's cell
+// 2I - 2 of row 2J - 1 of plane 0): each row's cells 2I - 2 .. 2I + 3 as three aligned pairs.
+template <class T>
+__device__ void plane_parts(const FieldView<const T>& f, const T* column, int kf, double (&parts)[4]) {
+  const T* row = column + int64_t(kf) * f.plane;
+#pragma unroll
+  for (int b = 0; b < 4; ++b, row += f.pitch) {
+    const auto lo = load_pair(row), mid = load_pair(row + 2), hi = load_pair(row + 4);
+    const T cells[4] = {lo.y, mid.x, mid.y, hi.x};
+    parts[b] = detail::row_part(cells);
+  }
+}
+
+template <class T>
+__global__ void __launch_bounds__(threads) restrict3_walk_kernel(const __grid_constant__ Restriction<T> r) {
+  begin_dependent_grid();
+  const int I = int(blockIdx.x) * tx + int(threadIdx.x) % tx, J = int(blockIdx.y) * ty + int(threadIdx.x) / tx;
+  const int runs = (r.coarse.nz + r.run - 1) / r.run;
+  const int c = int(blockIdx.z) / runs, K0 = int(blockIdx.z) % runs * r.run, K1 = min(K0 + r.run, r.coarse.nz);
+  if (I >= r.coarse.nx || J >= r.coarse.ny) return;
+  const bool column = detail::halved_inside(r.m.x, I) && detail::halved_inside(r.m.y, J);
+  const int lo = column ? max(K0, r.inside_lo) : K1, hi = column ? max(lo, min(K1, r.inside_hi)) : K1;
+  for (int K = K0; K < lo; ++K) detail::restrict_cell(r.fine, r.coarse, r.m, I, J, K, c, c + 1);
+  if (lo < hi) {
+    const T* col = r.fine.comp(c) + r.fine.offset(2 * I - 2, 2 * J - 1);
+    double parts[4], sum = 0;
+    plane_parts(r.fine, col, 2 * lo - 1, parts);
+    detail::add_plane(sum, 0, parts);
+    plane_parts(r.fine, col, 2 * lo, parts);
+    detail::add_plane(sum, 1, parts);
+    for (int K = lo; K < hi; ++K) {
+      double above = 0;  // coarse cell K + 1's sum
+      plane_parts(r.fine, col, 2 * K + 1, parts);
+      detail::add_plane(sum, 2, parts);
+      detail::add_plane(above, 0, parts);
+      plane_parts(r.fine, col, 2 * K + 2, parts);
+      detail::add_plane(sum, 3, parts);
+      detail::add_plane(above, 1, parts);
+      r.coarse(c, I, J, K) = T(sum / (2.0 * 2.0 * 2.0));
+      sum = above;
+    }
+  }
+  for (int K = hi; K < K1; ++K) detail::restrict_cell(r.fine, r.coarse, r.m, I, J, K, c, c + 1);
+}
+
+template <class T>
+struct Prolongation {
+  FieldView<const T> coarse;
+  FieldView<T> fine;
+  FieldBoundary bc;
+  detail::AxisMaps3 m;
+  int run;  // fine planes a thread takes
+};
+
+template <class T>
+__global__ void __launch_bounds__(threads) prolong3_walk_kernel(const __grid_constant__ Prolongation<T> p) {
+  begin_dependent_grid();
+  const int I = int(blockIdx.x) * tx + int(threadIdx.x) % tx, j = int(blockIdx.y) * ty + int(threadIdx.x) / tx;
+  const int runs = (p.fine.nz + p.run - 1) / p.run;
+  const int c = int(blockIdx.z) / runs, k0 = int(blockIdx.z) % runs * p.run, k1 = min(k0 + p.run, p.fine.nz);
+  if (I >= p.coarse.nx || j >= p.fine.ny) return;
+  const int i = 2 * I;  // the pair's cells i and i + 1 lie between coarse cells I - 1, I and I, I + 1
+  double tx0, tx1, ty, tz;
+  const int left = detail::lower_of(p.m.x.coarse_coord(i), tx0), J = detail::lower_of(p.m.y.coarse_coord(j), ty);
+  (void)detail::lower_of(p.m.x.coarse_coord(i + 1), tx1);
+  const int64_t pitch = p.coarse.pitch;
+  const T* column = p.coarse.comp(c) + p.coarse.offset(left, J);
+  auto bilinear = [&](const T* s, double tx) {
+    return (1 - ty) * ((1 - tx) * double(s[0]) + tx * double(s[1])) +
+           ty * ((1 - tx) * double(s[pitch]) + tx * double(s[pitch + 1]));
+  };
+  // The x and y interpolations of coarse plane K at the pair's cells.
+  auto plane = [&](int K, double (&v)[2]) {
+    const T* s = column + int64_t(K) * p.coarse.plane;
+    v[0] = bilinear(s, tx0);
+    v[1] = bilinear(s + 1, tx1);
+  };
+  int K = detail::lower_of(p.m.z.coarse_coord(k0), tz);
+  double below[2], above[2];
+  plane(K, below);
+  plane(K + 1, above);
+  T* pair = p.fine.comp(c) + p.fine.offset(i, j);
+  for (int k = k0; k < k1; ++k) {
+    if (detail::lower_of(p.m.z.coarse_coord(k), tz) != K) {  // one plane up, every second fine plane
+      ++K;
+      below[0] = above[0], below[1] = above[1];
+      plane(K + 1, above);
+    }
+    T* to = pair + int64_t(k) * p.fine.plane;
+    const auto old = load_pair(to);
+    const T a = old.x + T((1 - tz) * below[0] + tz * above[0]), e = old.y + T((1 - tz) * below[1] + tz * above[1]);
+    store_pair(to, a, e);
+    push_cell_images(p.fine, p.bc, c, i, j, k, a);
+    push_cell_images(p.fine, p.bc, c, i + 1, j, k, e);
+  }
+}
+
+}  // namespace transfer3_walk_detail
+
+template <class T>
+void restrict3_walk(const Cuda& ex, FieldView<const T> fine, FieldView<T> coarse_b, unsigned open) {
+  using namespace transfer3_walk_detail;
+  const CudaContext& ctx = *ex.context;
+  const detail::AxisMaps3 m = detail::AxisMaps3::between(fine, coarse_b, open);
+  int lo, hi;
+  detail::inside_run(m.z, coarse_b.nz, lo, hi);
+  const auto kernel = restrict3_walk_kernel<T>;
+  const int run = run_length(ctx, reinterpret_cast<const void*>(kernel), coarse_b.nx, coarse_b.ny, coarse_b.nz, coarse_b.ncomp, 8);
+  const dim3 grid(unsigned((coarse_b.nx + tx - 1) / tx), unsigned((coarse_b.ny + ty - 1) / ty),
+                  unsigned(coarse_b.ncomp * ((coarse_b.nz + run - 1) / run)));
+  launch(ctx, "restrict3_walk_kernel", kernel, grid, dim3(threads), 0, Restriction<T>{fine, coarse_b, m, lo, hi, run});
+}
+
+template <class T>
+void prolong_add3_walk(const Cuda& ex, FieldView<const T> coarse, FieldView<T> fine, const FieldBoundary& fine_bc) {
+  using namespace transfer3_walk_detail;
+  const CudaContext& ctx = *ex.context;
+  const auto kernel = prolong3_walk_kernel<T>;
+  const int run = run_length(ctx, reinterpret_cast<const void*>(kernel), coarse.nx, fine.ny, fine.nz, fine.ncomp, 16);
+  const dim3 grid(unsigned((coarse.nx + tx - 1) / tx), unsigned((fine.ny + ty - 1) / ty), unsigned(fine.ncomp * ((fine.nz + run - 1) / run)));
+  launch(ctx, "prolong3_walk_kernel", kernel, grid, dim3(threads), 0,
+         Prolongation<T>{coarse, fine, fine_bc, detail::AxisMaps3::between(fine, coarse), run});
+}
+
+template void restrict3_walk<float>(const Cuda&, FieldView<const float>, FieldView<float>, unsigned);
+template void restrict3_walk<double>(const Cuda&, FieldView<const double>, FieldView<double>, unsigned);
+template void prolong_add3_walk<float>(const Cuda&, FieldView<const float>, FieldView<float>, const FieldBoundary&);
+template void prolong_add3_walk<double>(const Cuda&, FieldView<const double>, FieldView<double>, const FieldBoundary&);
+
+}  // namespace pdex
