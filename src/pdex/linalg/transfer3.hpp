@@ -106,6 +106,13 @@ PDEX_HD inline void restrict_cell(const FieldView<const T>& fine, const FieldVie
   }
 }
 
+// The interpolation in x and y between coarse cells s, s + 1 and the two `pitch` above them, at weights
+// tx and ty of the upper ones: one plane's part of every 3D prolongation (the same operations, so bits).
+template <class T>
+PDEX_HD inline double bilinear(const T* s, int64_t pitch, double tx, double ty) {
+  return (1 - ty) * ((1 - tx) * double(s[0]) + tx * double(s[1])) + ty * ((1 - tx) * double(s[pitch]) + tx * double(s[pitch + 1]));
+}
+
 // fine(c, i, j, k) + the trilinear interpolation of coarse at the fine cell, with its images.
 template <class T>
 PDEX_HD inline void add_prolonged3(const FieldView<const T>& coarse, const FieldView<T>& fine, const FieldBoundary& bc,
@@ -115,10 +122,7 @@ PDEX_HD inline void add_prolonged3(const FieldView<const T>& coarse, const Field
   const int64_t o = fine.offset(i, j, k), p = coarse.pitch, q = coarse.plane;
   for (int c = 0; c < fine.ncomp; ++c) {
     const T* a = coarse.comp(c) + coarse.offset(I, J, K);
-    auto bilinear = [&](const T* s) {
-      return (1 - ty) * ((1 - tx) * double(s[0]) + tx * double(s[1])) + ty * ((1 - tx) * double(s[p]) + tx * double(s[p + 1]));
-    };
-    const T v = fine.comp(c)[o] + T((1 - tz) * bilinear(a) + tz * bilinear(a + q));
+    const T v = fine.comp(c)[o] + T((1 - tz) * bilinear(a, p, tx, ty) + tz * bilinear(a + q, p, tx, ty));
     fine.comp(c)[o] = v;
     push_cell_images(fine, bc, c, i, j, k, v);
   }
@@ -166,10 +170,7 @@ void host_prolong_add3(const Exec& ex, FieldView<const T> coarse, FieldView<T> f
 #pragma omp simd
         for (int i = first; i < hi; i += 2) {
           const T* s = a + (i - 1) / 2;
-          const auto bilinear = [&](const T* t) {
-            return (1 - ty) * ((1 - tx) * double(t[0]) + tx * double(t[1])) + ty * ((1 - tx) * double(t[p]) + tx * double(t[p + 1]));
-          };
-          f[i] = f[i] + T((1 - tz) * bilinear(s) + tz * bilinear(s + q));
+          f[i] = f[i] + T((1 - tz) * bilinear(s, p, tx, ty) + tz * bilinear(s + q, p, tx, ty));
         }
       };
       cells(lo + (lo & 1), 0.75);

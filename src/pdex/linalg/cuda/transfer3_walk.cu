@@ -109,15 +109,11 @@ __global__ void __launch_bounds__(threads) prolong3_walk_kernel(const __grid_con
   (void)detail::lower_of(p.m.x.coarse_coord(i + 1), tx1);
   const int64_t pitch = p.coarse.pitch;
   const T* column = p.coarse.comp(c) + p.coarse.offset(left, J);
-  auto bilinear = [&](const T* s, double tx) {
-    return (1 - ty) * ((1 - tx) * double(s[0]) + tx * double(s[1])) +
-           ty * ((1 - tx) * double(s[pitch]) + tx * double(s[pitch + 1]));
-  };
   // The x and y interpolations of coarse plane K at the pair's cells.
   auto plane = [&](int K, double (&v)[2]) {
     const T* s = column + int64_t(K) * p.coarse.plane;
-    v[0] = bilinear(s, tx0);
-    v[1] = bilinear(s + 1, tx1);
+    v[0] = detail::bilinear(s, pitch, tx0, ty);
+    v[1] = detail::bilinear(s + 1, pitch, tx1, ty);
   };
   int K = detail::lower_of(p.m.z.coarse_coord(k0), tz);
   double below[2], above[2];
