@@ -51,7 +51,8 @@ const std::vector<MethodChoice>& all_methods() {
       {"bicgstab-jacobi", SolverMethod::bicgstab, Preconditioner::jacobi},
       {"bicgstab-multigrid", SolverMethod::bicgstab, Preconditioner::multigrid},
       {"multigrid", SolverMethod::multigrid},
-      {"multigrid-w", SolverMethod::multigrid}};
+      {"multigrid-w", SolverMethod::multigrid},
+      {"multigrid-fmg", SolverMethod::multigrid}};
   return m;
 }
 
@@ -88,6 +89,7 @@ EllipticSpec poisson_spec(int n, const MethodChoice& m, const PoissonOptions& o)
   spec.solver.method = m.method;
   spec.solver.preconditioner = m.pre;
   spec.solver.cycle_gamma = m.label == "multigrid-w" ? 2 : 1;
+  spec.solver.fmg = m.label == "multigrid-fmg";
   spec.solver.tol = o.tol;
   spec.solver.max_iter = slow_relaxation(m.method) ? o.relax_max_iter : o.max_iter;
   return spec;

@@ -8,7 +8,7 @@
 //   nvcc -DPDEX_HAVE_CUDA=1 -Isrc -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -std=c++20 \
 //     -c bench/mg3_probe.cu -o mg3_probe.o
 //   nvcc -o mg3_probe mg3_probe.o build/src/libpdex_engine.a -Xcompiler=-fopenmp -ldl
-//   ./mg3_probe [n = 512] [f32|f64] [once: each kernel once, untimed, for ncu | solve: a whole solve]
+//   ./mg3_probe [n = 512] [f32|f64] [once: each kernel once, untimed, for ncu | solve: a whole solve [fmg]]
 // The kernels timed are compiled here, optimized: a fast-compile library's warning does not concern them.
 #include <cmath>
 #include <cstdint>
@@ -86,8 +86,8 @@ struct Probe {
 
   // A whole solve, multigrid3.hpp's V(2,2) cycles from zero to a relative residual of 1e-8 with the
   // residual's norm after each cycle (linear_solver.hpp's loop), for b a smooth mode: ms (median of three
-  // after a warm-up) and cycles.
-  void solve() {
+  // after a warm-up) and cycles; with `fmg` the first cycle is a full-multigrid cycle.
+  void solve(bool fmg) {
     Field<T> h = to_space(b, MemorySpace::host);
     const FieldView<T> v = h.view();
     const double pi = 3.141592653589793;
@@ -104,14 +104,15 @@ struct Probe {
       fill_all(ex, fine.view(), T(0));
       const double bnorm = std::sqrt(residual_norm2(ex, op, fine.cview(), b.cview()));
       for (cycles = 0; cycles < 30;) {
-        mg.cycle(fine.view(), b.cview());
+        if (fmg && cycles == 0) mg.fmg(fine.view(), b.cview());
+        else mg.cycle(fine.view(), b.cview());
         ++cycles;
         if (std::sqrt(residual_norm2(ex, op, fine.cview(), b.cview())) <= 1e-8 * bnorm) break;
       }
     };
     one();
     const double ms = bench::median_device_ms(3, one, ex.context->stream());
-    std::printf("solve n=%d %s %8.1f ms %d cycles, %d levels\n", n, sizeof(T) == 4 ? "f32" : "f64", ms, cycles, mg.levels());
+    std::printf("solve%s n=%d %s %8.1f ms %d cycles, %d levels\n", fmg ? " fmg" : "", n, sizeof(T) == 4 ? "f32" : "f64", ms, cycles, mg.levels());
   }
 
   void run() {
@@ -149,14 +150,15 @@ int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 512;
   const bool once = argc > 3 && std::strcmp(argv[3], "once") == 0;
   const bool solve = argc > 3 && std::strcmp(argv[3], "solve") == 0;
+  const bool fmg = argc > 4 && std::strcmp(argv[4], "fmg") == 0;
   if (argc > 2 && std::strcmp(argv[2], "f32") == 0) {
     Probe<float> p(n);
     p.once = once;
-    solve ? p.solve() : p.run();
+    solve ? p.solve(fmg) : p.run();
   } else {
     Probe<double> p(n);
     p.once = once;
-    solve ? p.solve() : p.run();
+    solve ? p.solve(fmg) : p.run();
   }
   return 0;
 }

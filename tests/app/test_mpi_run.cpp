@@ -908,6 +908,10 @@ TEST_F(MpiRun, WhatDoesNotRunOverRanksIsRefusedOnce) {
   const Outcome sweep = run_ranks(2, {"sweep", dir.str("cfg.toml"), "--param", "F=0.03,0.04"});
   EXPECT_NE(sweep.status, 0);
   EXPECT_TRUE(contains(sweep.output, "the other commands run in one process")) << sweep.output;
+  const Outcome fmg = run_ranks(2, {"run", std::string(PDEX_SOURCE_DIR) + "/examples/poisson_torsion.toml", "--out", dir.str("fmg"),
+                                    "--set", "solver.fmg=true"});
+  EXPECT_NE(fmg.status, 0);
+  EXPECT_TRUE(contains(fmg.output, "solver.fmg: full multigrid runs with one process")) << fmg.output;
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 #pragma once
 // Manufactured Poisson problems -lap u = f on the unit square, one per boundary kind, with their exact
-// solutions, for the solver tests.
+// solutions, for the solver tests; and what full multigrid must do on them.
+#include <gtest/gtest.h>
+
 #include <cmath>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -69,6 +72,52 @@ inline double max_error(const std::vector<double>& a, const std::vector<double>&
 
 inline const char* kind_name(BcKind k) {
   return k == BcKind::periodic ? "periodic" : k == BcKind::neumann ? "neumann" : "dirichlet";
+}
+
+// Full multigrid on problem m (multigrid to its solver.tol): the error after its first cycle alone, the
+// converged solve's error, and the cycles with and without it.
+struct FmgTrial {
+  double once = 0, converged = 0;
+  int cycles = 0, v_cycles = 0;
+  bool both_converged = false;
+};
+
+inline FmgTrial fmg_trial(Manufactured m, Backend backend) {
+  auto run = [&](bool fmg, int max_iter, double& error) {
+    m.spec.solver.fmg = fmg;
+    m.spec.solver.max_iter = max_iter;
+    auto solver = make_elliptic_solver(m.spec, backend, Precision::f64);
+    solver->set(std::vector<double>(m.f.size(), 0.0), m.f);
+    const SolveStats st = solver->solve();
+    error = max_error(solver->solution(), m.exact);
+    return st;
+  };
+  FmgTrial t;
+  double v_error = 0;
+  run(true, 1, t.once);
+  const SolveStats fmg = run(true, 60, t.converged), v = run(false, 60, v_error);
+  t.cycles = fmg.iterations, t.v_cycles = v.iterations;
+  t.both_converged = fmg.converged && v.converged;
+  return t;
+}
+
+// What full multigrid must do on problems of growing size n (a manufactured problem per n): after its
+// first cycle the error is at most twice the converged solve's (the discretization's) and falls at
+// second order; the solves take at least two cycles fewer than V cycles alone. Prints the figures.
+template <class Make>
+void expect_full_multigrid_reaches_the_discretization_error(const std::vector<int>& sizes, Make make, Backend backend) {
+  std::vector<double> after_one;
+  for (int n : sizes) {
+    const FmgTrial t = fmg_trial(make(n), backend);
+    std::cout << "n = " << n << ": error after one FMG cycle " << t.once << ", converged " << t.converged << "; cycles "
+              << t.cycles << " (V cycles alone " << t.v_cycles << ")\n";
+    EXPECT_TRUE(t.both_converged) << "n = " << n;
+    EXPECT_LE(t.once, 2 * t.converged) << "n = " << n;
+    EXPECT_LE(t.cycles + 2, t.v_cycles) << "n = " << n;
+    after_one.push_back(t.once);
+  }
+  for (std::size_t k = 0; k + 1 < after_one.size(); ++k)
+    EXPECT_GE(after_one[k] / after_one[k + 1], 3.0) << "second order: 4 in the limit";
 }
 
 }  // namespace pdex::test

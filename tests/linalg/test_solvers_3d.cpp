@@ -97,9 +97,9 @@ TEST_P(Solvers3dTest, MultigridPoissonIsSecondOrderForEveryBoundaryKind) {
 }
 
 // As many V(2,2) cycles reach 1e-10 at every size: three cube edges, one odd (its levels coarsen
-// unevenly). Each cycle cuts the residual about tenfold: red-black smoothing damps the high frequencies
-// of the seven-point Laplacian less than the five-point one's (2D cycles cut it 25-fold); measured worst
-// ratios 0.075-0.105 on the CPU, held to 0.12.
+// unevenly). Each cycle cuts the residual about 30-fold with Poisson's smoothing weight
+// (Multigrid3::poisson_omega, 1.35): measured worst ratios 0.031-0.035 on the CPU, held to 0.05 (at
+// 1.15 they were 0.075-0.105).
 TEST_P(Solvers3dTest, MultigridCyclesDoNotGrowWithTheSize) {
   std::vector<int> cycles;
   for (int n : {24, 33, 64}) {
@@ -109,11 +109,22 @@ TEST_P(Solvers3dTest, MultigridCyclesDoNotGrowWithTheSize) {
       worst = std::max(worst, r.stats.history[k + 1] / r.stats.history[k]);
     std::cout << "n = " << n << ": " << r.stats.iterations << " cycles, worst ratio " << worst << "\n";
     EXPECT_TRUE(r.stats.converged) << "n = " << n;
-    EXPECT_LE(worst, 0.12) << "n = " << n;
+    EXPECT_LE(worst, 0.05) << "n = " << n;
     cycles.push_back(r.stats.iterations);
   }
   const auto [lo, hi] = std::minmax_element(cycles.begin(), cycles.end());
   EXPECT_LE(*hi - *lo, 1);
+}
+
+// Full multigrid, a solve's first cycle (solver.fmg): after it alone the error against the exact
+// solution is within a small factor of the discretization's own (the converged solve's), and falls at
+// second order with h, the defining property of FMG; the solve then needs fewer cycles than from a V
+// cycle. Measured on the CPU (printed), n = 32, 64: errors 0.57 and 0.51 times the converged ones (which
+// they undershoot by chance), 6 cycles to 1e-10 against 8.
+TEST_P(Solvers3dTest, FullMultigridReachesTheDiscretizationErrorInOneCycle) {
+  expect_full_multigrid_reaches_the_discretization_error(
+      {32, 64}, [](int n) { return manufactured_poisson_3d(BcKind::dirichlet, n, settings(SolverMethod::multigrid, 1e-10)); },
+      GetParam());
 }
 
 // A right-hand side that is the same in every plane, with Neumann z sides: every plane holds the 2D

@@ -35,6 +35,7 @@ SolverSettings read_solver(ConfigReader& cfg, SolverSettings s) {
   s.post = int(cfg.get_int("solver.post_smooth", s.post));
   if (s.pre < 0 || s.post < 0 || s.pre + s.post == 0)
     cfg.fail("solver.pre_smooth", "expected non-negative sweep counts, not both zero");
+  s.fmg = cfg.get_bool("solver.fmg", s.fmg);
   return s;
 }
 
@@ -43,7 +44,7 @@ nlohmann::json solver_json(const SolverSettings& s) {
           {"check_every", s.check_every},           {"max_iter", s.max_iter}, {"omega", s.omega},
           {"preconditioner", preconditioner_name(s.preconditioner)},
           {"cycle", s.cycle_gamma == 2 ? "W" : "V"}, {"pre_smooth", s.pre},   {"post_smooth", s.post},
-          {"cycles", s.cycles}};
+          {"cycles", s.cycles},                     {"fmg", s.fmg}};
 }
 
 }  // namespace pdex

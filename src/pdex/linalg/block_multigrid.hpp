@@ -62,8 +62,9 @@ class BlockMultigrid final : public MultigridCycle<T> {
     fine->op = op;
     fine->bc = bc;
     fine->r = layout.like(Exec::space);
-    levels_.push_back(std::move(fine));
     const auto scale = scale_over_ranks(layout, op);
+    fine->omega = smoothing_weight(*fine, scale);
+    levels_.push_back(std::move(fine));
     for (;;) {
       const Level& l = *levels_.back();
       if (!splits(l)) break;
@@ -72,6 +73,7 @@ class BlockMultigrid final : public MultigridCycle<T> {
       Grid2 g = l.whole;
       if (l.whole.cells() <= gather_cells || !Serial::coarsen(g)) break;
       levels_.push_back(coarser(l, g));
+      levels_.back()->omega = smoothing_weight(*levels_.back(), scale);
     }
     gather_below(*levels_.back());
   }
@@ -79,6 +81,8 @@ class BlockMultigrid final : public MultigridCycle<T> {
   int levels() const override { return int(levels_.size()) + (gathered_ ? gathered_->mg->levels() - 1 : 0); }
 
   void cycle(FieldView<T> x, FieldView<const T> b) override { cycle_at(0, x, b); }
+  // Full multigrid is refused over ranks (LinearSolver): a cycle from x.
+  void fmg(FieldView<T> x, FieldView<const T> b) override { cycle_at(0, x, b); }
 
  private:
   // The whole grids of levels with this many cells or fewer are gathered.
@@ -92,6 +96,7 @@ class BlockMultigrid final : public MultigridCycle<T> {
     Field<T> x, b, r;                       // correction, right-hand side, residual (level 0: r only)
     Field<T> d[max_solver_components], m;   // restricted coefficients (Op::tensor(): m)
     Field<T> dg;                            // a 3D tensor operator's diagonal (keep_diagonal)
+    double omega = 1;                       // its smoothing weight
   };
 
   // The gathered level: its whole fields on every rank and one process's multigrid on them.
@@ -207,12 +212,17 @@ class BlockMultigrid final : public MultigridCycle<T> {
     gathered_ = std::move(g);
   }
 
+  // Serial's weight on level l's whole grid.
+  template <class Scale>
+  double smoothing_weight(const Level& l, const Scale& s) const {
+    if constexpr (Op::volume()) return Serial::smoothing_weight(l.op, l.whole, s, ncomp_);
+    return settings_.smooth_omega;
+  }
+
   // Serial's smoothing: red-black SOR over-relaxed, or Gauss-Seidel reversed after the correction where
   // the cycle preconditions CG (settings.symmetric).
   void smooth(const Level& l, FieldView<T> x, FieldView<const T> b, int n, bool post) {
-    double weight = settings_.smooth_omega;
-    if constexpr (Op::volume()) weight = Serial::smooth_omega;
-    const T omega = settings_.symmetric ? T(1) : T(weight);
+    const T omega = settings_.symmetric ? T(1) : T(l.omega);
     for (int k = 0; k < n; ++k) sweep_colours(ex_, l.op, x, b, l.bc, omega, post && settings_.symmetric, false, halo_);
   }
 

@@ -64,6 +64,8 @@ class LinearSolver {
         t_ = field();
       }
     }
+    if (halo_ && s.fmg && s.method == SolverMethod::multigrid)
+      throw InputError("solver.fmg: full multigrid runs with one process; set solver.fmg = false to run over ranks");
     if (s.method == SolverMethod::multigrid || preconditioner() == Preconditioner::multigrid) mg_ = make_multigrid(layout);
   }
 
@@ -289,8 +291,9 @@ class LinearSolver {
     return double(std::numeric_limits<T>::epsilon()) / 4 * std::sqrt(sum_over_ranks(halo_, diagonal_norm2(ex_, op_, x))) / bnorm_;
   }
 
-  // The first test comes after the first cycle: a residual pass before it would cost a fifth of a
-  // cycle and, in time stepping, almost never spares one. A cycle that does not halve the residual
+  // With settings.fmg the first cycle is full multigrid, from scratch. The first test comes after the
+  // first cycle: a residual pass before it would cost a fifth of a cycle and, in time stepping, almost
+  // never spares one. A cycle that does not halve the residual
   // (multigrid cuts it tenfold or more on the problems it suits) is tested against the rounding floor.
   // Two cycles in a row within twice the floor, and the solve has done what the precision allows: it
   // stops, converged, flagged at_floor. The second is not wasted: cycles at the floor still cut the
@@ -305,7 +308,8 @@ class LinearSolver {
     double best = st.residual;
     int at_floor = 0;
     while (!reached(st.residual) && st.iterations < s_.max_iter && !st.stalled && !st.at_floor) {
-      mg_->cycle(x, b_);
+      if (st.iterations == 0 && s_.fmg) mg_->fmg(x, b_);
+      else mg_->cycle(x, b_);
       ++st.iterations;
       st.residual = relative_residual(as_const(x));
       st.history.push_back(st.residual);

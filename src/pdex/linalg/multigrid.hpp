@@ -47,6 +47,11 @@ class MultigridCycle {
   virtual int levels() const = 0;
   // One cycle for A x = b on the fine level; x's ghosts hold its boundary images on entry and on exit.
   virtual void cycle(FieldView<T> x, FieldView<const T> b) = 0;
+  // Full multigrid for A x = b from scratch (x's values are not used): b restricted down every level,
+  // the coarsest level solved with the problem's own conditions, then each finer level started from the
+  // coarser level's solution, interpolated, and given one cycle. Its error is then within a small
+  // factor of the discretization's (docs/solvers.md, "Full multigrid").
+  virtual void fmg(FieldView<T> x, FieldView<const T> b) = 0;
 };
 
 // The coarse problem, solved in one launch by a single thread: the coarsest grid has a handful of
@@ -161,7 +166,9 @@ class Multigrid final : public MultigridCycle<T> {
       if (out_of_place(lv->x)) lv->tmp = lv->x.like(Exec::space);
       const Op& finer = levels_.empty() ? op : levels_.back()->op;
       const FieldBoundary& finer_bc = levels_.empty() ? hbc : levels_.back()->bc;
+      const FieldBoundary& finer_data = levels_.empty() ? bc : levels_.back()->data_bc;
       lv->bc = finer_bc.respaced(g.dx / finer_dx, g.dy / finer_dy);  // Robin sides' ghosts change with h
+      lv->data_bc = finer_data.respaced(g.dx / finer_dx, g.dy / finer_dy);
       finer_dx = g.dx, finer_dy = g.dy;
       lv->op = finer;
       set_sides(lv->op, lv->bc, ncomp);
@@ -183,6 +190,10 @@ class Multigrid final : public MultigridCycle<T> {
   // The cycle waits for nothing, so CUDA replays it as one graph per (x, b).
   void cycle(FieldView<T> x, FieldView<const T> b) override {
     graph_.run(ex_, x.data, b.data, [&] { cycle_at(0, x, b); });
+  }
+
+  void fmg(FieldView<T> x, FieldView<const T> b) override {
+    fmg_graph_.run(ex_, x.data, b.data, [&] { fmg_at(x, b); });
   }
 
   // The hierarchy's rules, which BlockMultigrid follows on the whole grid of a block.
@@ -248,6 +259,7 @@ class Multigrid final : public MultigridCycle<T> {
     Field<T> m;                         // the restricted tensor (Op::tensor())
     Op op;
     FieldBoundary bc;
+    FieldBoundary data_bc;  // the problem's own conditions on this level (full multigrid's)
   };
 
   // Out-of-place smoothing (two fields, the GPU's tiles) serves five-point operators.
@@ -317,9 +329,10 @@ class Multigrid final : public MultigridCycle<T> {
   }
 
   // On a level with a tmp, V(2,2) smooths x into tmp, corrects tmp, and smooths it back into x.
-  void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
+  // `data`: the level's own conditions, where full multigrid solves its problem, not a correction.
+  void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b, const FieldBoundary* data = nullptr) {
     const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
-    const FieldBoundary& bc = l == 0 ? fine_bc_ : levels_[l - 1]->bc;
+    const FieldBoundary& bc = data ? *data : l == 0 ? fine_bc_ : levels_[l - 1]->bc;
     FieldView<T> tmp = l == 0 ? fine_tmp_.view() : levels_[l - 1]->tmp.view();
     FieldView<T> s = x;
     if (l == levels_.size()) {
@@ -343,6 +356,25 @@ class Multigrid final : public MultigridCycle<T> {
     }
   }
 
+  // MultigridCycle::fmg (restrict_residual zeroes each level's x, with its images under data_bc). A
+  // singular problem's levels keep its null space apart: V cycles only.
+  void fmg_at(FieldView<T> x, FieldView<const T> b) {
+    if (levels_.empty() || singular_mask_) return cycle_at(0, x, b);
+    FieldView<const T> finer = b;
+    for (auto& lv : levels_) {
+      restrict_residual(ex_, finer, lv->b.view(), lv->x.view(), lv->data_bc);
+      finer = lv->b.cview();
+    }
+    for (std::size_t l = levels_.size(); l > 0; --l) {
+      Level& lv = *levels_[l - 1];
+      if (l < levels_.size()) prolong_add(ex_, levels_[l]->x.cview(), lv.x.view(), lv.data_bc);
+      cycle_at(l, lv.x.view(), lv.b.cview(), &lv.data_bc);
+    }
+    fill_all(ex_, x, T(0));
+    prolong_add(ex_, levels_[0]->x.cview(), x, fine_bc_);
+    cycle_at(0, x, b);
+  }
+
   Exec ex_;
   MultigridSettings settings_;
   Field<T> fine_r_, fine_tmp_;
@@ -353,7 +385,7 @@ class Multigrid final : public MultigridCycle<T> {
   bool truncated_ = false;  // the coarsest level is solved by sweeps (sweeps_solve), not coarse_solve
   double coarse_omega_ = 1;  // SOR on the coarsest level, coarse_sweeps_ sweeps (0: coarse_solve)
   int coarse_sweeps_ = 0;
-  GraphCache<Exec> graph_;
+  GraphCache<Exec> graph_, fmg_graph_;
 };
 
 }  // namespace pdex

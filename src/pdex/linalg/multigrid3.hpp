@@ -39,6 +39,7 @@ class Multigrid3 final : public MultigridCycle<T> {
       if (has_constant_null_space(double(op.alpha), bc, c)) singular_mask_ |= 1u << c;
     const FieldBoundary hbc = homogeneous(bc);
     const Scale scale = scale_of(ex, op, fine_layout, ncomp);
+    fine_omega_ = smoothing_weight(op, grid, scale, ncomp);
     Grid2 g = grid;
     FieldView<const T> prev = fine_layout.cview();
     truncated_ = sweeps_solve(op, g, scale, ncomp);
@@ -50,7 +51,9 @@ class Multigrid3 final : public MultigridCycle<T> {
       const Op& finer = levels_.empty() ? op : levels_.back()->op;
       const Grid2 finer_grid = levels_.empty() ? grid : levels_.back()->x.grid();
       const FieldBoundary& finer_bc = levels_.empty() ? hbc : levels_.back()->bc;
+      const FieldBoundary& finer_data = levels_.empty() ? bc : levels_.back()->data_bc;
       lv->bc = finer_bc.respaced(g.dx / finer_grid.dx, g.dy / finer_grid.dy, g.dz / finer_grid.dz);
+      lv->data_bc = finer_data.respaced(g.dx / finer_grid.dx, g.dy / finer_grid.dy, g.dz / finer_grid.dz);
       lv->op = finer;
       lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch, g.dz, lv->x.view().plane);
       lv->op.extents = g.extents();
@@ -58,6 +61,7 @@ class Multigrid3 final : public MultigridCycle<T> {
       coarsen_coefficients(*lv, prev, finer, ncomp);
       keep_diagonal(ex_, lv->op, lv->x, lv->dg);
       lv->tiles = tiled(lv->x, lv->bc, ncomp);
+      lv->omega = smoothing_weight(op, g, scale, ncomp);
       prev = lv->x.cview();
       levels_.push_back(std::move(lv));
       truncated_ = sweeps_solve(op, g, scale, ncomp);
@@ -70,9 +74,16 @@ class Multigrid3 final : public MultigridCycle<T> {
     graph_.run(ex_, x.data, b.data, [&] { cycle_at(0, x, b); });
   }
 
+  void fmg(FieldView<T> x, FieldView<const T> b) override {
+    fmg_graph_.run(ex_, x.data, b.data, [&] { fmg_at(x, b); });
+  }
+
   // The hierarchy's rules, which BlockMultigrid follows on the whole grid of a block.
-  // Red-black SOR's smoothing weight on 3D grids (Yavneh's for the seven-point Laplacian).
-  static constexpr double smooth_omega = 1.15;
+  // Red-black SOR's smoothing weights on 3D grids: poisson_omega where a level's operator is the
+  // Laplacian alone (measured: a V(2,2) cycle cuts Poisson's residual 30-40-fold, where 1.15 cut it
+  // tenfold), smooth_omega (Yavneh's) where an identity part weighs (over-relaxing a diagonally dominant
+  // level slows its smoothing: at 1.35, theta steps took up to twice the cycles).
+  static constexpr double smooth_omega = 1.15, poisson_omega = 1.35;
   static constexpr int truncated_sweeps = 4;
 
   // The largest diffusivity multiplier and the largest |entries| of the tensor (xx, xy, yy, xz, yz, zz):
@@ -104,15 +115,30 @@ class Multigrid3 final : public MultigridCycle<T> {
   // multigrid.hpp's sweeps_solve with the z axis (and a tensor's cross terms, alpha alone its diagonal).
   static bool sweeps_solve(const Op& op, const Grid2& g, const Scale& s, int ncomp) {
     if (!(double(op.alpha) > 0)) return false;
-    const double ix = 1 / g.dx, iy = 1 / g.dy, iz = 1 / g.dz;
-    const double* m = s.m;  // the identity without a tensor
-    const double per_d =
-        2 * (m[0] * ix * ix + m[2] * iy * iy + m[5] * iz * iz) + 4 * (m[1] * ix * iy + m[3] * ix * iz + m[4] * iy * iz);
     for (int c = 0; c < ncomp; ++c) {
-      const double off = double(op.beta[c]) * s.d * per_d;
+      const double off = double(op.beta[c]) * off_diagonal(g, s);
       if (8 * off > double(op.alpha) + (Tensor ? 0 : off)) return false;
     }
     return true;
+  }
+
+  // poisson_omega where alpha is at most 1% of every component's diagonal, else smooth_omega (a
+  // tensor's eight colours keep it).
+  static double smoothing_weight(const Op& op, const Grid2& g, const Scale& s, int ncomp) {
+    if constexpr (Tensor) {
+      return smooth_omega;
+    } else {
+      for (int c = 0; c < ncomp; ++c)
+        if (100 * double(op.alpha) > double(op.alpha) + double(op.beta[c]) * off_diagonal(g, s)) return smooth_omega;
+      return poisson_omega;
+    }
+  }
+
+  // The bound of a level's off-diagonal sum over beta (spacings g, the coefficients' bounds s).
+  static double off_diagonal(const Grid2& g, const Scale& s) {
+    const double ix = 1 / g.dx, iy = 1 / g.dy, iz = 1 / g.dz;
+    const double* m = s.m;  // the identity without a tensor
+    return s.d * (2 * (m[0] * ix * ix + m[2] * iy * iy + m[5] * iz * iz) + 4 * (m[1] * ix * iy + m[3] * ix * iz + m[4] * iy * iz));
   }
 
   static bool coarsen(Grid2& g) {
@@ -136,7 +162,9 @@ class Multigrid3 final : public MultigridCycle<T> {
     Field<T> dg;  // and the operator's diagonal
     Op op;
     FieldBoundary bc;
+    FieldBoundary data_bc;  // the problem's own conditions on this level (full multigrid's)
     bool tiles = false;  // its sweeps go out of place in tiles (tiled)
+    double omega = smooth_omega;  // its smoothing weight (smoothing_weight)
   };
 
   // Whether a level's smoothing sweeps go out of place through its residual field, two launches of tiles
@@ -159,11 +187,13 @@ class Multigrid3 final : public MultigridCycle<T> {
                       });
   }
 
-  // n red-black sweeps of x; on a tiled level pairs of them go into `scratch` and back (the same values
-  // as in place), an odd one last in place.
-  void smooth(const Op& op, FieldView<T> x, FieldView<T> scratch, FieldView<const T> b, const FieldBoundary& bc,
-              int n, bool post, bool tiles) {
-    const T omega = settings_.symmetric ? T(1) : T(smooth_omega);
+  // n red-black sweeps of level l's x at the level's weight; on a tiled level pairs of them go into its
+  // residual field and back (the same values as in place), an odd one last in place.
+  void smooth(std::size_t l, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n, bool post) {
+    const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
+    FieldView<T> scratch = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
+    const bool tiles = l == 0 ? fine_tiles_ : levels_[l - 1]->tiles;
+    const T omega = settings_.symmetric ? T(1) : T(l == 0 ? fine_omega_ : levels_[l - 1]->omega);
     const bool reverse = post && settings_.symmetric;
     int k = 0;
     if constexpr (!Tensor)
@@ -174,28 +204,55 @@ class Multigrid3 final : public MultigridCycle<T> {
     rb_sweeps(ex_, op, x, b, bc, omega, reverse, n - k, false);
   }
 
-  void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b) {
+  // A cycle on level l: for x's correction (its homogeneous conditions) or, under full multigrid, for
+  // the level's own problem (`data`: its conditions).
+  void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b, const FieldBoundary* data = nullptr) {
     const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
-    const FieldBoundary& bc = l == 0 ? fine_bc_ : levels_[l - 1]->bc;
-    FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();  // also the smoothing's scratch
-    const bool tiles = l == 0 ? fine_tiles_ : levels_[l - 1]->tiles;
+    const FieldBoundary& bc = data ? *data : l == 0 ? fine_bc_ : levels_[l - 1]->bc;
+    FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
     if (l == levels_.size()) {
       const int cells = int(x.extents().cells());
-      if (truncated_) smooth(op, x, r, b, bc, truncated_sweeps, false, tiles);
+      if (truncated_) smooth(l, x, b, bc, truncated_sweeps, false);
       // A few cells, solved by one GPU thread (a chain of dependent loads): ten sweeps for 2 x 2 x 2 or
       // fewer, whose error each cuts several times; four a cell for more.
       else coarse_solve(ex_, op, x, b, bc, cells <= 8 ? 10 : 4 * cells, singular_mask_);
       return;
     }
-    smooth(op, x, r, b, bc, settings_.pre, false, tiles);
+    smooth(l, x, b, bc, settings_.pre, false);
     residual_field(ex_, op, as_const(x), b, r);
     Level& next = *levels_[l];
     restrict3(ex_, as_const(r), next.b.view());
     fill_all(ex_, next.x.view(), T(0));
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
-    fill_ghosts(ex_, next.x.view(), next.bc);
+    add_coarser(l, x, bc, next.bc);
+    smooth(l, x, b, bc, settings_.post, true);
+  }
+
+  // x += P (level l + 1's x, whose ghosts take their images under `coarse_bc`); x's images under bc.
+  void add_coarser(std::size_t l, FieldView<T> x, const FieldBoundary& bc, const FieldBoundary& coarse_bc) {
+    Level& next = *levels_[l];
+    fill_ghosts(ex_, next.x.view(), coarse_bc);
     prolong_add3(ex_, next.x.cview(), x, bc);
-    smooth(op, x, r, b, bc, settings_.post, true, tiles);
+  }
+
+  // MultigridCycle::fmg. A singular problem's levels keep its null space apart: V cycles only.
+  void fmg_at(FieldView<T> x, FieldView<const T> b) {
+    if (levels_.empty() || singular_mask_) return cycle_at(0, x, b);
+    FieldView<const T> finer = b;
+    for (auto& lv : levels_) {
+      restrict3(ex_, finer, lv->b.view());
+      fill_all(ex_, lv->x.view(), T(0));
+      finer = lv->b.cview();
+    }
+    fill_ghosts(ex_, levels_.back()->x.view(), levels_.back()->data_bc);
+    for (std::size_t l = levels_.size(); l > 0; --l) {
+      Level& lv = *levels_[l - 1];
+      if (l < levels_.size()) add_coarser(l, lv.x.view(), lv.data_bc, levels_[l]->data_bc);
+      cycle_at(l, lv.x.view(), lv.b.cview(), &lv.data_bc);
+    }
+    fill_all(ex_, x, T(0));
+    add_coarser(0, x, fine_bc_, levels_[0]->data_bc);
+    cycle_at(0, x, b);
   }
 
   Exec ex_;
@@ -204,10 +261,11 @@ class Multigrid3 final : public MultigridCycle<T> {
   FieldBoundary fine_bc_;
   Field<T> fine_r_;
   bool fine_tiles_ = false;
+  double fine_omega_ = smooth_omega;
   unsigned singular_mask_ = 0;
   std::vector<std::unique_ptr<Level>> levels_;
   bool truncated_ = false;
-  GraphCache<Exec> graph_;
+  GraphCache<Exec> graph_, fmg_graph_;
 };
 
 // The multigrid that serves an operator: Multigrid for a 2D grid's, Multigrid3 for a 3D grid's.

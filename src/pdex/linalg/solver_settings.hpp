@@ -22,6 +22,7 @@ struct SolverSettings {
   int cycle_gamma = 1;       // multigrid: 1 V cycle, 2 W cycle
   int pre = 2, post = 2;     // multigrid smoothing sweeps
   int cycles = 0;            // multigrid: > 0: exactly this many cycles per solve, no convergence test
+  bool fmg = false;          // multigrid to tol: the first cycle is full multigrid, from scratch (MultigridCycle::fmg)
 };
 
 struct SolveStats {
