@@ -51,6 +51,7 @@ std::vector<std::string> run_args(const ScalingOptions& o, const std::vector<int
     a.insert(a.end(), {"--set", "time.steps=" + std::to_string(o.steps), "--set", "time.check_every=" + std::to_string(o.steps),
                        "--set", "output.every=0"});
   if (o.dims == 3) a.insert(a.end(), {"--set", "grid.nz=" + std::to_string(grid[2])});
+  if (o.solve) a.insert(a.end(), {"--set", "solver.fmg=false"});  // V cycles alike on every rank count (full multigrid is one process's)
   if (!split.empty()) a.insert(a.end(), {"--set", "run.ranks=" + split});
   return a;
 }
