@@ -190,5 +190,19 @@ TYPED_TEST(GhostFillTest, ThreeDimensionalFieldsFillTheirPlanesAndTheirGhostPlan
   }
 }
 
+// A multigrid level's conditions (FieldBoundary::respaced): a Robin side a u + b du/dn = c respaced by
+// a ratio is the side robin_side builds at that ratio times h, offset (the data) and factor alike.
+TEST(RespacedSides, ARobinSideRespacedIsTheSideAtTheCoarserSpacing) {
+  const double h = 0.01;
+  for (const double a : {0.0, 0.5, 3.0})
+    for (const double ratio : {2.0, 4.0, 1.5}) {
+      const SideBc fine = robin_side(a, 1.0, 0.7, h), want = robin_side(a, 1.0, 0.7, ratio * h), got = respaced(fine, ratio);
+      EXPECT_NEAR(got.scale, want.scale, 1e-14) << "a = " << a << ", ratio " << ratio;
+      EXPECT_NEAR(got.value, want.value, 1e-14) << "a = " << a << ", ratio " << ratio;
+    }
+  const SideBc dirichlet{BcKind::dirichlet, 2.5, 0.0};
+  EXPECT_EQ(respaced(dirichlet, 2.0).value, 2.5);
+}
+
 }  // namespace
 }  // namespace pdex::test

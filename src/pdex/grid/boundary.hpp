@@ -35,12 +35,13 @@ inline SideBc robin_side(double a, double b, double c, double h) {
   return SideBc{BcKind::robin, c / d, (b / h - a / 2) / d};
 }
 
-// A homogeneous Robin side (value 0) on a grid whose spacing across it is `ratio` times this one's (a
-// multigrid level): a/2 + b/h and b/h - a/2 change with h, so does the ghost's factor. Other sides stay.
+// A side on a grid whose spacing across it is `ratio` times this one's (a multigrid level): a Robin
+// side's a/2 + b/h and b/h - a/2 change with h, so do the ghost's factor and offset (robin_side's at
+// ratio h). Other sides stay.
 inline SideBc respaced(const SideBc& s, double ratio) {
   if (s.kind != BcKind::robin || s.scale == -1.0) return s;  // -1: b = 0, Dirichlet at every spacing
-  const double r = (1 - s.scale) / (1 + s.scale) * ratio;  // a h / (2 b)
-  return SideBc{BcKind::robin, 0.0, (1 - r) / (1 + r)};
+  const double r = (1 - s.scale) / (1 + s.scale), coarse = r * ratio;  // a h / (2 b) on either grid
+  return SideBc{BcKind::robin, s.value * ratio * (1 + r) / (1 + coarse), (1 - coarse) / (1 + coarse)};
 }
 
 // Conditions of every side for every component of one field. Plain data, passed to kernels by value.
@@ -54,7 +55,7 @@ struct FieldBoundary {
     return b;
   }
 
-  // Homogeneous conditions on a grid whose spacings are rx, ry and rz times this one's (respaced above).
+  // The conditions on a grid whose spacings are rx, ry and rz times this one's (respaced above).
   FieldBoundary respaced(double rx, double ry, double rz = 1.0) const {
     FieldBoundary b = *this;
     for (int s = 0; s < side_count; ++s)
