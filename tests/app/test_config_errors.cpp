@@ -369,6 +369,16 @@ INSTANTIATE_TEST_SUITE_P(
         KeyCase{"ShapeUnknownKey", "initial.u={ value = 1.0, shapes = [{ shape = \"disc\", radius = 2.0, value = 1.0, colour = 3 }] }", "initial.u.shapes.0.colour", "unknown key in a shape"}),
     [](const ::testing::TestParamInfo<KeyCase>& p) { return std::string(p.param.name); });
 
+// Full multigrid starts a multigrid solve to its tolerance: with another method, or with fixed cycles, the
+// key is refused.
+TEST(ConfigErrors, FullMultigridIsForMultigridSolvesToATolerance) {
+  ScratchDir dir;
+  expect_refused(run_config(dir, gray_scott_config(), {"--set", "time.scheme=theta", "--set", "solver.method=cg", "--set", "solver.fmg=true"}),
+                 {"cfg.toml", "key 'solver.fmg'", "full multigrid is for solver.method = \"multigrid\""});
+  expect_refused(run_config(dir, gray_scott_config(), {"--set", "time.scheme=theta", "--set", "solver.cycles=2", "--set", "solver.fmg=true"}),
+                 {"cfg.toml", "key 'solver.fmg'", "fixed solver.cycles take V cycles"});
+}
+
 TEST(ConfigErrors, ShapeErrorsNameTheFullKey) {
   ScratchDir dir;
   expect_refused(run_config(dir, gray_scott_config(), {"--set", "initial.u={ value = 1.0, shapes = [{ shape = \"star\", value = 1.0 }] }"}),

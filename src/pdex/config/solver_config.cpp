@@ -36,6 +36,10 @@ SolverSettings read_solver(ConfigReader& cfg, SolverSettings s) {
   if (s.pre < 0 || s.post < 0 || s.pre + s.post == 0)
     cfg.fail("solver.pre_smooth", "expected non-negative sweep counts, not both zero");
   s.fmg = cfg.get_bool("solver.fmg", s.fmg);
+  if (s.fmg && s.method != SolverMethod::multigrid)
+    cfg.fail("solver.fmg", "full multigrid is for solver.method = \"multigrid\" (as a preconditioner multigrid keeps its V cycle)");
+  if (s.fmg && s.cycles > 0)
+    cfg.fail("solver.fmg", "full multigrid starts a solve to solver.tol; fixed solver.cycles take V cycles from the initial guess");
   return s;
 }
 
