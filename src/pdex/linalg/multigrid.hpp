@@ -150,7 +150,6 @@ class Multigrid final : public MultigridCycle<T> {
     if (out_of_place(fine_layout)) fine_tmp_ = fine_layout.like(Exec::space);
     fine_op_ = op;
     fine_bc_ = bc;
-    const FieldBoundary hbc = homogeneous(bc);
     for (int c = 0; c < ncomp; ++c)
       if (has_constant_null_space(double(op.alpha), bc, c)) singular_mask_ |= 1u << c;
     Grid2 g = grid;
@@ -165,10 +164,9 @@ class Multigrid final : public MultigridCycle<T> {
       lv->r = lv->x.like(Exec::space);
       if (out_of_place(lv->x)) lv->tmp = lv->x.like(Exec::space);
       const Op& finer = levels_.empty() ? op : levels_.back()->op;
-      const FieldBoundary& finer_bc = levels_.empty() ? hbc : levels_.back()->bc;
       const FieldBoundary& finer_data = levels_.empty() ? bc : levels_.back()->data_bc;
-      lv->bc = finer_bc.respaced(g.dx / finer_dx, g.dy / finer_dy);  // Robin sides' ghosts change with h
-      lv->data_bc = finer_data.respaced(g.dx / finer_dx, g.dy / finer_dy);
+      lv->data_bc = finer_data.respaced(g.dx / finer_dx, g.dy / finer_dy);  // Robin sides' ghosts change with h
+      lv->bc = homogeneous(lv->data_bc);
       finer_dx = g.dx, finer_dy = g.dy;
       lv->op = finer;
       set_sides(lv->op, lv->bc, ncomp);
@@ -258,8 +256,8 @@ class Multigrid final : public MultigridCycle<T> {
     Field<T> d[max_solver_components];  // restricted diffusivity multipliers, where they vary
     Field<T> m;                         // the restricted tensor (Op::tensor())
     Op op;
-    FieldBoundary bc;
     FieldBoundary data_bc;  // the problem's own conditions on this level (full multigrid's)
+    FieldBoundary bc;       // homogeneous(data_bc): a correction's
   };
 
   // Out-of-place smoothing (two fields, the GPU's tiles) serves five-point operators.

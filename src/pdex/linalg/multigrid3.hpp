@@ -37,7 +37,6 @@ class Multigrid3 final : public MultigridCycle<T> {
     fine_tiles_ = tiled(fine_layout, bc, ncomp);
     for (int c = 0; c < ncomp; ++c)
       if (has_constant_null_space(double(op.alpha), bc, c)) singular_mask_ |= 1u << c;
-    const FieldBoundary hbc = homogeneous(bc);
     const Scale scale = scale_of(ex, op, fine_layout, ncomp);
     fine_omega_ = smoothing_weight(op, grid, scale, ncomp);
     Grid2 g = grid;
@@ -50,10 +49,9 @@ class Multigrid3 final : public MultigridCycle<T> {
       lv->r = lv->x.like(Exec::space);
       const Op& finer = levels_.empty() ? op : levels_.back()->op;
       const Grid2 finer_grid = levels_.empty() ? grid : levels_.back()->x.grid();
-      const FieldBoundary& finer_bc = levels_.empty() ? hbc : levels_.back()->bc;
       const FieldBoundary& finer_data = levels_.empty() ? bc : levels_.back()->data_bc;
-      lv->bc = finer_bc.respaced(g.dx / finer_grid.dx, g.dy / finer_grid.dy, g.dz / finer_grid.dz);
       lv->data_bc = finer_data.respaced(g.dx / finer_grid.dx, g.dy / finer_grid.dy, g.dz / finer_grid.dz);
+      lv->bc = homogeneous(lv->data_bc);
       lv->op = finer;
       lv->op.h = Spacing<T>::make(g.dx, g.dy, lv->x.view().pitch, g.dz, lv->x.view().plane);
       lv->op.extents = g.extents();
@@ -161,8 +159,8 @@ class Multigrid3 final : public MultigridCycle<T> {
     Field<T> m;   // the restricted tensor (Tensor)
     Field<T> dg;  // and the operator's diagonal
     Op op;
-    FieldBoundary bc;
     FieldBoundary data_bc;  // the problem's own conditions on this level (full multigrid's)
+    FieldBoundary bc;       // homogeneous(data_bc): a correction's
     bool tiles = false;  // its sweeps go out of place in tiles (tiled)
     double omega = smooth_omega;  // its smoothing weight (smoothing_weight)
   };
@@ -187,29 +185,41 @@ class Multigrid3 final : public MultigridCycle<T> {
                       });
   }
 
+  // What the cycle reads of level l (0: the fine grid).
+  struct LevelParts {
+    const Op& op;
+    const FieldBoundary& bc;
+    FieldView<T> r;
+    bool tiles;
+    double omega;
+  };
+  LevelParts parts(std::size_t l) {
+    if (l == 0) return {fine_op_, fine_bc_, fine_r_.view(), fine_tiles_, fine_omega_};
+    Level& lv = *levels_[l - 1];
+    return {lv.op, lv.bc, lv.r.view(), lv.tiles, lv.omega};
+  }
+
   // n red-black sweeps of level l's x at the level's weight; on a tiled level pairs of them go into its
   // residual field and back (the same values as in place), an odd one last in place.
   void smooth(std::size_t l, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n, bool post) {
-    const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
-    FieldView<T> scratch = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
-    const bool tiles = l == 0 ? fine_tiles_ : levels_[l - 1]->tiles;
-    const T omega = settings_.symmetric ? T(1) : T(l == 0 ? fine_omega_ : levels_[l - 1]->omega);
+    const LevelParts p = parts(l);
+    const T omega = settings_.symmetric ? T(1) : T(p.omega);
     const bool reverse = post && settings_.symmetric;
     int k = 0;
     if constexpr (!Tensor)
-      for (; tiles && k + 2 <= n; k += 2) {
-        rb_sweep3_into(ex_, op, as_const(x), b, scratch, bc, omega, reverse);
-        rb_sweep3_into(ex_, op, as_const(scratch), b, x, bc, omega, reverse);
+      for (; p.tiles && k + 2 <= n; k += 2) {
+        rb_sweep3_into(ex_, p.op, as_const(x), b, p.r, bc, omega, reverse);
+        rb_sweep3_into(ex_, p.op, as_const(p.r), b, x, bc, omega, reverse);
       }
-    rb_sweeps(ex_, op, x, b, bc, omega, reverse, n - k, false);
+    rb_sweeps(ex_, p.op, x, b, bc, omega, reverse, n - k, false);
   }
 
   // A cycle on level l: for x's correction (its homogeneous conditions) or, under full multigrid, for
   // the level's own problem (`data`: its conditions).
   void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b, const FieldBoundary* data = nullptr) {
-    const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
-    const FieldBoundary& bc = data ? *data : l == 0 ? fine_bc_ : levels_[l - 1]->bc;
-    FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
+    const LevelParts p = parts(l);
+    const Op& op = p.op;
+    const FieldBoundary& bc = data ? *data : p.bc;
     if (l == levels_.size()) {
       const int cells = int(x.extents().cells());
       if (truncated_) smooth(l, x, b, bc, truncated_sweeps, false);
@@ -219,9 +229,9 @@ class Multigrid3 final : public MultigridCycle<T> {
       return;
     }
     smooth(l, x, b, bc, settings_.pre, false);
-    residual_field(ex_, op, as_const(x), b, r);
+    residual_field(ex_, op, as_const(x), b, p.r);
     Level& next = *levels_[l];
-    restrict3(ex_, as_const(r), next.b.view());
+    restrict3(ex_, as_const(p.r), next.b.view());
     fill_all(ex_, next.x.view(), T(0));
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
     add_coarser(l, x, bc, next.bc);
