@@ -8,7 +8,7 @@
 //   nvcc -DPDEX_HAVE_CUDA=1 -Isrc -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -std=c++20 \
 //     -c bench/mg3_probe.cu -o mg3_probe.o
 //   nvcc -o mg3_probe mg3_probe.o build/src/libpdex_engine.a -Xcompiler=-fopenmp -ldl
-//   ./mg3_probe [n = 512] [f32|f64] [once: each kernel once, untimed, for ncu | solve: a whole solve [fmg]]
+//   ./mg3_probe [n = 512] [f32|f64] [once: each kernel once, untimed, for ncu | solve: a whole solve [fmg] [pre=2] [post=2]]
 // The kernels timed are compiled here, optimized: a fast-compile library's warning does not concern them.
 #include <cmath>
 #include <cstdint>
@@ -84,10 +84,10 @@ struct Probe {
     std::printf("%-15s n=%d %s %8.3f ms %6.0f GB/s at the least\n", name, n, sizeof(T) == 4 ? "f32" : "f64", ms, bytes / ms / 1e6);
   }
 
-  // A whole solve, multigrid3.hpp's V(2,2) cycles from zero to a relative residual of 1e-8 with the
+  // A whole solve, multigrid3.hpp's V(pre, post) cycles from zero to a relative residual of 1e-8 with the
   // residual's norm after each cycle (linear_solver.hpp's loop), for b a smooth mode: ms (median of three
   // after a warm-up) and cycles; with `fmg` the first cycle is a full-multigrid cycle.
-  void solve(bool fmg) {
+  void solve(bool fmg, const MultigridSettings& settings) {
     Field<T> h = to_space(b, MemorySpace::host);
     const FieldView<T> v = h.view();
     const double pi = 3.141592653589793;
@@ -98,7 +98,7 @@ struct Probe {
     b = to_space(h, MemorySpace::device);
     Grid2 g{n, n, 1.0 / n, 1.0 / n};
     g.nz = n, g.dz = 1.0 / n;
-    Multigrid3<Cuda, T> mg(ex, g, fine, op, bc, 1, MultigridSettings{});
+    Multigrid3<Cuda, T> mg(ex, g, fine, op, bc, 1, settings);
     int cycles = 0;
     auto one = [&] {
       fill_all(ex, fine.view(), T(0));
@@ -112,7 +112,8 @@ struct Probe {
     };
     one();
     const double ms = bench::median_device_ms(3, one, ex.context->stream());
-    std::printf("solve%s n=%d %s %8.1f ms %d cycles, %d levels\n", fmg ? " fmg" : "", n, sizeof(T) == 4 ? "f32" : "f64", ms, cycles, mg.levels());
+    std::printf("solve%s V(%d,%d) n=%d %s %8.1f ms %d cycles, %d levels\n", fmg ? " fmg" : "", settings.pre, settings.post, n,
+                sizeof(T) == 4 ? "f32" : "f64", ms, cycles, mg.levels());
   }
 
   void run() {
@@ -146,19 +147,25 @@ struct Probe {
 
 }  // namespace
 
+template <class T>
+void probe(int n, bool once, bool solve, bool fmg, const MultigridSettings& settings) {
+  Probe<T> p(n);
+  p.once = once;
+  solve ? p.solve(fmg, settings) : p.run();
+}
+
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 512;
   const bool once = argc > 3 && std::strcmp(argv[3], "once") == 0;
   const bool solve = argc > 3 && std::strcmp(argv[3], "solve") == 0;
-  const bool fmg = argc > 4 && std::strcmp(argv[4], "fmg") == 0;
-  if (argc > 2 && std::strcmp(argv[2], "f32") == 0) {
-    Probe<float> p(n);
-    p.once = once;
-    solve ? p.solve(fmg) : p.run();
-  } else {
-    Probe<double> p(n);
-    p.once = once;
-    solve ? p.solve(fmg) : p.run();
+  bool fmg = false;
+  MultigridSettings settings;
+  for (int a = 4; a < argc; ++a) {
+    if (std::strcmp(argv[a], "fmg") == 0) fmg = true;
+    else if (std::strncmp(argv[a], "pre=", 4) == 0) settings.pre = std::atoi(argv[a] + 4);
+    else if (std::strncmp(argv[a], "post=", 5) == 0) settings.post = std::atoi(argv[a] + 5);
   }
+  if (argc > 2 && std::strcmp(argv[2], "f32") == 0) probe<float>(n, once, solve, fmg, settings);
+  else probe<double>(n, once, solve, fmg, settings);
   return 0;
 }
