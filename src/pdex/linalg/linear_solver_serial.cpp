@@ -1,0 +1,6 @@
+// The linear solvers of the Serial executor, compiled once for every unit that uses them (linear_solver.hpp).
+#include "pdex/linalg/linear_solver.hpp"
+
+namespace pdex {
+PDEX_HOST_LINEAR_SOLVERS(template class, Serial)
+}  // namespace pdex
