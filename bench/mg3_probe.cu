@@ -161,9 +161,13 @@ int main(int argc, char** argv) {
   bool fmg = false;
   MultigridSettings settings;
   for (int a = 4; a < argc; ++a) {
-    if (std::strcmp(argv[a], "fmg") == 0) fmg = true;
-    else if (std::strncmp(argv[a], "pre=", 4) == 0) settings.pre = std::atoi(argv[a] + 4);
-    else if (std::strncmp(argv[a], "post=", 5) == 0) settings.post = std::atoi(argv[a] + 5);
+    if (solve && std::strcmp(argv[a], "fmg") == 0) fmg = true;
+    else if (solve && std::strncmp(argv[a], "pre=", 4) == 0) settings.pre = std::atoi(argv[a] + 4);
+    else if (solve && std::strncmp(argv[a], "post=", 5) == 0) settings.post = std::atoi(argv[a] + 5);
+    else {
+      std::fprintf(stderr, "mg3_probe: unknown argument '%s' (after 'solve': fmg, pre=N, post=N)\n", argv[a]);
+      return 2;
+    }
   }
   if (argc > 2 && std::strcmp(argv[2], "f32") == 0) probe<float>(n, once, solve, fmg, settings);
   else probe<double>(n, once, solve, fmg, settings);
