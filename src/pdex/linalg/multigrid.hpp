@@ -326,12 +326,25 @@ class Multigrid final : public MultigridCycle<T> {
     rb_sweeps(ex_, op, x, b, bc, omega, true, half, false);
   }
 
+  // What the cycle reads of level l (0: the fine grid).
+  struct LevelParts {
+    const Op& op;
+    const FieldBoundary& bc;
+    FieldView<T> r, tmp;
+  };
+  LevelParts parts(std::size_t l) {
+    if (l == 0) return {fine_op_, fine_bc_, fine_r_.view(), fine_tmp_.view()};
+    Level& lv = *levels_[l - 1];
+    return {lv.op, lv.bc, lv.r.view(), lv.tmp.view()};
+  }
+
   // On a level with a tmp, V(2,2) smooths x into tmp, corrects tmp, and smooths it back into x.
   // `data`: the level's own conditions, where full multigrid solves its problem, not a correction.
   void cycle_at(std::size_t l, FieldView<T> x, FieldView<const T> b, const FieldBoundary* data = nullptr) {
-    const Op& op = l == 0 ? fine_op_ : levels_[l - 1]->op;
-    const FieldBoundary& bc = data ? *data : l == 0 ? fine_bc_ : levels_[l - 1]->bc;
-    FieldView<T> tmp = l == 0 ? fine_tmp_.view() : levels_[l - 1]->tmp.view();
+    const LevelParts p = parts(l);
+    const Op& op = p.op;
+    const FieldBoundary& bc = data ? *data : p.bc;
+    FieldView<T> tmp = p.tmp;
     FieldView<T> s = x;
     if (l == levels_.size()) {
       const int cells = int(x.extents().cells());
@@ -340,10 +353,9 @@ class Multigrid final : public MultigridCycle<T> {
       else coarse_solve(ex_, op, x, b, bc, cells <= 4 ? 10 : 4 * cells, singular_mask_);
     } else {
       s = smooth(op, x, tmp, b, bc, settings_.pre, false);
-      FieldView<T> r = l == 0 ? fine_r_.view() : levels_[l - 1]->r.view();
-      residual_field(ex_, op, as_const(s), b, r);
+      residual_field(ex_, op, as_const(s), b, p.r);
       Level& next = *levels_[l];
-      restrict_residual(ex_, as_const(r), next.b.view(), next.x.view(), next.bc);
+      restrict_residual(ex_, as_const(p.r), next.b.view(), next.x.view(), next.bc);
       for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
       prolong_add(ex_, next.x.cview(), s, bc);
       s = smooth(op, s, s.data == x.data ? tmp : x, b, bc, settings_.post, true);

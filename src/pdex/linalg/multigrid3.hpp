@@ -199,10 +199,9 @@ class Multigrid3 final : public MultigridCycle<T> {
     return {lv.op, lv.bc, lv.r.view(), lv.tiles, lv.omega};
   }
 
-  // n red-black sweeps of level l's x at the level's weight; on a tiled level pairs of them go into its
+  // n red-black sweeps of a level's x (p: the level's parts) at the level's weight; on a tiled level pairs of them go into its
   // residual field and back (the same values as in place), an odd one last in place.
-  void smooth(std::size_t l, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n, bool post) {
-    const LevelParts p = parts(l);
+  void smooth(const LevelParts& p, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n, bool post) {
     const T omega = settings_.symmetric ? T(1) : T(p.omega);
     const bool reverse = post && settings_.symmetric;
     int k = 0;
@@ -222,20 +221,20 @@ class Multigrid3 final : public MultigridCycle<T> {
     const FieldBoundary& bc = data ? *data : p.bc;
     if (l == levels_.size()) {
       const int cells = int(x.extents().cells());
-      if (truncated_) smooth(l, x, b, bc, truncated_sweeps, false);
+      if (truncated_) smooth(p, x, b, bc, truncated_sweeps, false);
       // A few cells, solved by one GPU thread (a chain of dependent loads): ten sweeps for 2 x 2 x 2 or
       // fewer, whose error each cuts several times; four a cell for more.
       else coarse_solve(ex_, op, x, b, bc, cells <= 8 ? 10 : 4 * cells, singular_mask_);
       return;
     }
-    smooth(l, x, b, bc, settings_.pre, false);
+    smooth(p, x, b, bc, settings_.pre, false);
     residual_field(ex_, op, as_const(x), b, p.r);
     Level& next = *levels_[l];
     restrict3(ex_, as_const(p.r), next.b.view());
     fill_all(ex_, next.x.view(), T(0));
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
     add_coarser(l, x, bc, next.bc);
-    smooth(l, x, b, bc, settings_.post, true);
+    smooth(p, x, b, bc, settings_.post, true);
   }
 
   // x += P (level l + 1's x, whose ghosts take their images under `coarse_bc`); x's images under bc.
