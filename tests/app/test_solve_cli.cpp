@@ -93,13 +93,19 @@ TEST(BenchCli, EverySuitesHelpListsItsOptions) {
   EXPECT_EQ(run_pdex({"bench"}).status, 1);
 }
 
-// The explicit suite steps every reaction-diffusion model, whatever its species count.
+// The explicit suite steps every reaction-diffusion model, whatever its species count; the first also
+// written as text, compiled and interpreted (rows whose compile is most of a run's time, and whose
+// agreement with the built-in kernels test_equations_run.cpp checks for every model).
 TEST(BenchCli, TheExplicitSuiteStepsEveryReactionDiffusionModel) {
   for (const ReactionInfo& r : ard_catalog()) {
+    const bool text = &r == &ard_catalog().front();
     const Outcome o = run_pdex({"bench", "explicit", "--backends", "serial", "--sizes", "16", "--precisions", "f64",
-                                "--model", r.name, "--table1", "none", "--min-time", "0.001"});
+                                "--model", r.name, "--table1", "none", "--min-time", "0.001", "--text",
+                                text ? "true" : "false"});
     EXPECT_EQ(o.status, 0) << r.name << o.output;
     EXPECT_TRUE(contains(o.output, "serial   step     f64")) << r.name << o.output;
+    for (const char* row : {"serial   text     f64", "serial   interp   f64"})
+      EXPECT_EQ(contains(o.output, row), text) << r.name << o.output;
   }
 }
 
