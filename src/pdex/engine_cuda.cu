@@ -10,6 +10,7 @@
 // nvcc live in executables of their own for the same reason: tests/CMakeLists.txt.)
 #include "pdex/linalg/cuda/matrix_solve_cuda.cuh"  // first: it defines rb_sweep_into, which the solvers call
 #include "pdex/linalg/cuda/elliptic_cuda.cuh"
+#include "pdex/linalg/cuda/linear_solvers_cuda.cuh"
 #include "pdex/models/scalar/cuda/scalar_cuda.cuh"
 #include "pdex/models/wave/cuda/wave_cuda.cuh"
 #include "pdex/models/curvature/cuda/curvature_cuda.cuh"
@@ -24,6 +25,9 @@ namespace {
 // A kernel of this translation unit's module, whose attributes make CUDA load the module.
 __global__ void engine_module_kernel() {}
 }  // namespace
+
+// The CUDA executor's linear solvers, for every unit that uses them (linalg/cuda/linear_solvers_cuda.cuh).
+PDEX_LINEAR_SOLVERS(template class, Cuda)
 
 void load_ard_kernels();  // models/ard/cuda/ard_engine.cu
 

@@ -356,10 +356,11 @@ class LinearSolver {
   HaloExchange* halo_ = nullptr;  // a block's exchange with the other ranks (the constructor's halo)
 };
 
-// The host executors' solvers, every operator and precision, are compiled once (linear_solver_serial.cpp,
-// linear_solver_openmp.cpp) and taken from there by the models' units, which had each compiled them
-// again (two thirds of a kinetics unit's code).
-#define PDEX_HOST_LINEAR_SOLVERS(how, Exec)                    \
+// Every executor's solvers, each operator and precision, are compiled once and taken from there by the
+// models' units, which had each compiled them again (two thirds of a kinetics unit's code): the host
+// executors' in linear_solver_serial.cpp and linear_solver_openmp.cpp, the CUDA executor's in
+// engine_cuda.cu (cuda/linear_solvers_cuda.cuh).
+#define PDEX_LINEAR_SOLVERS(how, Exec)                         \
   how LinearSolver<Exec, float, Helmholtz<float, false>>;      \
   how LinearSolver<Exec, float, Helmholtz<float, true>>;       \
   how LinearSolver<Exec, float, Helmholtz3<float, false>>;     \
@@ -368,7 +369,7 @@ class LinearSolver {
   how LinearSolver<Exec, double, Helmholtz<double, true>>;     \
   how LinearSolver<Exec, double, Helmholtz3<double, false>>;   \
   how LinearSolver<Exec, double, Helmholtz3<double, true>>;
-PDEX_HOST_LINEAR_SOLVERS(extern template class, Serial)
-PDEX_HOST_LINEAR_SOLVERS(extern template class, OpenMP)
+PDEX_LINEAR_SOLVERS(extern template class, Serial)
+PDEX_LINEAR_SOLVERS(extern template class, OpenMP)
 
 }  // namespace pdex

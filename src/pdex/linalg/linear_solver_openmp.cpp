@@ -2,5 +2,5 @@
 #include "pdex/linalg/linear_solver.hpp"
 
 namespace pdex {
-PDEX_HOST_LINEAR_SOLVERS(template class, OpenMP)
+PDEX_LINEAR_SOLVERS(template class, OpenMP)
 }  // namespace pdex

@@ -2,5 +2,5 @@
 #include "pdex/linalg/linear_solver.hpp"
 
 namespace pdex {
-PDEX_HOST_LINEAR_SOLVERS(template class, Serial)
+PDEX_LINEAR_SOLVERS(template class, Serial)
 }  // namespace pdex
