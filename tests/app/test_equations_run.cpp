@@ -651,6 +651,8 @@ TEST(EquationsRun, EmitSourcePrintsTheGeneratedCodeAndRunsNothing) {
   EXPECT_EQ(o.status, 0) << o.output;
   EXPECT_TRUE(contains(o.output, "struct Rhs")) << o.output;
   EXPECT_TRUE(contains(o.output, "pdex::lap(")) << o.output;
+  EXPECT_TRUE(contains(o.output, "pdex_stage_f64(")) << o.output;
+  EXPECT_FALSE(contains(o.output, "pdex_stage_f32(")) << "the run's precision alone\n" << o.output;
   EXPECT_FALSE(fs::exists(dir / "out")) << "nothing ran";
   write_file_bytes(dir / "builtin.toml", config(gray_scott_builtin, "\"periodic\"", "serial", "f64", 10));
   const Outcome b = run_pdex({"run", dir.str("builtin.toml"), "--emit-source"});

@@ -411,20 +411,22 @@ TEST(EquationsLanguage, CompiledAndInterpretedStepsAgreeToTheBit) {
   };
   auto compiled = []<class T>(const Program& p, const StageArgs<T>& a) {
     std::string why;
-    const auto k = host_kernel(p, why);
+    const auto k = host_kernel<T>(p, why);
     ASSERT_TRUE(k.has_value()) << why;
-    if constexpr (std::is_same_v<T, float>) k->stage_f32(&a, 0, a.grid.ny);
-    else k->stage_f64(&a, 0, a.grid.ny);
+    k->stage(&a, 0, a.grid.ny);
   };
   EXPECT_EQ(one_step<double>(m, compiled), one_step<double>(m, interpreted));
   EXPECT_EQ(one_step<float>(m, compiled), one_step<float>(m, interpreted));
   std::string why;
-  const auto again = host_kernel(with_b_constant(compile(m)), why);
+  const auto again = host_kernel<double>(with_b_constant(compile(m)), why);
   ASSERT_TRUE(again.has_value()) << why;
   EXPECT_TRUE(again->cached) << "the second request finds the library in the cache";
+  const auto single = host_kernel<float>(with_b_constant(compile(m)), why);
+  ASSERT_TRUE(single.has_value()) << why;
+  EXPECT_NE(single->library, again->library) << "each precision has a library of its own";
   TextModel changed = m;
   changed.equations[0] += " + 1";
-  const auto other = host_kernel(with_b_constant(compile(changed)), why);
+  const auto other = host_kernel<double>(with_b_constant(compile(changed)), why);
   ASSERT_TRUE(other.has_value()) << why;
   EXPECT_FALSE(other->cached) << "a changed text is compiled anew";
   EXPECT_NE(other->library, again->library);

@@ -14,7 +14,7 @@ int cmd_run(const std::string& file, const CliOverrides& cli, bool emit_source, 
   if (!rc.ensemble.empty() && job_size() > 1) throw InputError(file + ": key 'ensemble': an ensemble runs in one process (without mpirun)");
   if (!rc.ensemble.empty() && !emit_source) return cmd_sweep(file, cli);
   if (emit_source) {
-    const std::string source = rc.setup->generated_source();
+    const std::string source = rc.setup->generated_source(rc.precision);
     if (source.empty()) throw InputError(file + ": model '" + rc.model + "' has built-in kernels: --emit-source prints the source of a text model (model.name = \"equations\")");
     std::fputs(source.c_str(), stdout);
     return 0;

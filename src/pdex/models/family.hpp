@@ -103,9 +103,12 @@ class ModelSetup {
     (void)backend, (void)precision;
     return nullptr;
   }
-  // The source compiled at run time for this model (a text model's), for `pdex run --emit-source`;
-  // empty where the model's kernels are built in.
-  virtual std::string generated_source() const { return {}; }
+  // The source compiled at run time for this model (a text model's) in `precision`, for `pdex run
+  // --emit-source`; empty where the model's kernels are built in.
+  virtual std::string generated_source(Precision precision) const {
+    (void)precision;
+    return {};
+  }
 };
 
 // A family's setup that keeps its plain-data specification (what its stepper factory takes).

@@ -40,7 +40,9 @@ class EquationsSetup : public SpecSetup<EquationsSpec> {
   std::unique_ptr<Stepper> make_stepper(Backend backend, Precision precision) const override {
     return make_equations_stepper(spec, backend, precision);
   }
-  std::string generated_source() const override { return eq::host_source(spec.program); }
+  std::string generated_source(Precision precision) const override {
+    return precision == Precision::f32 ? eq::host_source<float>(spec.program) : eq::host_source<double>(spec.program);
+  }
   // Forward Euler's schedule (EquationsRk takes the same plan); the other schemes have one each.
   nlohmann::json schedule(Backend backend, Precision precision) const override {
     if (spec.scheme != "euler") return nullptr;

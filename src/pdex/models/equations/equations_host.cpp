@@ -39,13 +39,9 @@ double on_rows(const Exec& ex, const eq::StageArgs<T>& a, bool reduce, const Row
 template <class T>
 TextRows<T> row_stage(const eq::Program& p) {
   std::string why;
-  if (const auto k = eq::host_kernel(p, why)) {
+  if (const auto k = eq::host_kernel<T>(p, why)) {
     if (!k->cached) std::fprintf(stderr, "pdex: the text model was compiled in %.1f s; cached as %s\n", k->seconds, k->library.c_str());
-    auto* fn = [&] {
-      if constexpr (std::is_same_v<T, float>) return k->stage_f32;
-      else return k->stage_f64;
-    }();
-    return [fn](const eq::StageArgs<T>& a, int r0, int r1) { return double(fn(&a, r0, r1)); };
+    return [fn = k->stage](const eq::StageArgs<T>& a, int r0, int r1) { return double(fn(&a, r0, r1)); };
   }
   static bool said = false;
   if (!std::exchange(said, true))

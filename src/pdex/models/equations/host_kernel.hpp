@@ -12,19 +12,22 @@
 
 namespace pdex::eq {
 
+// The stage in one precision, T: a run takes one, and both made the compile take twice as long.
+template <class T>
 struct HostKernel {
-  float (*stage_f32)(const StageArgs<float>*, int j0, int j1) = nullptr;  // stage_rows
-  double (*stage_f64)(const StageArgs<double>*, int j0, int j1) = nullptr;
+  T (*stage)(const StageArgs<T>*, int j0, int j1) = nullptr;  // stage_rows
   std::string library;  // the cached shared library
   bool cached = false;  // found in the cache: nothing was compiled
   double seconds = 0;   // the compile's wall time
 };
 
 // The generated translation unit.
+template <class T>
 std::string host_source(const Program& p);
 
 // The compiled kernel, or nullopt with `why` (no compiler, PDEX_CXX=none, or a compiler failure,
 // whose log is kept in the cache folder): the caller runs the interpreter.
-std::optional<HostKernel> host_kernel(const Program& p, std::string& why);
+template <class T>
+std::optional<HostKernel<T>> host_kernel(const Program& p, std::string& why);
 
 }  // namespace pdex::eq

@@ -150,6 +150,13 @@ void chunk_rhs(const Rhs& rhs, const TextCell<T>& c, int i0, int j, int k, int m
   }
 }
 
+// The stores of a cell beside a side, out of line: inlined at the three places stage_rows stores such
+// cells, they made most of a compiled text's code and of its compile time (a row has two of them).
+template <int N, class T>
+[[gnu::noinline]] T store_edge_cell(const StageArgs<T>& a, int i, int j, int k, int64_t o, const T* kv, int n) {
+  return store_cell<true, N>(a, i, j, k, o, kv, n);
+}
+
 // The stage on rows r0 .. r1 - 1 of FieldView::interior_rows() (row r % ny of plane r / ny; the executor
 // shares the rows among its threads), their cells from a.lo[0] to a.hi[0]; the rows' largest error estimate. A row goes in chunks of cells:
 // first their right-hand sides, then their stores, which push ghost images only at cells beside a side
@@ -166,7 +173,9 @@ T stage_rows(const StageArgs<T>& a, int r0, int r1, const Rhs& rhs, int n = N) {
   auto store = [&]<bool MayBeEdge>(int i0, int j, int plane, int64_t o, int q) {
     T kv[N];
     for (int s = 0; s < n; ++s) kv[s] = k[s][q];
-    const T ec = store_cell<MayBeEdge, N>(a, i0 + q, j, plane, o + q, kv, n);
+    T ec;
+    if constexpr (MayBeEdge) ec = store_edge_cell<N>(a, i0 + q, j, plane, o + q, kv, n);
+    else ec = store_cell<false, N>(a, i0 + q, j, plane, o + q, kv, n);
     e = ec > e ? ec : e;
   };
   for (int r = r0; r < r1; ++r) {
