@@ -199,8 +199,9 @@ class Multigrid3 final : public MultigridCycle<T> {
     return {lv.op, lv.bc, lv.r.view(), lv.tiles, lv.omega};
   }
 
-  // n red-black sweeps of a level's x (p: the level's parts) at the level's weight; on a tiled level pairs of them go into its
-  // residual field and back (the same values as in place), an odd one last in place.
+  // n red-black sweeps of a level's x (p: the level's parts) at the level's weight; on a tiled level
+  // pairs of them go into its residual field and back (the same values as in place), an odd one last
+  // in place.
   void smooth(const LevelParts& p, FieldView<T> x, FieldView<const T> b, const FieldBoundary& bc, int n, bool post) {
     const T omega = settings_.symmetric ? T(1) : T(p.omega);
     const bool reverse = post && settings_.symmetric;
