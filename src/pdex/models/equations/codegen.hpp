@@ -4,6 +4,7 @@
 // interpreter's operations in the interpreter's order, through the same functions (functions.hpp,
 // grid/stencil.hpp), so that the two agree to the last bit where the compiler does not contract.
 #include <string>
+#include <type_traits>
 
 #include "pdex/models/equations/program.hpp"
 
@@ -33,5 +34,16 @@ bool streamable(const Program& p);
 //   struct StarRhs { template <class T, class C> PDEX_HD void operator()(const C& c, const pdex::Star<T>* s,
 //                    int ci, int cj, int64_t co, T t, T* f) const; }.
 std::string rhs_struct(const Program& p, Target target);
+
+// Precision T as the generated source names it, and the name of its entry point `kernel` (kernel_f32,
+// kernel_f64): a compiled text holds one precision, the run's.
+template <class T>
+std::string type_name() {
+  return std::is_same_v<T, float> ? "float" : "double";
+}
+template <class T>
+std::string entry_point(const std::string& kernel) {
+  return kernel + (std::is_same_v<T, float> ? "_f32" : "_f64");
+}
 
 }  // namespace pdex::eq
