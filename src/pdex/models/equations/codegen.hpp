@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "pdex/core/precision.hpp"
 #include "pdex/models/equations/program.hpp"
 
 namespace pdex::eq {
@@ -36,14 +37,14 @@ bool streamable(const Program& p);
 std::string rhs_struct(const Program& p, Target target);
 
 // Precision T as the generated source names it, and the name of its entry point `kernel` (kernel_f32,
-// kernel_f64): a compiled text holds one precision, the run's.
+// kernel_f64, after precision_name): a compiled text holds one precision, the run's.
 template <class T>
 std::string type_name() {
   return std::is_same_v<T, float> ? "float" : "double";
 }
 template <class T>
 std::string entry_point(const std::string& kernel) {
-  return kernel + (std::is_same_v<T, float> ? "_f32" : "_f64");
+  return kernel + "_" + std::string(precision_name(std::is_same_v<T, float> ? Precision::f32 : Precision::f64));
 }
 
 }  // namespace pdex::eq

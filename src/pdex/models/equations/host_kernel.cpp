@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <type_traits>
 
 #include "pdex/models/equations/codegen.hpp"
 #include "pdex/core/shell_quote.hpp"

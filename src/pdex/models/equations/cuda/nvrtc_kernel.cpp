@@ -71,7 +71,7 @@ const char* const std_header_texts[std_headers] = {
 
 // One thread a cell of a's box (blockIdx.z: its plane); with a.error, each warp's largest error estimate
 // goes to *a.error by an atomic max of its bits (the estimates are >= 0, where the order of the bits is
-// the order of the numbers). Precision T alone: a run takes one, and both made NVRTC take twice as long.
+// the order of the numbers). Precision T alone: a run takes one.
 template <class T>
 std::string device_source(const eq::Program& p) {
   const std::string bits = std::is_same_v<T, float> ? "unsigned" : "unsigned long long";
