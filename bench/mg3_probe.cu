@@ -1,10 +1,10 @@
 // The fine level's kernels of a 3D multigrid cycle on the GPU (linalg/multigrid3.hpp) on their own, on the
-// engine's sources: a red-black sweep out of place (cuda/tile_sweep3.cu), the residual, restriction and
-// prolongation (transfer3.hpp), for Poisson on n^3 cells of noise (and (n/2)^3 coarse ones), Dirichlet
-// sides: ms a call (median of five timed runs of 10 calls after a warm-up), the bytes a call must move
-// at the least over its time, and a hash of each result's bits, to compare builds of two versions of the
-// sources (docs/performance.md, "3D Poisson solves"). Build with the engine library next to it, run on a
-// GPU machine:
+// engine's sources: a red-black sweep out of place (cuda/tile_sweep3.cu), the residual and its norm (the
+// solver's test after each cycle), restriction and prolongation (transfer3.hpp), for Poisson on n^3 cells
+// of noise (and (n/2)^3 coarse ones), Dirichlet sides: ms a call (median of five timed runs of 10 calls
+// after a warm-up), the bytes a call must move at the least over its time, and a hash of each result's
+// bits, to compare builds of two versions of the sources (docs/performance.md, "3D Poisson solves").
+// Build with the engine library next to it, run on a GPU machine:
 //   nvcc -DPDEX_HAVE_CUDA=1 -Isrc -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -std=c++20 \
 //     -c bench/mg3_probe.cu -o mg3_probe.o
 //   nvcc -o mg3_probe mg3_probe.o build/src/libpdex_engine.a -Xcompiler=-fopenmp -ldl
@@ -123,6 +123,9 @@ struct Probe {
     std::printf("sweep bits %016llx\n", (unsigned long long)bits_hash(r));
     report("residual", ms_a_call([&] { residual_field(ex, op, fine.cview(), b.cview(), r.view()); }), 3 * fine_bytes);
     std::printf("residual bits %016llx\n", (unsigned long long)bits_hash(r));
+    double norm2 = 0;  // the solver's test after each cycle
+    report("residual norm", ms_a_call([&] { norm2 = residual_norm2(ex, op, fine.cview(), b.cview()); }), 2 * fine_bytes);
+    std::printf("residual norm %.17g\n", norm2);
     report("restrict3", ms_a_call([&] { restrict3_cells(ex, fine.cview(), coarse.view()); }), fine_bytes + coarse_bytes);
     restrict3_cells(ex, fine.cview(), coarse.view());  // the timed calls are idempotent
     std::printf("restrict3 bits %016llx\n", (unsigned long long)bits_hash(coarse));

@@ -53,7 +53,9 @@ PDEX_HD inline double hat(double s) {
 
 PDEX_HD inline int AxisMap::weights(int k, double* w) const {
   const int first = first_under(k), n = count(k);
-  for (int a = 0; a < n; ++a) w[a] = hat(coarse_coord(first + a) - k);
+#pragma unroll  // to max_under: a caller's array then stays in registers on a GPU
+  for (int a = 0; a < max_under; ++a)
+    if (a < n) w[a] = hat(coarse_coord(first + a) - k);
   return first;
 }
 

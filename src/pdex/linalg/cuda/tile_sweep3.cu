@@ -98,33 +98,31 @@ struct TileWalk {
             bs + bm * S::cells};
   }
 
-  // The offsets within a plane of this thread's region cells (every plane's and field's alike).
-  static constexpr int shares = (S::cells + S::threads - 1) / S::threads;
+  // Copies: Inside, a thread's pairs of region cells (the region starts at an even column, aligned for
+  // them; pair k of the region is at slot 2k, as w is even), else its cells, cell by cell from the cells
+  // they stand for. `at` holds their offsets within a plane (every plane's and field's alike), made once:
+  // worked out on every plane, they were a third of the instructions of the blocks inside.
+  static constexpr int pairs = S::w / 2 * S::h;
+  static constexpr int shares = ((Inside ? pairs : S::cells) + S::threads - 1) / S::threads;
   __device__ void region_offsets(int64_t (&at)[shares]) const {
 #pragma unroll
     for (int q = 0; q < shares; ++q) {
-      const int s = int(threadIdx.x) + q * S::threads;
-      at[q] = s < S::cells ? sw.in.offset(src_x(s % S::w), src_y(s / S::w)) : 0;
+      const int k = int(threadIdx.x) + q * S::threads;
+      if constexpr (Inside) at[q] = k < pairs ? sw.in.offset(i0 + 2 * (k % (S::w / 2)), j0 + k / (S::w / 2)) : 0;
+      else at[q] = k < S::cells ? sw.in.offset(src_x(k % S::w), src_y(k / S::w)) : 0;
     }
   }
 
-  // Starts copying region plane m of field f into `to`: Inside, a warp a row and a lane a pair of cells
-  // (the region starts at an even column, aligned for it), else cell by cell from the cells they stand for.
+  // Starts copying region plane m of field f into `to`.
   __device__ void fetch(const FieldView<const T>& f, int m, T* to, const int64_t (&at)[shares]) const {
     const T* p = f.comp(c) + int64_t(src_z(m)) * f.plane;
-    if constexpr (Inside) {
-      constexpr int warps = S::threads / 32, pairs = S::w / 2;
-      const int lane = int(threadIdx.x) % 32;
-      for (int y = int(threadIdx.x) / 32; y < S::h; y += warps) {
-        const T* row = p + f.offset(i0, j0 + y);
 #pragma unroll
-        for (int q = lane; q < pairs; q += 32) copy_async<2 * sizeof(T)>(to + y * S::w + 2 * q, row + 2 * q);
-      }
-    } else {
-#pragma unroll
-      for (int q = 0; q < shares; ++q) {
-        const int s = int(threadIdx.x) + q * S::threads;
-        if (s < S::cells) copy_async<sizeof(T)>(to + s, p + at[q]);
+    for (int q = 0; q < shares; ++q) {
+      const int k = int(threadIdx.x) + q * S::threads;
+      if constexpr (Inside) {
+        if (k < pairs) copy_async<2 * sizeof(T)>(to + 2 * k, p + at[q]);
+      } else if (k < S::cells) {
+        copy_async<sizeof(T)>(to + k, p + at[q]);
       }
     }
   }
@@ -138,21 +136,38 @@ struct TileWalk {
     const Helmholtz3<T>& op = sw.op;
     const bool flat = Inside && lean;  // no offset needed, and off the z sides one diagonal
     const int64_t o = flat ? 0 : sw.in.offset(i, j, k);
-    const T ax = op.alpha * u - op.coef(c, o) * (lap(star, op.h) + lap_z(p.below[s], u, p.above[s], op.h));
+    const T ax = op.alpha * u - (flat ? op.beta[c] : op.coef(c, o)) * (lap(star, op.h) + lap_z(p.below[s], u, p.above[s], op.h));
     const T diag = flat && k > 0 && k < sw.in.nz - 1 ? inner_diag : op.diag_at(i, j, k, c, o);
     const T dx = sw.omega * (p.b[s] - ax) / diag;
     return u + dx;
   }
 
+  // This thread's cells of the first colour on the tile and the inner ring: their rows y and columns x0
+  // (x0 + 1 on planes where the colour's first cell of the row is the odd one), made once.
+  static constexpr int per_row = (S::tx + 2) / 2, first_count = per_row * (S::ty + 2);
+  static constexpr int first_shares = (first_count + S::threads - 1) / S::threads;
+  struct FirstCells {
+    int y[first_shares], x0[first_shares];
+  };
+  __device__ static FirstCells first_cells() {
+    FirstCells f{};
+#pragma unroll
+    for (int n = 0; n < first_shares; ++n) {
+      const int q = int(threadIdx.x) + n * S::threads;
+      f.y[n] = 1 + q / per_row, f.x0[n] = 1 + 2 * (q % per_row);
+    }
+    return f;
+  }
+
   // The first colour's cells of plane m (its slots p) on the tile and the inner ring, in their slot;
   // nothing on a ghost plane.
-  __device__ void first_colour(int m, const Planes& p) const {
+  __device__ void first_colour(int m, const Planes& p, const FirstCells& f) const {
     const int k = src_z(m);
     if (k < 0 || k >= sw.in.nz) return;
-    constexpr int per_row = (S::tx + 2) / 2, count = per_row * (S::ty + 2);
-    for (int q = int(threadIdx.x); q < count; q += S::threads) {
-      const int y = 1 + q / per_row;
-      const int x = 1 + ((sw.first + y + m + 1) & 1) + 2 * (q % per_row);
+#pragma unroll
+    for (int n = 0; n < first_shares; ++n) {
+      if (int(threadIdx.x) + n * S::threads >= first_count) break;
+      const int y = f.y[n], x = f.x0[n] + ((sw.first + y + m + 1) & 1);
       const int i = src_x(x), j = src_y(y);
       if (!Inside && (i < 0 || i >= sw.in.nx || j < 0 || j >= sw.in.ny)) continue;
       const int s = y * S::w + x;
@@ -160,18 +175,28 @@ struct TileWalk {
     }
   }
 
-  // The second colour's cell of this thread on plane m's tile (its slots p), then the pair of cells around
-  // it into `out` with their images.
-  __device__ void second_colour_and_write(int m, const Planes& p) const {
-    const int y = 2 + int(threadIdx.x) / (S::tx / 2), pair = int(threadIdx.x) % (S::tx / 2);
-    const int x = 2 + ((sw.first + y + m + 1) & 1) + 2 * pair;
+  // This thread's pair of tile cells (first_x, y) and (first_x + 1, y), and where the pair goes in `out`'s
+  // plane 0, made once.
+  struct Pair {
+    int y, first_x;
+    T* out;
+  };
+  __device__ Pair pair() const {
+    const int y = 2 + int(threadIdx.x) / (S::tx / 2), first_x = 2 + 2 * (int(threadIdx.x) % (S::tx / 2));
+    return {y, first_x, sw.out.comp(c) + sw.out.offset(i0 + first_x, j0 + y)};
+  }
+
+  // The second colour's cell of this thread's pair on plane m's tile (its slots p), then the pair into
+  // `out` with their images.
+  __device__ void second_colour_and_write(int m, const Planes& p, const Pair& q) const {
+    const int y = q.y, x = q.first_x + ((sw.first + y + m + 1) & 1);
     const int i = i0 + x, j = j0 + y, nx = sw.in.nx;
     if (!Inside && j >= sw.in.ny) return;
     const int s = y * S::w + x;
     const T v = Inside || i < nx ? relaxed(p, s, i, j, m) : T(0);
-    const int first_x = 2 + 2 * pair, first_i = i0 + first_x;  // the pair's cells: first_i, first_i + 1
+    const int first_x = q.first_x, first_i = i0 + first_x;  // the pair's cells: first_i, first_i + 1
     const T a = first_x == x ? v : p.at[s - 1], e = first_x == x ? p.at[s + 1] : v;
-    T* to = sw.out.comp(c) + sw.out.offset(first_i, j, m);
+    T* to = q.out + int64_t(m) * sw.out.plane;
     if (Inside) {  // images across z only
       store_pair(to, a, e);
       push_z_images(sw.out, sw.bc, c, first_i, j, m, a);
@@ -188,7 +213,9 @@ struct TileWalk {
   // one ahead); plane m's first colour, then plane m - 1's second.
   __device__ void run(int k0, int k1) const {
     int64_t at[shares];
-    if (!Inside) region_offsets(at);
+    region_offsets(at);
+    const FirstCells first = first_cells();
+    const Pair own = pair();
     for (int m = k0 - 2; m <= k0; ++m) fetch(sw.in, m, x_at(m), at);
     fetch(sw.b, k0 - 1, b_at(k0 - 1), at);
     __pipeline_commit();
@@ -199,9 +226,9 @@ struct TileWalk {
       if (m + 2 <= k1 + 1) fetch(sw.in, m + 2, xs + ring(xm, 2, S::x_slots) * S::cells, at);
       if (m + 1 <= k1) fetch(sw.b, m + 1, bs + ring(bm, 1, S::b_slots) * S::cells, at);
       __pipeline_commit();
-      first_colour(m, planes(xm, bm));
+      first_colour(m, planes(xm, bm), first);
       __syncthreads();
-      if (m - 1 >= k0) second_colour_and_write(m - 1, planes(ring(xm, -1, S::x_slots), ring(bm, -1, S::b_slots)));
+      if (m - 1 >= k0) second_colour_and_write(m - 1, planes(ring(xm, -1, S::x_slots), ring(bm, -1, S::b_slots)), own);
       xm = ring(xm, 1, S::x_slots), bm = ring(bm, 1, S::b_slots);
     }
   }

@@ -25,11 +25,13 @@ namespace transfer3_walk_detail {
 // A block: 32 columns along x (coarse ones, or fine pairs) by 4 along y, a thread each.
 constexpr int tx = 32, ty = 4, threads = tx * ty;
 
-// Planes a thread walks: runs short enough for about four waves of blocks, none shorter than `least`.
+// Planes a thread walks: runs short enough for about four waves of blocks, none shorter than `least`
+// unless the grid is too small to fill one wave with such runs (then latency, not loads, bounds it).
 int run_length(const CudaContext& ctx, const void* kernel, int nx, int ny, int nz, int ncomp, int least) {
   const int columns = ((nx + tx - 1) / tx) * ((ny + ty - 1) / ty) * ncomp;
   const int resident = std::max(1, ctx.resident_blocks(kernel, threads, 0) * ctx.multiprocessors());
-  const int runs = std::clamp((4 * resident + columns - 1) / columns, 1, std::max(1, nz / least));
+  const int most = std::max({1, nz / least, std::min(nz, resident / columns)});
+  const int runs = std::clamp((4 * resident + columns - 1) / columns, 1, most);
   return (nz + runs - 1) / runs;
 }
 
@@ -55,33 +57,83 @@ __device__ void plane_parts(const FieldView<const T>& f, const T* column, int kf
   }
 }
 
+// A column whose hat does not lie inside along x or y: restrict_cell's weights across them, in registers.
+struct ColumnHat {
+  double wx[detail::max_under] = {}, wy[detail::max_under] = {};
+  int i0, j0, ni, nj;
+  double sxy = 0;  // the weights' sums' product
+  __device__ ColumnHat(const detail::AxisMaps3& m, int I, int J)
+      : i0(m.x.weights(I, wx)), j0(m.y.weights(J, wy)), ni(m.x.count(I)), nj(m.y.count(J)) {
+    double sx = 0, sy = 0;
+#pragma unroll
+    for (int a = 0; a < detail::max_under; ++a)
+      if (a < ni) sx += wx[a];
+#pragma unroll
+    for (int b = 0; b < detail::max_under; ++b)
+      if (b < nj) sy += wy[b];
+    sxy = sx * sy;
+  }
+  // sum += restrict_cell's terms of fine plane kf as the plane of z weight hat_tap(e), above += those
+  // of weight hat_tap(ea): a row's x sum goes into both as it is made (each sum's terms keep their order).
+  template <class T>
+  __device__ void add(const FieldView<const T>& f, int c, int kf, double& sum, int e, double& above, int ea) const {
+    const T* row = f.comp(c) + f.offset(i0, j0, kf);
+#pragma unroll
+    for (int b = 0; b < detail::max_under; ++b, row += f.pitch) {
+      if (b >= nj) break;
+      double part = 0;
+#pragma unroll
+      for (int a = 0; a < detail::max_under; ++a)
+        if (a < ni) part += wx[a] * double(row[a]);
+      sum += detail::hat_tap(e) * wy[b] * part;
+      above += detail::hat_tap(ea) * wy[b] * part;
+    }
+  }
+};
+
+// Coarse cells lo .. hi - 1 of column (I, J), whose hats lie inside along z: each fine plane's terms go
+// into the two coarse cells whose hats cover it (add(kf, sum, e, above, ea): plane kf's terms as the
+// hat's plane e into sum and as plane ea into above), each cell's sum divided by `norm`. The z planes of
+// weight 0 are left out, as restrict_inside leaves them (they add zeros).
+template <class T, class Add>
+__device__ void walk_up(const Restriction<T>& r, int c, int I, int J, int lo, int hi, double norm, Add add) {
+  double sum = 0, unused = 0;
+  add(2 * lo - 1, sum, 0, unused, 0);
+  add(2 * lo, sum, 1, unused, 0);
+  for (int K = lo; K < hi; ++K) {
+    double above = 0;  // coarse cell K + 1's sum
+    add(2 * K + 1, sum, 2, above, 0);
+    add(2 * K + 2, sum, 3, above, 1);
+    r.coarse(c, I, J, K) = T(sum / norm);
+    sum = above;
+  }
+}
+
+// A column's coarse cells K0 .. K1 - 1: those whose hats lie inside along z by walking up (columns
+// inside along x and y by aligned pairs), the others by restrict_cell. Capped at 80 registers (six
+// blocks an SM; it spills 40 bytes): at 96 without the cap it ran 1.8x slower (docs/performance.md).
 template <class T>
-__global__ void __launch_bounds__(threads) restrict3_walk_kernel(const __grid_constant__ Restriction<T> r) {
+__global__ void __launch_bounds__(threads, 6) restrict3_walk_kernel(const __grid_constant__ Restriction<T> r) {
   begin_dependent_grid();
   const int I = int(blockIdx.x) * tx + int(threadIdx.x) % tx, J = int(blockIdx.y) * ty + int(threadIdx.x) / tx;
   const int runs = (r.coarse.nz + r.run - 1) / r.run;
   const int c = int(blockIdx.z) / runs, K0 = int(blockIdx.z) % runs * r.run, K1 = min(K0 + r.run, r.coarse.nz);
   if (I >= r.coarse.nx || J >= r.coarse.ny) return;
-  const bool column = detail::halved_inside(r.m.x, I) && detail::halved_inside(r.m.y, J);
-  const int lo = column ? max(K0, r.inside_lo) : K1, hi = column ? max(lo, min(K1, r.inside_hi)) : K1;
+  const int lo = min(max(K0, r.inside_lo), K1), hi = max(lo, min(K1, r.inside_hi));
   for (int K = K0; K < lo; ++K) detail::restrict_cell(r.fine, r.coarse, r.m, I, J, K, c, c + 1);
   if (lo < hi) {
-    const T* col = r.fine.comp(c) + r.fine.offset(2 * I - 2, 2 * J - 1);
-    double parts[4], sum = 0;
-    plane_parts(r.fine, col, 2 * lo - 1, parts);
-    detail::add_plane(sum, 0, parts);
-    plane_parts(r.fine, col, 2 * lo, parts);
-    detail::add_plane(sum, 1, parts);
-    for (int K = lo; K < hi; ++K) {
-      double above = 0;  // coarse cell K + 1's sum
-      plane_parts(r.fine, col, 2 * K + 1, parts);
-      detail::add_plane(sum, 2, parts);
-      detail::add_plane(above, 0, parts);
-      plane_parts(r.fine, col, 2 * K + 2, parts);
-      detail::add_plane(sum, 3, parts);
-      detail::add_plane(above, 1, parts);
-      r.coarse(c, I, J, K) = T(sum / (2.0 * 2.0 * 2.0));
-      sum = above;
+    if (detail::halved_inside(r.m.x, I) && detail::halved_inside(r.m.y, J)) {
+      const T* col = r.fine.comp(c) + r.fine.offset(2 * I - 2, 2 * J - 1);
+      walk_up(r, c, I, J, lo, hi, 2.0 * 2.0 * 2.0, [&](int kf, double& sum, int e, double& above, int ea) {
+        double parts[4];
+        plane_parts(r.fine, col, kf, parts);
+        detail::add_plane(sum, e, parts);
+        detail::add_plane(above, ea, parts);
+      });
+    } else {
+      const ColumnHat hat(r.m, I, J);
+      walk_up(r, c, I, J, lo, hi, hat.sxy * 2.0,
+              [&](int kf, double& sum, int e, double& above, int ea) { hat.add(r.fine, c, kf, sum, e, above, ea); });
     }
   }
   for (int K = hi; K < K1; ++K) detail::restrict_cell(r.fine, r.coarse, r.m, I, J, K, c, c + 1);
