@@ -1,7 +1,8 @@
 // pdex bench explicit: throughput of the forward-Euler advection-reaction-diffusion step on every backend
 // and precision, as Gcell/s and as a fraction of the memory bandwidth measured in the same run, the
 // built-in kernels beside the same model written as text (compiled, and interpreted on the CPU); and the
-// wall time of seed 000's Table 1 explicit workload (Turing spots, 512x512, dt 0.5, 50,000 steps).
+// wall time of seed 000's Table 1 explicit workload (Turing spots, 512x512, dt 0.5, 50,000 steps); with
+// --peers, the same step in JAX, PyTorch or NumPy on the same machine beside them (peer_rows.hpp).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -10,12 +11,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
 
 #include "bandwidth.hpp"
 #include "bench_util.hpp"
+#include "peer_rows.hpp"
 #include "pdex/app/commands.hpp"
 #include "pdex/app/suite_args.hpp"
 #include "pdex/config/field_specs.hpp"
@@ -107,6 +110,9 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   double min_time = 0.3, max_serial_cells = 1 << 26, max_interp_cells = 1 << 20;
   bool text = true;
   int dims = 2;
+  bench::PeerRequest peers;
+  peers.script = PDEX_PEERS_SCRIPT;
+  std::vector<std::string> peer_names{"none"};
   app.add_option("--sizes", sizes, "grid widths (cube edges with --dims 3; default there 64,128,256,512)")->delimiter(',');
   app.add_option("--dims", dims, "2: n x n grids; 3: n x n x n grids, the per-step kernel only (no text rows, no Table 1)")
       ->check(CLI::IsMember({2, 3}));
@@ -117,12 +123,24 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   app.add_option("--table1", table1_backends, "backends for seed 000's Table 1 workload (none: skip)")->delimiter(',');
   app.add_option("--min-time", min_time, "seconds per timed run");
   app.add_option("--json", json_file, "output JSON file");
+  app.add_option("--peers", peer_names,
+                 "after pdex's rows, the same step in these frameworks (bench/peers/peers.py: jax, torch, numpy, all; "
+                 "none), each beside pdex's fastest row")
+      ->delimiter(',');
+  app.add_option("--python", peers.python, "the Python that runs the peers");
+  app.add_option("--peers-script", peers.script, "bench/peers/peers.py of pdex's sources");
   if (const auto status = parse_suite_args(app, args)) return *status;
+  peers.frameworks = bench::peer_frameworks(peer_names);
   if (backends.empty()) backends = available_backend_names();
   if (dims == 3) {
     if (app.count("--sizes") == 0) sizes = {64, 128, 256, 512};
     text = false;
     table1_backends = {"none"};
+  }
+  if (!peers.frameworks.empty()) {
+    peers.model = model, peers.sizes = sizes, peers.precisions = precisions, peers.min_time = min_time;
+    peers.table1 = std::find(table1_backends.begin(), table1_backends.end(), "cuda") != table1_backends.end();
+    bench::check_peer_request(peers, dims);
   }
 
   nlohmann::json out;
@@ -184,6 +202,10 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
     const double t = std::chrono::duration<double>(Clock::now() - t0).count();
     std::printf("  %-8s %10.3f s\n", bn.c_str(), t);
     out["table1"].push_back({{"backend", bn}, {"device", device_name(b)}, {"seconds", t}, {"steps", 50000}});
+  }
+  if (!peers.frameworks.empty()) {
+    const std::string peer_file = std::filesystem::path(json_file).replace_extension(".peers.json").string();
+    bench::compare_with_peers(bench::run_peers(peers, peer_file), out);
   }
   std::ofstream(json_file) << out.dump(2) << "\n";
   std::printf("\nwritten %s\n", json_file.c_str());

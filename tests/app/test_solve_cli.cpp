@@ -2,7 +2,9 @@
 // matrices and mismatched sizes with the file, line and what was expected, and a non-zero exit status.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -106,6 +108,54 @@ TEST(BenchCli, TheExplicitSuiteStepsEveryReactionDiffusionModel) {
     EXPECT_TRUE(contains(o.output, "serial   step     f64")) << r.name << o.output;
     for (const char* row : {"serial   text     f64", "serial   interp   f64"})
       EXPECT_EQ(contains(o.output, row), text) << r.name << o.output;
+  }
+}
+
+// --peers runs bench/peers/peers.py after pdex's rows, with the run's model, widths and precisions, and
+// sets each peer row beside pdex's fastest row on the same kind of device: NumPy's beside the host
+// backends', the ratio that of the two rates, in the JSON and the table.
+TEST(BenchCli, PeersStandBesidePdexsFastestRowFromOneRun) {
+  const std::string python = PDEX_PYTHON;
+  if (python.empty() || std::system((shell_quote(python) + " -c 'import numpy' 2>/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "no Python with NumPy (python3-numpy) to run bench/peers/peers.py";
+  ScratchDir dir;
+  const fs::path json = dir.path() / "bench.json";
+  const Outcome o = run_pdex({"bench", "explicit", "--backends", "serial,openmp", "--sizes", "32,48", "--precisions", "f64", "--text",
+                              "false", "--table1", "none", "--min-time", "0.01", "--peers", "numpy", "--python", python, "--json",
+                              json.string()});
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, "pdex / peer")) << o.output;
+  const nlohmann::json out = read_json(json);
+  ASSERT_EQ(out["peers"].size(), 2u) << out.dump(1);
+  for (const nlohmann::json& peer : out["peers"]) {
+    EXPECT_EQ(peer["framework"], "numpy");
+    EXPECT_EQ(peer["model"], "gray_scott");
+    EXPECT_EQ(peer["precision"], "f64");
+    double fastest = 0;
+    for (const nlohmann::json& row : out["explicit"])
+      if (row["nx"] == peer["nx"]) fastest = std::max(fastest, row["gcells_per_s"].get<double>());
+    EXPECT_GT(peer["gcells_per_s"].get<double>(), 0);
+    EXPECT_EQ(peer["pdex_gcells_per_s"].get<double>(), fastest) << peer.dump();
+    EXPECT_DOUBLE_EQ(peer["pdex_over_peer"].get<double>(), fastest / peer["gcells_per_s"].get<double>());
+  }
+  EXPECT_TRUE(fs::is_regular_file(dir.path() / "bench.peers.json"));
+}
+
+// What the peers cannot run is refused before any timing, naming the option.
+TEST(BenchCli, PeersRefuseWhatTheyCannotRunBeforeTiming) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--peers", "julia"}, "--peers: unknown framework 'julia'"},
+      {{"--peers", "numpy", "--model", "brusselator"}, "gray_scott and turing, not 'brusselator'"},
+      {{"--peers", "numpy", "--dims", "3"}, "leave out --dims 3"},
+      {{"--peers", "numpy", "--peers-script", "/nonexistent/peers.py"}, "--peers-script: '/nonexistent/peers.py' is not a file"}};
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args{"bench", "explicit", "--backends", "serial", "--sizes", "16", "--precisions", "f64", "--text", "false",
+                                  "--table1", "none", "--min-time", "0.001"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Outcome o = run_pdex(args);
+    EXPECT_NE(o.status, 0) << message;
+    EXPECT_TRUE(contains(o.output, message)) << o.output;
+    EXPECT_FALSE(contains(o.output, "serial   step")) << o.output;
   }
 }
 
