@@ -5,12 +5,13 @@
 // each plane it reads serves every cell above and below that needs it:
 //  - restriction: a thread per coarse column (I, J) reads each fine plane's four rows under the column's
 //    hat once (a row's cells as aligned pairs) and adds their sums into the two coarse cells whose hats
-//    cover the plane (taps 2 and 3 of the one below, 0 and 1 of the one above);
+//    cover the plane (taps 2 and 3 of the one below, 0 and 1 of the one above); a column by an x or y
+//    side the same way with its hat's weights across x and y (restrict_cell's);
 //  - prolongation: a thread per fine pair of cells (2I, 2I + 1) of a row interpolates each coarse plane
 //    in x and y once and keeps the two planes the current fine plane lies between.
 // Every value takes the cell-by-cell functions' operations in their order (detail::restrict_inside,
-// detail::add_prolonged3), so their bits; cells whose restriction hat does not lie inside take
-// detail::restrict_cell.
+// detail::restrict_cell, detail::add_prolonged3), so their bits; the coarse cells of the first and last
+// planes, whose hats do not lie inside along z, take detail::restrict_cell itself.
 #include <algorithm>
 #include <cstdint>
 
