@@ -139,7 +139,8 @@ int cmd_bench(const std::string& suite, const std::vector<std::string>& args) {
   }
   if (!peers.frameworks.empty()) {
     peers.model = model, peers.sizes = sizes, peers.precisions = precisions, peers.min_time = min_time;
-    peers.table1 = std::find(table1_backends.begin(), table1_backends.end(), "cuda") != table1_backends.end();
+    peers.table1 = backend_available(Backend::cuda) &&
+                   std::find(table1_backends.begin(), table1_backends.end(), "cuda") != table1_backends.end();
     bench::check_peer_request(peers, dims);
   }
 

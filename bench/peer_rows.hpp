@@ -15,7 +15,7 @@ struct PeerRequest {
   std::string model;
   std::vector<int> sizes;
   std::vector<std::string> precisions;
-  bool table1 = false;  // also seed 000's Table 1 workload (JAX and PyTorch)
+  bool table1 = false;  // also seed 000's Table 1 workload (JAX and PyTorch), where pdex runs it on CUDA
   double min_time = 0.2;
 };
 
