@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "pdex/core/error.hpp"
+#include "pdex/core/format.hpp"
 #include "pdex/core/shell_quote.hpp"
 
 namespace pdex::bench {
@@ -24,12 +25,6 @@ std::string comma_list(const std::vector<T>& items) {
     if constexpr (std::is_same_v<T, std::string>) s += v;
     else s += std::to_string(v);
   }
-  return s;
-}
-
-std::string number(double v) {
-  char s[32];
-  std::snprintf(s, sizeof s, "%g", v);
   return s;
 }
 
@@ -86,7 +81,7 @@ void check_peer_request(const PeerRequest& r, int dims) {
 nlohmann::json run_peers(const PeerRequest& r, const std::string& json_file) {
   std::string cmd = shell_quoted(r.python) + " " + shell_quoted(r.script) + " --framework " + comma_list(r.frameworks) +
                     " --model " + r.model + " --sizes " + comma_list(r.sizes) + " --precision " + comma_list(r.precisions) +
-                    " --min-time " + number(r.min_time) + " --json " + shell_quoted(json_file);
+                    " --min-time " + format_number(r.min_time) + " --json " + shell_quoted(json_file);
   if (!r.table1) cmd += " --no-table1";
   std::printf("\npeers: %s\n", cmd.c_str());
   std::fflush(stdout);
