@@ -126,6 +126,15 @@ struct Probe {
     double norm2 = 0;  // the solver's test after each cycle
     report("residual norm", ms_a_call([&] { norm2 = residual_norm2(ex, op, fine.cview(), b.cview()); }), 2 * fine_bytes);
     std::printf("residual norm %.17g\n", norm2);
+    const auto unfused = [&] {
+      residual_field(ex, op, fine.cview(), b.cview(), r.view());
+      restrict3(ex, r.cview(), coarse.view());
+    };
+    report("res+restrict", ms_a_call(unfused), 4 * fine_bytes + coarse_bytes);
+    std::printf("res+restrict bits %016llx\n", (unsigned long long)bits_hash(coarse));
+    report("res restrict", ms_a_call([&] { restrict_residual3_walk(ex, op, fine.cview(), b.cview(), coarse.view()); }),
+           2 * fine_bytes + coarse_bytes);
+    std::printf("res restrict bits %016llx\n", (unsigned long long)bits_hash(coarse));
     report("restrict3", ms_a_call([&] { restrict3_cells(ex, fine.cview(), coarse.view()); }), fine_bytes + coarse_bytes);
     restrict3_cells(ex, fine.cview(), coarse.view());  // the timed calls are idempotent
     std::printf("restrict3 bits %016llx\n", (unsigned long long)bits_hash(coarse));

@@ -3,7 +3,8 @@
 // columns (cuda/transfer3_walk.cu), on the host rows (detail::host_restrict3, host_prolong_add3). Bit for
 // bit, ghosts included, on grids that the blocks and runs do not divide, grids smaller than a block, two
 // components, f32 and f64; restriction with sides closed and open to other blocks (whose hats reach into
-// the ghosts), prolongation with periodic, Neumann and Dirichlet sides (the images it pushes).
+// the ghosts), prolongation with periodic, Neumann and Dirichlet sides (the images it pushes). Also the
+// residual restricted where it is made against the residual stored, then restricted.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,6 +13,8 @@
 #include "core/executor_types.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
+#include "pdex/linalg/helmholtz3.hpp"
+#include "pdex/linalg/multigrid3.hpp"
 #include "pdex/linalg/transfer3.hpp"
 
 namespace pdex::test {
@@ -21,8 +24,8 @@ namespace {
 constexpr int sizes[][3] = {{6, 4, 4}, {70, 22, 14}, {132, 40, 68}, {64, 16, 8}, {130, 10, 36}, {15, 9, 7}};
 
 template <class T>
-Field<T> noise(const Grid2& g, int seed) {
-  Field<T> h(g, 2, 1, MemorySpace::host);
+Field<T> noise(const Grid2& g, int seed, int ncomp = 2) {
+  Field<T> h(g, ncomp, 1, MemorySpace::host);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1, 1);
   for (T& v : h.buffer().host_span()) v = T(u(rng));  // ghosts too: open sides read them
@@ -125,6 +128,42 @@ class Transfers3Gpu : public ::testing::Test {
 TEST_F(Transfers3Gpu, RestrictionWalksGiveTheCellByCellBits) { check_restrictions(make_executor<Cuda>()); }
 
 TEST_F(Transfers3Gpu, ProlongationWalksGiveTheCellByCellBits) { check_prolongations(make_executor<Cuda>()); }
+
+// The residual restricted where it is made (restrict_residual3: on the GPU one launch, the residual in
+// shared memory) gives the bits of residual_field then restrict3, on grids that the blocks and runs do
+// not divide, grids of one coarse cell along an axis, two components with per-cell diffusivities, mixed
+// sides, the seven-point and the tensor's operator, f32 and f64.
+template <class T, bool Tensor>
+void check_residual_restriction(int nx, int ny, int nz) {
+  SCOPED_TRACE(::testing::Message() << nx << "x" << ny << "x" << nz << (Tensor ? ", tensor" : "") << (sizeof(T) == 4 ? ", f32" : ", f64"));
+  const Cuda ex = make_executor<Cuda>();
+  const MemorySpace device = MemorySpace::device;
+  const Grid2 g = box(nx, ny, nz);
+  const Field<T> x = to_space(noise<T>(g, 37), device), b = to_space(noise<T>(g, 41), device);
+  const Field<T> d = to_space(noise<T>(g, 43), device), m = to_space(noise<T>(g, 47, 6), device);
+  const double beta[2] = {1, 0.5};
+  Helmholtz3<T, Tensor> op = make_helmholtz3<T, Tensor>(g, x.view(), 0.3, beta, 2, mixed_sides());
+  for (int c = 0; c < 2; ++c) op.d[c] = d.cview().comp(c);
+  if constexpr (Tensor) op.m = m.cview().data, op.m_stride = m.cview().comp_stride;
+  const Field<T> start = noise<T>(g.halved(true, true, true), 53);
+  Field<T> fused = to_space(start, device), unfused = to_space(start, device), r = x.like(device);
+  restrict_residual3(ex, op, x.cview(), b.cview(), r.view(), fused.view());
+  residual_field(ex, op, x.cview(), b.cview(), r.view());
+  restrict3(ex, r.cview(), unfused.view());
+  finish(ex);
+  expect_same_bits(fused, unfused);
+}
+
+TEST_F(Transfers3Gpu, TheResidualRestrictedWhereItIsMadeIsTheResidualThenItsRestriction) {
+  for (const auto& [nx, ny, nz] : sizes) {
+    check_residual_restriction<double, false>(nx, ny, nz);
+    check_residual_restriction<float, false>(nx, ny, nz);
+    check_residual_restriction<double, true>(nx, ny, nz);
+    check_residual_restriction<float, true>(nx, ny, nz);
+  }
+  check_residual_restriction<double, false>(4, 2, 2);
+  check_residual_restriction<float, true>(8, 6, 2);
+}
 
 #endif
 }  // namespace

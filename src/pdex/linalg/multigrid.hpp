@@ -96,7 +96,7 @@ void residual_field(const Exec& ex, const Op& op, FieldView<const T> x, FieldVie
                     const CellBox& box) {
   for_each_box_cell(ex, box, x.ny, [=] PDEX_HD(int i, int j) {
     const int64_t o = x.row_offset(i, j);
-    for (int c = 0; c < x.ncomp; ++c) r.comp(c)[o] = b.comp(c)[o] - op.apply(x, i, j, c);
+    for (int c = 0; c < x.ncomp; ++c) r.comp(c)[o] = residual_at(op, x, b, i, j, c, o);
   });
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "pdex/core/graph_cache.hpp"
@@ -24,6 +25,23 @@
 #include "pdex/linalg/transfer3.hpp"
 
 namespace pdex {
+
+// coarse_b = R (b - A x) on CUDA where every axis is halved exactly: one launch that makes the residual
+// a plane of a block's tile at a time in shared memory and restricts it from there (cuda/transfer3_walk.cu),
+// never storing it: residual_field's then restrict3's bits, one pass over x and b.
+template <class T, bool Tensor>
+void restrict_residual3_walk(const Cuda& ex, const Helmholtz3<T, Tensor>& op, FieldView<const T> x, FieldView<const T> b,
+                             FieldView<T> coarse_b);
+
+// coarse_b = R (b - A x); elsewhere through r, the fine residual's field. x's ghosts must hold its images.
+template <class Exec, class T, bool Tensor>
+void restrict_residual3(const Exec& ex, const Helmholtz3<T, Tensor>& op, FieldView<const T> x, FieldView<const T> b,
+                        FieldView<T> r, FieldView<T> coarse_b) {
+  if constexpr (std::is_same_v<Exec, Cuda>)
+    if (detail::halves_every_axis(x, coarse_b)) return restrict_residual3_walk(ex, op, x, b, coarse_b);
+  residual_field(ex, op, x, b, r);
+  restrict3(ex, as_const(r), coarse_b);
+}
 
 template <class Exec, class T, bool Tensor = false>
 class Multigrid3 final : public MultigridCycle<T> {
@@ -229,9 +247,8 @@ class Multigrid3 final : public MultigridCycle<T> {
       return;
     }
     smooth(p, x, b, bc, settings_.pre, false);
-    residual_field(ex_, op, as_const(x), b, p.r);
     Level& next = *levels_[l];
-    restrict3(ex_, as_const(p.r), next.b.view());
+    restrict_residual3(ex_, op, as_const(x), b, p.r, next.b.view());
     fill_all(ex_, next.x.view(), T(0));
     for (int k = 0; k < settings_.gamma; ++k) cycle_at(l + 1, next.x.view(), next.b.cview());
     add_coarser(l, x, bc, next.bc);

@@ -8,7 +8,9 @@
 //    cover the plane (taps 2 and 3 of the one below, 0 and 1 of the one above); a column by an x or y
 //    side the same way with its hat's weights across x and y (restrict_cell's);
 //  - prolongation: a thread per fine pair of cells (2I, 2I + 1) of a row interpolates each coarse plane
-//    in x and y once and keeps the two planes the current fine plane lies between.
+//    in x and y once and keeps the two planes the current fine plane lies between;
+//  - the residual's restriction (multigrid3.hpp's restrict_residual3): the restriction's walk over the
+//    residual that a block makes under its columns' hats, a plane at a time, in shared memory.
 // Every value takes the cell-by-cell functions' operations in their order (detail::restrict_inside,
 // detail::restrict_cell, detail::add_prolonged3), so their bits; the coarse cells of the first and last
 // planes, whose hats do not lie inside along z, take detail::restrict_cell itself.
@@ -18,6 +20,7 @@
 #include "pdex/core/cuda/cuda_context.hpp"
 #include "pdex/core/cuda/launch.cuh"
 #include "pdex/core/cuda/vec2.cuh"
+#include "pdex/linalg/multigrid3.hpp"
 #include "pdex/linalg/transfer3.hpp"
 
 namespace pdex {
@@ -28,9 +31,10 @@ constexpr int tx = 32, ty = 4, threads = tx * ty;
 
 // Planes a thread walks: runs short enough for about four waves of blocks, none shorter than `least`
 // unless the grid is too small to fill one wave with such runs (then latency, not loads, bounds it).
-int run_length(const CudaContext& ctx, const void* kernel, int nx, int ny, int nz, int ncomp, int least) {
-  const int columns = ((nx + tx - 1) / tx) * ((ny + ty - 1) / ty) * ncomp;
-  const int resident = std::max(1, ctx.resident_blocks(kernel, threads, 0) * ctx.multiprocessors());
+// `bx` by `by`: the kernel's block of columns.
+int run_length(const CudaContext& ctx, const void* kernel, int bx, int by, int nx, int ny, int nz, int ncomp, int least) {
+  const int columns = ((nx + bx - 1) / bx) * ((ny + by - 1) / by) * ncomp;
+  const int resident = std::max(1, ctx.resident_blocks(kernel, bx * by, 0) * ctx.multiprocessors());
   const int most = std::max({1, nz / least, std::min(nz, resident / columns)});
   const int runs = std::clamp((4 * resident + columns - 1) / columns, 1, most);
   return (nz + runs - 1) / runs;
@@ -92,12 +96,12 @@ struct ColumnHat {
   }
 };
 
-// Coarse cells lo .. hi - 1 of column (I, J), whose hats lie inside along z: each fine plane's terms go
-// into the two coarse cells whose hats cover it (add(kf, sum, e, above, ea): plane kf's terms as the
-// hat's plane e into sum and as plane ea into above), each cell's sum divided by `norm`. The z planes of
-// weight 0 are left out, as restrict_inside leaves them (they add zeros).
-template <class T, class Add>
-__device__ void walk_up(const Restriction<T>& r, int c, int I, int J, int lo, int hi, double norm, Add add) {
+// A column's coarse cells lo .. hi - 1, whose hats lie inside along z (or whose add leaves out the fine
+// planes beyond the grid): each fine plane's terms go into the two coarse cells whose hats cover it (add(kf, sum, e, above, ea): plane kf's terms as the hat's
+// plane e into sum and as plane ea into above), each cell's sum to store(K, sum). The z planes of weight
+// 0 are left out, as restrict_inside leaves them (they add zeros).
+template <class Add, class Store>
+__device__ void walk_up(int lo, int hi, Add add, Store store) {
   double sum = 0, unused = 0;
   add(2 * lo - 1, sum, 0, unused, 0);
   add(2 * lo, sum, 1, unused, 0);
@@ -105,7 +109,7 @@ __device__ void walk_up(const Restriction<T>& r, int c, int I, int J, int lo, in
     double above = 0;  // coarse cell K + 1's sum
     add(2 * K + 1, sum, 2, above, 0);
     add(2 * K + 2, sum, 3, above, 1);
-    r.coarse(c, I, J, K) = T(sum / norm);
+    store(K, sum);
     sum = above;
   }
 }
@@ -125,19 +129,81 @@ __global__ void __launch_bounds__(threads, 6) restrict3_walk_kernel(const __grid
   if (lo < hi) {
     if (detail::halved_inside(r.m.x, I) && detail::halved_inside(r.m.y, J)) {
       const T* col = r.fine.comp(c) + r.fine.offset(2 * I - 2, 2 * J - 1);
-      walk_up(r, c, I, J, lo, hi, 2.0 * 2.0 * 2.0, [&](int kf, double& sum, int e, double& above, int ea) {
-        double parts[4];
-        plane_parts(r.fine, col, kf, parts);
-        detail::add_plane(sum, e, parts);
-        detail::add_plane(above, ea, parts);
-      });
+      walk_up(
+          lo, hi,
+          [&](int kf, double& sum, int e, double& above, int ea) {
+            double parts[4];
+            plane_parts(r.fine, col, kf, parts);
+            detail::add_plane(sum, e, parts);
+            detail::add_plane(above, ea, parts);
+          },
+          [&](int K, double sum) { r.coarse(c, I, J, K) = T(sum / (2.0 * 2.0 * 2.0)); });
     } else {
       const ColumnHat hat(r.m, I, J);
-      walk_up(r, c, I, J, lo, hi, hat.sxy * 2.0,
-              [&](int kf, double& sum, int e, double& above, int ea) { hat.add(r.fine, c, kf, sum, e, above, ea); });
+      walk_up(
+          lo, hi, [&](int kf, double& sum, int e, double& above, int ea) { hat.add(r.fine, c, kf, sum, e, above, ea); },
+          [&](int K, double sum) { r.coarse(c, I, J, K) = T(sum / (hat.sxy * 2.0)); });
     }
   }
   for (int K = hi; K < K1; ++K) detail::restrict_cell(r.fine, r.coarse, r.m, I, J, K, c, c + 1);
+}
+
+// The residual restricted where it is made (restrict_residual3_walk): a block's coarse columns need the
+// fine residual under their hats, 2 rtx + 2 by 2 rty + 2 cells of each fine plane from (2 I0 - 1, 2 J0 - 1),
+// which the block makes into shared memory a plane at a time (zeros outside the grid: weighed by a side
+// column's taps they add nothing, as restrict_cell leaves those cells out), two planes' tiles in turn so
+// that one barrier a plane keeps the tile's makers and readers apart.
+constexpr int rtx = 32, rty = 4, rthreads = rtx * rty;  // a block's coarse columns
+constexpr int rx = 2 * rtx + 2, ry = 2 * rty + 2;
+
+template <class T, bool Tensor>
+struct ResidualRestriction {
+  Helmholtz3<T, Tensor> op;
+  FieldView<const T> x, b;
+  FieldView<T> coarse;
+  int run;  // coarse planes a block takes
+};
+
+// The sum of coarse cell k's hat taps over the fine cells that exist along an axis of n fine cells (quarters,
+// so exact): restrict_cell's sx, sy or sz.
+__device__ inline double taps_inside(int k, int n) { return 2.0 - (2 * k - 1 < 0 ? 0.25 : 0.0) - (2 * k + 2 > n - 1 ? 0.25 : 0.0); }
+
+// Every coarse cell takes walk_up's sums over its hat (a side column's too: its missing cells are zeros),
+// divided by restrict_cell's norm, so the bits of residual_field then restrict3.
+template <class T, bool Tensor>
+__global__ void __launch_bounds__(rthreads) residual_restrict3_kernel(const __grid_constant__ ResidualRestriction<T, Tensor> rr) {
+  __shared__ __align__(16) T tile[2][ry][rx];
+  begin_dependent_grid();
+  const FieldView<const T>& x = rr.x;
+  const int I0 = int(blockIdx.x) * rtx, J0 = int(blockIdx.y) * rty, li = int(threadIdx.x) % rtx, lj = int(threadIdx.x) / rtx;
+  const int runs = (rr.coarse.nz + rr.run - 1) / rr.run;
+  const int c = int(blockIdx.z) / runs, K0 = int(blockIdx.z) % runs * rr.run, K1 = min(K0 + rr.run, rr.coarse.nz);
+  const int I = I0 + li, J = J0 + lj;
+  const double sxy = taps_inside(I, x.nx) * taps_inside(J, x.ny);
+  // Fine plane kf's terms as the hat's plane e into sum and as plane ea into above (walk_up's add); a
+  // plane outside the grid adds none (the same for the whole block: its barrier stays common).
+  auto add = [&](int kf, double& sum, int e, double& above, int ea) {
+    if (kf < 0 || kf >= x.nz) return;
+    T(*t)[rx] = tile[kf & 1];
+    for (int q = int(threadIdx.x); q < rx * ry; q += rthreads) {
+      const int i = 2 * I0 - 1 + q % rx, j = 2 * J0 - 1 + q / rx, r = j + kf * x.ny;
+      const bool cell = i >= 0 && i < x.nx && j >= 0 && j < x.ny;
+      t[q / rx][q % rx] = cell ? residual_at(rr.op, x, rr.b, i, r, c, x.row_offset(i, r)) : T(0);
+    }
+    __syncthreads();
+    double parts[4];
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      const auto lo = load_pair(&t[2 * lj + b][2 * li]), hi = load_pair(&t[2 * lj + b][2 * li + 2]);
+      const T cells[4] = {lo.x, lo.y, hi.x, hi.y};
+      parts[b] = detail::row_part(cells);
+    }
+    detail::add_plane(sum, e, parts);
+    detail::add_plane(above, ea, parts);
+  };
+  walk_up(K0, K1, add, [&](int K, double sum) {
+    if (I < rr.coarse.nx && J < rr.coarse.ny) rr.coarse(c, I, J, K) = T(sum / (sxy * taps_inside(K, x.nz)));
+  });
 }
 
 template <class T>
@@ -198,10 +264,22 @@ void restrict3_walk(const Cuda& ex, FieldView<const T> fine, FieldView<T> coarse
   int lo, hi;
   detail::inside_run(m.z, coarse_b.nz, lo, hi);
   const auto kernel = restrict3_walk_kernel<T>;
-  const int run = run_length(ctx, reinterpret_cast<const void*>(kernel), coarse_b.nx, coarse_b.ny, coarse_b.nz, coarse_b.ncomp, 8);
+  const int run = run_length(ctx, reinterpret_cast<const void*>(kernel), tx, ty, coarse_b.nx, coarse_b.ny, coarse_b.nz, coarse_b.ncomp, 8);
   const dim3 grid(unsigned((coarse_b.nx + tx - 1) / tx), unsigned((coarse_b.ny + ty - 1) / ty),
                   unsigned(coarse_b.ncomp * ((coarse_b.nz + run - 1) / run)));
   launch(ctx, "restrict3_walk_kernel", kernel, grid, dim3(threads), 0, Restriction<T>{fine, coarse_b, m, lo, hi, run});
+}
+
+template <class T, bool Tensor>
+void restrict_residual3_walk(const Cuda& ex, const Helmholtz3<T, Tensor>& op, FieldView<const T> x, FieldView<const T> b,
+                             FieldView<T> coarse_b) {
+  using namespace transfer3_walk_detail;
+  const CudaContext& ctx = *ex.context;
+  const auto kernel = residual_restrict3_kernel<T, Tensor>;
+  const int run = run_length(ctx, reinterpret_cast<const void*>(kernel), rtx, rty, coarse_b.nx, coarse_b.ny, coarse_b.nz, coarse_b.ncomp, 16);
+  const dim3 grid(unsigned((coarse_b.nx + rtx - 1) / rtx), unsigned((coarse_b.ny + rty - 1) / rty),
+                  unsigned(coarse_b.ncomp * ((coarse_b.nz + run - 1) / run)));
+  launch(ctx, "residual_restrict3_kernel", kernel, grid, dim3(rthreads), 0, ResidualRestriction<T, Tensor>{op, x, b, coarse_b, run});
 }
 
 template <class T>
@@ -209,7 +287,7 @@ void prolong_add3_walk(const Cuda& ex, FieldView<const T> coarse, FieldView<T> f
   using namespace transfer3_walk_detail;
   const CudaContext& ctx = *ex.context;
   const auto kernel = prolong3_walk_kernel<T>;
-  const int run = run_length(ctx, reinterpret_cast<const void*>(kernel), coarse.nx, fine.ny, fine.nz, fine.ncomp, 16);
+  const int run = run_length(ctx, reinterpret_cast<const void*>(kernel), tx, ty, coarse.nx, fine.ny, fine.nz, fine.ncomp, 16);
   const dim3 grid(unsigned((coarse.nx + tx - 1) / tx), unsigned((fine.ny + ty - 1) / ty), unsigned(fine.ncomp * ((fine.nz + run - 1) / run)));
   launch(ctx, "prolong3_walk_kernel", kernel, grid, dim3(threads), 0,
          Prolongation<T>{coarse, fine, fine_bc, detail::AxisMaps3::between(fine, coarse), run});
@@ -217,6 +295,14 @@ void prolong_add3_walk(const Cuda& ex, FieldView<const T> coarse, FieldView<T> f
 
 template void restrict3_walk<float>(const Cuda&, FieldView<const float>, FieldView<float>, unsigned);
 template void restrict3_walk<double>(const Cuda&, FieldView<const double>, FieldView<double>, unsigned);
+template void restrict_residual3_walk<float, false>(const Cuda&, const Helmholtz3<float, false>&, FieldView<const float>,
+                                                   FieldView<const float>, FieldView<float>);
+template void restrict_residual3_walk<float, true>(const Cuda&, const Helmholtz3<float, true>&, FieldView<const float>,
+                                                  FieldView<const float>, FieldView<float>);
+template void restrict_residual3_walk<double, false>(const Cuda&, const Helmholtz3<double, false>&, FieldView<const double>,
+                                                    FieldView<const double>, FieldView<double>);
+template void restrict_residual3_walk<double, true>(const Cuda&, const Helmholtz3<double, true>&, FieldView<const double>,
+                                                   FieldView<const double>, FieldView<double>);
 template void prolong_add3_walk<float>(const Cuda&, FieldView<const float>, FieldView<float>, const FieldBoundary&);
 template void prolong_add3_walk<double>(const Cuda&, FieldView<const double>, FieldView<double>, const FieldBoundary&);
 
