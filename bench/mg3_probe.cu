@@ -1,6 +1,7 @@
 // The fine level's kernels of a 3D multigrid cycle on the GPU (linalg/multigrid3.hpp) on their own, on the
 // engine's sources: a red-black sweep out of place (cuda/tile_sweep3.cu), the residual and its norm (the
-// solver's test after each cycle), restriction and prolongation (transfer3.hpp), for Poisson on n^3 cells
+// solver's test after each cycle), the residual and its restriction as two launches and as the cycle's one
+// (restrict_residual3), restriction and prolongation (transfer3.hpp), for Poisson on n^3 cells
 // of noise (and (n/2)^3 coarse ones), Dirichlet sides: ms a call (median of five timed runs of 10 calls
 // after a warm-up), the bytes a call must move at the least over its time, and a hash of each result's
 // bits, to compare builds of two versions of the sources (docs/performance.md, "3D Poisson solves").
