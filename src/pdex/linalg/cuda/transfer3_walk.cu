@@ -97,9 +97,10 @@ struct ColumnHat {
 };
 
 // A column's coarse cells lo .. hi - 1, whose hats lie inside along z (or whose add leaves out the fine
-// planes beyond the grid): each fine plane's terms go into the two coarse cells whose hats cover it (add(kf, sum, e, above, ea): plane kf's terms as the hat's
-// plane e into sum and as plane ea into above), each cell's sum to store(K, sum). The z planes of weight
-// 0 are left out, as restrict_inside leaves them (they add zeros).
+// planes beyond the grid): each fine plane's terms go into the two coarse cells whose hats cover it
+// (add(kf, sum, e, above, ea): plane kf's terms as the hat's plane e into sum and as plane ea into
+// above), each cell's sum to store(K, sum). The z planes of weight 0 are left out, as restrict_inside
+// leaves them (they add zeros).
 template <class Add, class Store>
 __device__ void walk_up(int lo, int hi, Add add, Store store) {
   double sum = 0, unused = 0;
