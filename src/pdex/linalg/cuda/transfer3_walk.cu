@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(threads, 6) restrict3_walk_kernel(const __grid
 // which the block makes into shared memory a plane at a time (zeros outside the grid: weighed by a side
 // column's taps they add nothing, as restrict_cell leaves those cells out), two planes' tiles in turn so
 // that one barrier a plane keeps the tile's makers and readers apart.
-constexpr int rtx = 32, rty = 4, rthreads = rtx * rty;  // a block's coarse columns
+constexpr int rtx = 32, rty = 8, rthreads = rtx * rty;  // a block's coarse columns
 constexpr int rx = 2 * rtx + 2, ry = 2 * rty + 2;
 
 template <class T, bool Tensor>
@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(rthreads) residual_restrict3_kernel(const __gr
     for (int q = int(threadIdx.x); q < rx * ry; q += rthreads) {
       const int i = 2 * I0 - 1 + q % rx, j = 2 * J0 - 1 + q / rx, r = j + kf * x.ny;
       const bool cell = i >= 0 && i < x.nx && j >= 0 && j < x.ny;
-      t[q / rx][q % rx] = cell ? residual_at(rr.op, x, rr.b, i, r, c, x.row_offset(i, r)) : T(0);
+      t[q / rx][q % rx] = cell ? residual_at(rr.op, x, rr.b, i, r, c, x.offset(i, j, kf)) : T(0);
     }
     __syncthreads();
     double parts[4];
