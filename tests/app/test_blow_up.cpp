@@ -81,6 +81,51 @@ TEST(BlowUp, TheReportedStepDoesNotDependOnTheCheckInterval) {
   EXPECT_EQ(every_50, every_step);
 }
 
+// time.blowup_copy = "never": no copy of a chunk's start, so the run stops at the check that failed,
+// naming the chunk (which holds the step the copy finds), with every output before it kept.
+TEST(BlowUp, WithoutACopyTheRunStopsAtTheFailedCheckNamingItsChunk) {
+  ScratchDir dir;
+  const long step = blow_up_step(run_unstable(dir, "copy", 500, 7).output);
+  ASSERT_GT(step, 8);
+  write_file_bytes(dir / "cfg.toml", unstable_config(500, 7));
+  const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("out"), "--set", "time.blowup_copy=\"never\""});
+  ASSERT_EQ(o.status, numerical_error_status) << o.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(o.output, m, std::regex("blew up between steps ([0-9]+) and ([0-9]+): at step ([0-9]+) \\(t = [0-9.e+]+\\) "
+                                                        "field '[uv]' is NaN or infinite at cell x=[0-9]+, y=[0-9]+. Reduce time.dt")))
+      << o.output;
+  const long from = std::stol(m[1]), to = std::stol(m[2]);
+  EXPECT_LT(from, step);
+  EXPECT_GE(to, step);
+  EXPECT_LE(to - from, 7) << "a chunk ends at each check (7 steps) and output (4)";
+  EXPECT_EQ(std::stol(m[3]), to);
+  EXPECT_TRUE(contains(o.output, "kept no copy of the state to name the step (time.blowup_copy = \"never\")")) << o.output;
+  const auto sum = read_json(dir / "out" / "summary.json");
+  EXPECT_EQ(sum["status"], "failed");
+  EXPECT_EQ(sum["steps_completed"], from);
+  EXPECT_TRUE(fs::exists(dir / "out" / "v_000000.npy"));
+}
+
+// The copy is one state: a run without it peaks that much lower, and its summary says which it kept.
+TEST(BlowUp, TheCopyCostsOneStateOfMemoryAndTheSummarySaysWhetherARunKeptIt) {
+  ScratchDir dir;
+  write_file_bytes(dir / "cfg.toml", unstable_config(2, 1));
+  const auto run = [&](const std::string& name, const std::string& copy) {
+    const Outcome o = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str(name), "--set", "time.dt=0.5", "--set", "grid.nx=2048",
+                                "--set", "grid.ny=2048", "--set", "output.every=0", "--set", "output.formats=[]", "--set",
+                                "time.blowup_copy=\"" + copy + "\""});
+    EXPECT_EQ(o.status, 0) << o.output;
+    return read_json(dir / name / "summary.json");
+  };
+  const auto kept = run("auto", "auto"), none = run("never", "never");
+  EXPECT_EQ(kept["blowup_copy"], true) << "this machine has room for a 32 MiB copy";
+  EXPECT_EQ(none["blowup_copy"], false);
+  const double state = kept["memory"]["state_bytes"].get<double>();
+  EXPECT_EQ(state, 2.0 * 2048 * 2048 * 4);
+  EXPECT_GT(kept["memory"]["host_peak_bytes"].get<double>() - none["memory"]["host_peak_bytes"].get<double>(), 0.75 * state)
+      << kept["memory"].dump() << " against " << none["memory"].dump();
+}
+
 TEST(BlowUp, ClampOffWithAHugeDtAlsoStopsWithStatus3) {
   ScratchDir dir;
   write_file_bytes(dir / "cfg.toml", unstable_config(200, 10));
@@ -123,10 +168,14 @@ TEST(BlowUp, RetriesRunOutAndTheRunStopsNamingThem) {
   const auto sum = read_json(dir / "out" / "summary.json");
   EXPECT_EQ(sum["status"], "failed");
   EXPECT_EQ(sum["retries"].size(), 1u);
-  for (const char* bad : {"time.on_blowup=\"halve\"", "time.max_retries=0"}) {
+  for (const char* bad : {"time.on_blowup=\"halve\"", "time.max_retries=0", "time.blowup_copy=\"always\""}) {
     const Outcome refused = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("bad"), "--set", bad});
     EXPECT_EQ(refused.status, 2) << bad << ": " << refused.output;
   }
+  const Outcome no_copy = run_pdex({"run", dir.str("cfg.toml"), "--out", dir.str("bad"), "--set", "time.on_blowup=\"retry\"",
+                                    "--set", "time.blowup_copy=\"never\""});
+  EXPECT_EQ(no_copy.status, 2) << no_copy.output;
+  EXPECT_TRUE(contains(no_copy.output, "time.blowup_copy")) << no_copy.output;
 }
 
 }  // namespace

@@ -132,7 +132,7 @@ nlohmann::json checkpoint_identity(const nlohmann::json& resolved) {
   id.erase("output");
   id["run"] = {{"precision", resolved.at("run").at("precision")}};
   if (id.contains("time"))
-    for (const char* k : {"steps", "t_end", "check_every", "force", "on_blowup", "max_retries"}) id["time"].erase(k);
+    for (const char* k : {"steps", "t_end", "check_every", "force", "on_blowup", "max_retries", "blowup_copy"}) id["time"].erase(k);
   return id;
 }
 

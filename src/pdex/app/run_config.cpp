@@ -126,6 +126,9 @@ void read_blowup(ConfigReader& cfg, RunConfig& rc) {
   rc.retry_on_blowup = cfg.get_choice("time.on_blowup", {"stop", "retry"}, "stop") == "retry";
   rc.max_retries = int(cfg.get_int("time.max_retries", 3));
   if (rc.max_retries < 1 || rc.max_retries > 30) cfg.fail("time.max_retries", "expected an integer from 1 to 30");
+  rc.blowup_copy = cfg.get_choice("time.blowup_copy", {"auto", "never"}, "auto") == "auto";
+  if (!rc.blowup_copy && rc.retry_on_blowup)
+    cfg.fail("time.blowup_copy", "expected \"auto\" with time.on_blowup = \"retry\", which goes back to the copy");
 }
 
 void read_run(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
@@ -166,6 +169,7 @@ nlohmann::json resolved_json(const RunConfig& rc) {
   j.update(rc.setup->resolved(), true);
   j["time"]["on_blowup"] = rc.retry_on_blowup ? "retry" : "stop";
   j["time"]["max_retries"] = rc.max_retries;
+  j["time"]["blowup_copy"] = rc.blowup_copy ? "auto" : "never";
   return j;
 }
 

@@ -63,6 +63,7 @@ struct RunConfig {
   CliOverrides cli;         // what the command line changed (a retry reloads the file with dt changed too)
   bool retry_on_blowup = false;  // time.on_blowup = "retry": halve dt (Merson: tighten tol) and go on
   int max_retries = 3;           // time.max_retries
+  bool blowup_copy = true;       // time.blowup_copy = "auto": a copy to name a blow-up's step, where memory has room
   std::vector<int> ranks;        // run.ranks: the process grid over MPI ranks, [px, py(, pz)]; empty: chosen
 
   const Grid2& grid() const { return setup->grid; }
@@ -75,5 +76,11 @@ RunConfig load_run_config(const std::string& file, const CliOverrides& cli);
 
 // Throws InputError where rc has an [ensemble]: for the surfaces that run one model.
 void require_one_run(const RunConfig& rc);
+
+// Bytes of one copy of `fields` fields of the run's grid in its precision: the state a run cannot do
+// without (summary.json's memory.state_bytes).
+inline double state_bytes(const RunConfig& rc, std::size_t fields) {
+  return double(fields) * double(rc.grid().cells()) * (rc.precision == Precision::f32 ? 4.0 : 8.0);
+}
 
 }  // namespace pdex

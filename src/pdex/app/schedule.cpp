@@ -4,9 +4,11 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "pdex/core/error.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/core/memory_stats.hpp"
 
 namespace pdex {
 
@@ -21,7 +23,7 @@ std::pair<int, int64_t> first_nonfinite(Stepper& s) {
 }
 
 // Fixed steps of dt: chunks end at the next check or output; a chunk that ends non-finite is repeated
-// step by step from its saved start, to name the step.
+// step by step from its saved start, to name the step, where the run holds that copy (time.blowup_copy).
 class StepSchedule : public Schedule {
  public:
   explicit StepSchedule(const RunConfig& rc) : rc_(rc), c_(rc.clock()), checkpoint_every_(checkpoint_steps(rc)) {}
@@ -31,7 +33,8 @@ class StepSchedule : public Schedule {
     int64_t stop = std::min(c_.steps, step_ + c_.check_every);
     for (const int64_t every : {rc_.output.every, checkpoint_every_})
       if (every > 0) stop = std::min(stop, (step_ / every + 1) * every);
-    s.save();
+    if (!copy_) copy_ = keeps_copy(s);
+    if (*copy_) s.save();
     const double seconds = timed([&] { s.advance((stop - step_) * substeps_); });
     step_ = stop;
     return seconds;
@@ -42,7 +45,13 @@ class StepSchedule : public Schedule {
     substeps_ *= substeps;
   }
   void check_finite(Stepper& s) override {
-    if (first_nonfinite(s).first < 0) return;
+    if (const auto [f, at] = first_nonfinite(s); f < 0) return;
+    else if (!*copy_)
+      throw NumericalError("the solution blew up between steps " + std::to_string(start_) + " and " + std::to_string(step_) +
+                           ": at step " + std::to_string(step_) + " (t = " + format_number(double(step_) * c_.dt) + ") field '" +
+                           s.field_names()[f] + "' is NaN or infinite at cell " + rc_.grid().extents().where(at) + advice() +
+                           ". The run kept no copy of the state to name the step (" +
+                           (rc_.blowup_copy ? "memory had no room for one" : "time.blowup_copy = \"never\"") + ")", start_);
     s.restore();
     for (int64_t step = start_ + 1; step <= step_; ++step) {
       s.advance(substeps_);
@@ -50,9 +59,7 @@ class StepSchedule : public Schedule {
       if (f < 0) continue;
       throw NumericalError("the solution blew up at step " + std::to_string(step) + " (t = " +
                            format_number(double(step) * c_.dt) + "): field '" + s.field_names()[f] +
-                           "' is NaN or infinite at cell " + rc_.grid().extents().where(at) + ". Reduce time.dt (now " +
-                           format_number(c_.dt / double(substeps_)) + "), or check the parameters and initial state; outputs written so far are kept in " +
-                           rc_.output.dir, step - 1);
+                           "' is NaN or infinite at cell " + rc_.grid().extents().where(at) + advice(), step - 1);
     }
     throw NumericalError("the solution became non-finite between steps " + std::to_string(start_) + " and " +
                          std::to_string(step_) + " but did not again when repeated step by step; "
@@ -77,6 +84,7 @@ class StepSchedule : public Schedule {
   }
   void summarize(nlohmann::json& sum) const override {
     sum["steps"] = step_;
+    sum["blowup_copy"] = copy_.value_or(false);
     sum["simulated_time"] = double(step_) * c_.dt;
   }
 
@@ -87,11 +95,23 @@ class StepSchedule : public Schedule {
     return std::max<int64_t>(1, std::llround(rc.output.checkpoint_time / rc.clock().dt));
   }
 
+  // A retry goes back to the copy; else it is kept where memory has room for it twice over.
+  bool keeps_copy(const Stepper& s) const {
+    const MemorySpace space = rc_.backend == Backend::cuda ? MemorySpace::device : MemorySpace::host;
+    return rc_.retry_on_blowup || (rc_.blowup_copy && room_for_copy(space, std::size_t(state_bytes(rc_, s.field_names().size()))));
+  }
+  // A blow-up message's ending: what to change, and where the outputs are.
+  std::string advice() const {
+    return ". Reduce time.dt (now " + format_number(c_.dt / double(substeps_)) +
+           "), or check the parameters and initial state; outputs written so far are kept in " + rc_.output.dir;
+  }
+
   const RunConfig& rc_;
   const RunClock& c_;
   const int64_t checkpoint_every_;
   int64_t step_ = 0, start_ = 0;
-  int64_t substeps_ = 1;  // steps of the stepper a step of the schedule (2^retries)
+  int64_t substeps_ = 1;      // steps of the stepper a step of the schedule (2^retries)
+  std::optional<bool> copy_;  // whether the run keeps a copy of each chunk's start (decided at the first)
 };
 
 // At most ~max_points of the accepted steps' (t, tau), evenly picked, the last one included.

@@ -275,10 +275,10 @@ nlohmann::json check_stability(const RunConfig& rc) {
 
 namespace {
 
-// The run's memory against one copy of its output fields in its precision (the state a run cannot do
-// without): the process's peak resident host memory, and the device's where it ran on one.
+// The run's memory against one copy of its output fields (state_bytes): the process's peak resident host
+// memory, and the device's where it ran on one.
 nlohmann::json memory_json(const RunConfig& rc, std::size_t fields) {
-  const double state = double(fields) * double(rc.grid().cells()) * (rc.precision == Precision::f32 ? 4.0 : 8.0);
+  const double state = state_bytes(rc, fields);
   const double host = double(host_peak_bytes());
   nlohmann::json j = {{"state_bytes", state}, {"host_peak_bytes", host}, {"host_peak_per_state", host / state}};
   if (rc.backend == Backend::cuda) j.update({{"device_bytes", double(device_bytes_peak())}, {"device_per_state", double(device_bytes_peak()) / state}});

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <limits>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -167,16 +170,55 @@ std::size_t host_peak_bytes() {
   return std::size_t(u.ru_maxrss) * 1024;  // Linux reports kilobytes
 }
 
-MemorySpace spare_space(MemorySpace space, std::size_t bytes) {
-  if (space == MemorySpace::host) return space;
+namespace {
+
+// The kilobytes /proc/meminfo gives for `key` ("MemAvailable:"), or nullopt.
+std::optional<std::size_t> meminfo_kb(const std::string& key) {
+  std::ifstream in("/proc/meminfo");
+  std::string name;
+  std::size_t kb = 0;
+  while (in >> name >> kb) {
+    if (name == key) return kb;
+    in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return std::nullopt;
+}
+
+// A cgroup v2 file's number of bytes, or nullopt (where it is absent, or "max": no limit).
+std::optional<std::size_t> cgroup_bytes(const char* path) {
+  std::ifstream in(path);
+  std::size_t n = 0;
+  if (in >> n) return n;
+  return std::nullopt;
+}
+
+bool device_room(std::size_t bytes) {
 #ifdef PDEX_HAVE_CUDA
   std::size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 2 >= bytes) return space;
+  if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) return free_b / 2 >= bytes;
   (void)cudaGetLastError();
 #else
-  (void)bytes;  // without CUDA every space is the host
+  (void)bytes;
 #endif
-  return MemorySpace::host;
+  return false;
+}
+
+}  // namespace
+
+std::size_t host_available_bytes() {
+  std::size_t room = std::numeric_limits<std::size_t>::max();
+  if (const auto kb = meminfo_kb("MemAvailable:")) room = *kb * 1024;
+  const auto limit = cgroup_bytes("/sys/fs/cgroup/memory.max"), used = cgroup_bytes("/sys/fs/cgroup/memory.current");
+  if (limit && used) room = std::min(room, *limit > *used ? *limit - *used : 0);
+  return room;
+}
+
+MemorySpace spare_space(MemorySpace space, std::size_t bytes) {
+  return space == MemorySpace::host || device_room(bytes) ? space : MemorySpace::host;
+}
+
+bool room_for_copy(MemorySpace space, std::size_t bytes) {
+  return (space != MemorySpace::host && device_room(bytes)) || host_available_bytes() / 2 >= bytes;
 }
 
 }  // namespace pdex

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "pdex/core/error.hpp"
-#include "pdex/core/memory_stats.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
@@ -18,6 +17,7 @@
 #include "pdex/models/ard/reactions.hpp"
 #include "pdex/time/stepper.hpp"
 #include "pdex/time/field_stats.hpp"
+#include "pdex/time/save_copy.hpp"
 
 namespace pdex::ard_detail {
 
@@ -147,11 +147,7 @@ class ArdBase : public Interface {
     fill_ghosts(ex_, current(), bc_, members_);
     exchange_halo(halo_, current().view(), bc_, Exec::space);
   }
-  // The copy the run's guard restores is made at the first save (a run without one holds no copy).
-  void save() override {
-    if (saved_.components() == 0) saved_ = current().like(spare_space(Exec::space, current().bytes()));
-    copy(saved_, current());
-  }
+  void save() override { save_copy(saved_, current()); }
   void restore() override { copy(current(), saved_); }
   double bytes_per_step() const override { return 2.0 * Rhs::ncomp * sizeof(T) * double(state_[0].grid().cells()); }
 

@@ -19,6 +19,7 @@
 #include "pdex/models/chemotaxis/chemotaxis_stepper.hpp"
 #include "pdex/time/solver_totals.hpp"
 #include "pdex/time/field_stats.hpp"
+#include "pdex/time/save_copy.hpp"
 
 namespace pdex {
 namespace chemotaxis_detail {
@@ -124,7 +125,6 @@ class ChemotaxisStepper final : public Stepper {
     w_[0] = to_space(host, Exec::space);
     w_[1] = host.like(Exec::space);
     parts_ = block_parts(spec.halo, g.extents(), host.view().ghost);
-    saved_ = host.like(Exec::space);
     n_max0_ = max_over_ranks(*std::max_element(spec.n0.begin(), spec.n0.end()));
     const Field<T> layout(g, 1, 1, MemorySpace::host);
     if (stokes_) set_up_stokes(layout);
@@ -173,7 +173,7 @@ class ChemotaxisStepper final : public Stepper {
     exchange_halo(spec_.halo, w_[cur_].view(), spec_.bc, Exec::space);
     solve();
   }
-  void save() override { copy(saved_, w_[cur_]); }
+  void save() override { save_copy(saved_, w_[cur_]); }
   void restore() override {
     copy(w_[cur_], saved_);
     solve();

@@ -13,6 +13,7 @@
 #include "pdex/models/curvature/curvature_stepper.hpp"
 #include "pdex/time/rk/mol_integrator.hpp"
 #include "pdex/time/field_stats.hpp"
+#include "pdex/time/save_copy.hpp"
 
 namespace pdex::curvature_detail {
 
@@ -46,7 +47,7 @@ class CurvatureEngine final : public CurvatureStepper {
   // `make_system(w_view)` builds the right-hand side; w is scratch the engine owns (Willmore flow).
   template <class MakeSystem>
   CurvatureEngine(const Exec& ex, const CurvatureSpec& spec, MakeSystem&& make_system)
-      : ex_(ex), spec_(spec), w_(spec.grid, 1, ghost_width, Exec::space), saved_(w_.like(Exec::space)),
+      : ex_(ex), spec_(spec), w_(spec.grid, 1, ghost_width, Exec::space),
         mol_(RungeKutta<Exec, T, System>(ex, mol_tableau(spec.scheme), make_system(w_.view()), initial_state(spec),
                                          spec.bc),
              spec.dt, spec.tol) {
@@ -82,7 +83,7 @@ class CurvatureEngine final : public CurvatureStepper {
     set_time(mol_.time());
   }
   void save() override {
-    copy(saved_, phi());
+    save_copy(saved_, phi());
     saved_t_ = mol_.time();
   }
   void restore() override {

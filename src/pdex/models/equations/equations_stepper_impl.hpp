@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "pdex/core/error.hpp"
-#include "pdex/core/memory_stats.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
@@ -24,6 +23,7 @@
 #include "pdex/models/equations/equations_stepper.hpp"
 #include "pdex/models/equations/text_step.hpp"
 #include "pdex/time/field_stats.hpp"
+#include "pdex/time/save_copy.hpp"
 #include "pdex/time/rk/mol_integrator.hpp"
 #include "pdex/time/solver_totals.hpp"
 
@@ -113,8 +113,7 @@ class TextStepper : public Base {
     exchange_halo(spec_.halo, current().view(), spec_.bc, Exec::space);
   }
   void save() override {
-    if (saved_.components() == 0) saved_ = current().like(spare_space(Exec::space, current().bytes()));
-    copy(saved_, current());
+    save_copy(saved_, current());
     saved_t_ = now();
   }
   void restore() override {

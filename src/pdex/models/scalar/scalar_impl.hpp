@@ -14,6 +14,7 @@
 #include "pdex/linalg/linear_solver.hpp"
 #include "pdex/models/scalar/scalar_stepper.hpp"
 #include "pdex/time/field_stats.hpp"
+#include "pdex/time/save_copy.hpp"
 #include "pdex/time/solver_totals.hpp"
 
 namespace pdex {
@@ -57,7 +58,6 @@ class ScalarStepper final : public Stepper {
     parts_ = block_parts(spec.halo, spec.grid.extents(), host.view().ghost);
     exchange_halo(spec.halo, u_[0].view(), spec.bc, Exec::space);
     u_[1] = host.like(Exec::space);
-    saved_ = host.like(Exec::space);
     Field<T> f = host.like(MemorySpace::host);
     if (!spec.source.empty()) f.set_interior(0, spec.source);
     f_ = to_space(f, Exec::space);
@@ -103,7 +103,7 @@ class ScalarStepper final : public Stepper {
     fill_ghosts(ex_, u_[cur_], spec_.bc);
     exchange_halo(spec_.halo, u_[cur_].view(), spec_.bc, Exec::space);
   }
-  void save() override { copy(saved_, u_[cur_]); }
+  void save() override { save_copy(saved_, u_[cur_]); }
   void restore() override { copy(u_[cur_], saved_); }
   double bytes_per_step() const override { return 2.0 * sizeof(T) * double(spec_.grid.cells()); }
   const SolverTotals* solver_totals() const override { return solver_ ? &totals_ : nullptr; }

@@ -16,6 +16,7 @@
 #include "pdex/models/wave/wave_kernels.hpp"
 #include "pdex/models/wave/wave_stepper.hpp"
 #include "pdex/time/field_stats.hpp"
+#include "pdex/time/save_copy.hpp"
 #include "pdex/time/solver_totals.hpp"
 
 namespace pdex {
@@ -31,8 +32,6 @@ class WaveStepper final : public Stepper {
     h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch, spec.grid.dz, host.view().plane);
     for (auto& f : u_) f = host.like(Exec::space);
     parts_ = block_parts(spec.halo, spec.grid.extents(), host.view().ghost);
-    saved_[0] = host.like(Exec::space);
-    saved_[1] = host.like(Exec::space);
     host.set_interior(0, spec.u0);
     u_[0] = to_space(host, Exec::space);
     fill_ghosts(ex, u_[0], spec.bc);
@@ -85,8 +84,8 @@ class WaveStepper final : public Stepper {
     for (int s : {cur_, (cur_ + 2) % 3}) exchange_halo(spec_.halo, u_[s].view(), spec_.bc, Exec::space);
   }
   void save() override {
-    copy(saved_[0], u_[cur_]);
-    copy(saved_[1], u_[(cur_ + 2) % 3]);
+    save_copy(saved_[0], u_[cur_]);
+    save_copy(saved_[1], u_[(cur_ + 2) % 3]);
   }
   void restore() override {
     copy(u_[cur_], saved_[0]);
