@@ -1,6 +1,7 @@
 #include "pdex/app/field_copy.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <span>
 #include <utility>
@@ -11,7 +12,9 @@ namespace pdex {
 
 namespace {
 
-std::size_t block_values(const FieldMemory& m) { return std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx); }
+// A block's rows: every plane's, one after another.
+std::size_t block_rows(const FieldMemory& m) { return std::size_t(m.ny) * std::size_t(m.nz); }
+std::size_t block_values(const FieldMemory& m) { return (block_rows(m) - 1) * std::size_t(m.pitch) + std::size_t(m.nx); }
 
 template <class T>
 std::span<const T> rows_as(const HostBlock& b, std::size_t count) {
@@ -31,9 +34,9 @@ const std::vector<double>& FieldCopy::row_major() {
   if (rows.empty() || !values.empty()) return values;
   const io::NamedValues v = view();
   const std::size_t nx = std::size_t(layout.nx), stride = std::size_t(layout.pitch);
-  values.resize(nx * std::size_t(layout.ny));
+  values.resize(nx * block_rows(layout));
   std::visit([&](auto span) {
-    for (std::size_t y = 0; y < std::size_t(layout.ny); ++y) std::copy_n(span.data() + y * stride, nx, values.data() + y * nx);
+    for (std::size_t y = 0; y < block_rows(layout); ++y) std::copy_n(span.data() + y * stride, nx, values.data() + y * nx);
   }, v.values);
   return values;
 }
@@ -57,17 +60,22 @@ void CopyBuffers::give(HostBlock block) {
   kept_.push_back(std::move(block));
 }
 
+// A 3D field's planes lie apart (ghost rows and planes between them): each is copied to follow the last,
+// so that the block's rows keep one stride.
 FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers) {
   FieldCopy c{s.field_names()[std::size_t(f)], s.memory(f), {}, {}};
   const FieldMemory& m = c.layout;
-  if (!m.data || m.nz > 1) {  // a 3D field's planes are apart (ghost planes, rows): its values instead
-    c.layout = FieldMemory{};
+  if (!m.data) {
     c.values = s.values(f);
     return c;
   }
-  const std::size_t bytes = block_values(m) * std::size_t(m.value_bytes);
-  c.rows = buffers.take(bytes, m.device);
-  detail::copy_bytes(c.rows.data(), MemorySpace::host, m.data, m.device ? MemorySpace::device : MemorySpace::host, bytes);
+  const std::size_t value = std::size_t(m.value_bytes), row = std::size_t(m.pitch) * value;
+  const std::size_t plane_bytes = (std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx)) * value;
+  c.rows = buffers.take(block_values(m) * value, m.device);
+  const auto* from = static_cast<const std::byte*>(m.data);
+  for (int k = 0; k < m.nz; ++k)
+    detail::copy_bytes(c.rows.data() + std::size_t(k) * std::size_t(m.ny) * row, MemorySpace::host,
+                       from + std::size_t(k) * std::size_t(m.plane) * value, m.device ? MemorySpace::device : MemorySpace::host, plane_bytes);
   return c;
 }
 

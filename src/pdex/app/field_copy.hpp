@@ -14,7 +14,8 @@
 namespace pdex {
 
 // One field at one output as the host copied it: the block of rows where the stepper keeps it (one copy
-// from the device), or, where the stepper shares no memory, its values.
+// from the device; a 3D field's planes one after another), or, where the stepper shares no memory, its
+// values.
 struct FieldCopy {
   std::string name;
   FieldMemory layout;
@@ -23,7 +24,8 @@ struct FieldCopy {
 
   // The copy as the writers take it.
   io::NamedValues view() const;
-  // Row-major [y][x] doubles, for pictures (in the background thread: the copy is all the run waits for).
+  // Row-major [y][x] ([z][y][x]) doubles, for pictures (in the background thread: the copy is all the run
+  // waits for).
   const std::vector<double>& row_major();
 };
 
