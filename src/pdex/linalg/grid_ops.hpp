@@ -68,12 +68,17 @@ double dot(const Exec& ex, FieldView<const T> x, FieldView<const T> y) {
 
 // (b - A x) at cell i of row r, component c, whose offset is o: every residual's value, so that the
 // kernels that make one (a GPU's fused with a restriction too) round it alike. An operator that applies
-// at an offset (Helmholtz3::apply_at) takes o as it is: apply would work it out from the row again, a
-// division by ny a cell on a 3D grid.
+// at an offset (Helmholtz3::apply_at) takes o as it is, also without the cell (the first form): apply
+// would work it out from the row again, a division by ny a cell on a 3D grid.
+template <class T, class Op>
+PDEX_HD inline T residual_at(const Op& op, const FieldView<const T>& x, const FieldView<const T>& b, int c, int64_t o) {
+  return b.comp(c)[o] - op.apply_at(x.comp(c), o, c);
+}
+
 template <class T, class Op>
 PDEX_HD inline T residual_at(const Op& op, const FieldView<const T>& x, const FieldView<const T>& b, int i, int r, int c,
                              int64_t o) {
-  if constexpr (requires { op.apply_at(x.comp(c), o, c); }) return b.comp(c)[o] - op.apply_at(x.comp(c), o, c);
+  if constexpr (requires { op.apply_at(x.comp(c), o, c); }) return residual_at(op, x, b, c, o);
   else return b.comp(c)[o] - op.apply(x, i, r, c);
 }
 

@@ -166,14 +166,22 @@ struct ResidualRestriction {
 };
 
 // The sum of coarse cell k's hat taps over the fine cells that exist along an axis of n fine cells (quarters,
-// so exact): restrict_cell's sx, sy or sz.
-__device__ inline double taps_inside(int k, int n) { return 2.0 - (2 * k - 1 < 0 ? 0.25 : 0.0) - (2 * k + 2 > n - 1 ? 0.25 : 0.0); }
+// so exact in any order): restrict_cell's sx, sy or sz.
+__device__ inline double taps_inside(int k, int n) {
+  double s = 0;
+  for (int a = 0; a < 4; ++a)
+    if (const int f = 2 * k - 1 + a; f >= 0 && f < n) s += detail::hat_tap(a);
+  return s;
+}
+
+// The tile cells a thread of the block makes in each plane.
+constexpr int per_thread = (rx * ry + rthreads - 1) / rthreads;
 
 // Every coarse cell takes walk_up's sums over its hat (a side column's too: its missing cells are zeros),
 // divided by restrict_cell's norm, so the bits of residual_field then restrict3.
 template <class T, bool Tensor>
 __global__ void __launch_bounds__(rthreads) residual_restrict3_kernel(const __grid_constant__ ResidualRestriction<T, Tensor> rr) {
-  __shared__ __align__(16) T tile[2][ry][rx];
+  __shared__ __align__(16) T tile[2][ry * rx];
   begin_dependent_grid();
   const FieldView<const T>& x = rr.x;
   const int I0 = int(blockIdx.x) * rtx, J0 = int(blockIdx.y) * rty, li = int(threadIdx.x) % rtx, lj = int(threadIdx.x) / rtx;
@@ -181,21 +189,28 @@ __global__ void __launch_bounds__(rthreads) residual_restrict3_kernel(const __gr
   const int c = int(blockIdx.z) / runs, K0 = int(blockIdx.z) % runs * rr.run, K1 = min(K0 + rr.run, rr.coarse.nz);
   const int I = I0 + li, J = J0 + lj;
   const double sxy = taps_inside(I, x.nx) * taps_inside(J, x.ny);
+  // The thread's tile cells (q, a flat index into a tile) at their offsets in plane 0, -1 for those
+  // outside the grid: found once, then moved up a plane at a time.
+  int64_t at[per_thread];
+#pragma unroll
+  for (int n = 0; n < per_thread; ++n) {
+    const int q = int(threadIdx.x) + n * rthreads, i = 2 * I0 - 1 + q % rx, j = 2 * J0 - 1 + q / rx;
+    at[n] = q < rx * ry && i >= 0 && i < x.nx && j >= 0 && j < x.ny ? x.offset(i, j) : -1;
+  }
   // Fine plane kf's terms as the hat's plane e into sum and as plane ea into above (walk_up's add); a
   // plane outside the grid adds none (the same for the whole block: its barrier stays common).
   auto add = [&](int kf, double& sum, int e, double& above, int ea) {
     if (kf < 0 || kf >= x.nz) return;
-    T(*t)[rx] = tile[kf & 1];
-    for (int q = int(threadIdx.x); q < rx * ry; q += rthreads) {
-      const int i = 2 * I0 - 1 + q % rx, j = 2 * J0 - 1 + q / rx, r = j + kf * x.ny;
-      const bool cell = i >= 0 && i < x.nx && j >= 0 && j < x.ny;
-      t[q / rx][q % rx] = cell ? residual_at(rr.op, x, rr.b, i, r, c, x.offset(i, j, kf)) : T(0);
-    }
+    T* t = tile[kf & 1];
+#pragma unroll
+    for (int n = 0; n < per_thread; ++n)
+      if (const int q = int(threadIdx.x) + n * rthreads; q < rx * ry)
+        t[q] = at[n] >= 0 ? residual_at(rr.op, x, rr.b, c, at[n] + int64_t(kf) * x.plane) : T(0);
     __syncthreads();
     double parts[4];
 #pragma unroll
     for (int b = 0; b < 4; ++b) {
-      const auto lo = load_pair(&t[2 * lj + b][2 * li]), hi = load_pair(&t[2 * lj + b][2 * li + 2]);
+      const auto lo = load_pair(t + (2 * lj + b) * rx + 2 * li), hi = load_pair(t + (2 * lj + b) * rx + 2 * li + 2);
       const T cells[4] = {lo.x, lo.y, hi.x, hi.y};
       parts[b] = detail::row_part(cells);
     }
