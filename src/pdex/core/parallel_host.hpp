@@ -24,6 +24,21 @@ void for_each_row(const OpenMP&, int j0, int j1, Row row) {
   for (int j = j0; j < j1; ++j) row(j);
 }
 
+// rows(j0', j1') over runs of the rows j0 .. j1 - 1: all of them on Serial, on OpenMP one run a thread
+// (schedule(static)'s split), so that what a run sets up is paid once a thread, not once a row.
+template <class Rows>
+void for_each_row_run(const Serial&, int j0, int j1, Rows rows) {
+  rows(j0, j1);
+}
+
+template <class Rows>
+void for_each_row_run(const OpenMP&, int j0, int j1, Rows rows) {
+  const int n = std::min(openmp_threads(), j1 - j0);
+  auto row = [&](int t) { return j0 + int(int64_t(j1 - j0) * t / n); };
+#pragma omp parallel for schedule(static)
+  for (int t = 0; t < n; ++t) rows(row(t), row(t + 1));
+}
+
 // Cells of a row are independent by contract, which `omp simd` states to the compiler.
 template <class F>
 inline void for_row_cells(int i0, int i1, int j, const F& f) {

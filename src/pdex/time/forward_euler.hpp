@@ -91,21 +91,28 @@ struct EulerCell3D {
   }
 };
 
-// Stacked row J of a 3D step on the host: its cells in one loop without edge tests (it vectorizes), then
-// the images of the cells that have them (short rows, a 3D grid's, would otherwise pay an edge test and a
-// loop each side). Flattened: in OpenMP's outlined loop GCC called the right-hand side out of line.
-// Cells i0 .. i1 - 1 of the row.
+// Rows q0 .. q1 - 1 of a box of a 3D step on the host (q: the box's plane * rows + its row from j0, k0),
+// cells i0 .. i1 - 1 of each: a row's cells in one loop without edge tests (it vectorizes), then the
+// images of the cells that have them (short rows, a 3D grid's, would otherwise pay an edge test and a
+// loop each side). The cell is captured by value once a run of rows: by reference, its views would be
+// reloaded at every cell; once a row, its copy (the boundary conditions: over a kilobyte) cost more than
+// the row's loads. Flattened: in OpenMP's outlined loop GCC called the right-hand side out of line.
 template <class T, class Rhs>
-[[gnu::flatten]] void euler_row_3d(const EulerCell3D<T, Rhs>& cell, int J, int i0, int i1) {
+[[gnu::flatten]] void euler_rows_3d(const EulerCell3D<T, Rhs>& cell, int q0, int q1, int rows, int j0, int k0, int i0, int i1) {
+  const auto inner = [=](int i, int r) { cell.template apply<false>(i, r); };
+  const auto push = [=](int i, int r) { cell.push(i, r); };
   const FieldView<T>& out = cell.cell.out;
   const int nx = out.nx, ny = out.ny, g = out.ghost;
-  const int k = cell.planes.member(J), row = J - cell.planes.row(k, 0);
-  // By value: captured by reference, the views would be reloaded at every cell.
-  for_row_cells(i0, i1, J, [=](int i, int r) { cell.template apply<false>(i, r); });
-  const auto push = [=](int i, int r) { cell.push(i, r); };
-  if (near_z_side(out, k) || row < g || row >= ny - g) return for_row_cells(i0, i1, J, push);
-  for (int i = i0; i < std::min(g, i1); ++i) push(i, J);
-  for (int i = std::max({g, nx - g, i0}); i < i1; ++i) push(i, J);
+  for (int q = q0; q < q1; ++q) {
+    const int k = k0 + q / rows, row = j0 + q % rows, J = cell.planes.row(k, row);
+    for_row_cells(i0, i1, J, inner);
+    if (near_z_side(out, k) || row < g || row >= ny - g) {
+      for_row_cells(i0, i1, J, push);
+      continue;
+    }
+    for (int i = i0; i < std::min(g, i1); ++i) push(i, J);
+    for (int i = std::max({g, nx - g, i0}); i < i1; ++i) push(i, J);
+  }
 }
 
 // The step's updates of the cells of a box of a 3D field (x: [lo[0], hi[0]), y and z alike): the whole
@@ -119,7 +126,7 @@ void euler_step_3d_cells(const Exec& ex, const Rhs& rhs, FieldView<const T> in, 
   const int i0 = lo[0], i1 = hi[0], j0 = lo[1], k0 = lo[2], rows = hi[1] - lo[1];
   const int count = rows * (hi[2] - lo[2]);  // the box's rows, q = its plane * rows + its row
   if constexpr (Exec::space == MemorySpace::host) {
-    for_each_row(ex, 0, count, [&](int q) { euler_row_3d(cell, planes.row(k0 + q / rows, j0 + q % rows), i0, i1); });
+    for_each_row_run(ex, 0, count, [&](int q0, int q1) { euler_rows_3d(cell, q0, q1, rows, j0, k0, i0, i1); });
   } else {
     for_each_cell(ex, Range2{i0, i1, 0, count}, [=] PDEX_HD(int i, int q) {
       cell.template apply<true>(i, planes.row(k0 + q / rows, j0 + q % rows));
