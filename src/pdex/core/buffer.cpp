@@ -172,13 +172,14 @@ std::size_t host_peak_bytes() {
 
 namespace {
 
-// The kilobytes /proc/meminfo gives for `key` ("MemAvailable:"), or nullopt.
-std::optional<std::size_t> meminfo_kb(const std::string& key) {
-  std::ifstream in("/proc/meminfo");
+// The number after `key` in a file of lines "key number ..." (/proc/meminfo's "MemAvailable: 123 kB", a
+// cgroup's memory.stat), or nullopt.
+std::optional<std::size_t> keyed_number(const char* path, const std::string& key) {
+  std::ifstream in(path);
   std::string name;
-  std::size_t kb = 0;
-  while (in >> name >> kb) {
-    if (name == key) return kb;
+  std::size_t n = 0;
+  while (in >> name >> n) {
+    if (name == key) return n;
     in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
   }
   return std::nullopt;
@@ -207,9 +208,14 @@ bool device_room(std::size_t bytes) {
 
 std::size_t host_available_bytes() {
   std::size_t room = std::numeric_limits<std::size_t>::max();
-  if (const auto kb = meminfo_kb("MemAvailable:")) room = *kb * 1024;
+  if (const auto kb = keyed_number("/proc/meminfo", "MemAvailable:")) room = *kb * 1024;
   const auto limit = cgroup_bytes("/sys/fs/cgroup/memory.max"), used = cgroup_bytes("/sys/fs/cgroup/memory.current");
-  if (limit && used) room = std::min(room, *limit > *used ? *limit - *used : 0);
+  if (limit && used) {
+    // The cgroup's usage counts the page cache; the part it would drop first (inactive files) is free.
+    const std::size_t cache = keyed_number("/sys/fs/cgroup/memory.stat", "inactive_file").value_or(0);
+    const std::size_t held = *used > cache ? *used - cache : 0;
+    room = std::min(room, *limit > held ? *limit - held : 0);
+  }
   return room;
 }
 
