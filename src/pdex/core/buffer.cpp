@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "pdex/core/error.hpp"
+#include "pdex/core/host_memory.hpp"
 #include "pdex/core/memory_stats.hpp"
 #include "pdex/core/strided_copy.hpp"
 #ifdef PDEX_HAVE_CUDA
@@ -174,7 +175,7 @@ namespace {
 
 // The number after `key` in a file of lines "key number ..." (/proc/meminfo's "MemAvailable: 123 kB", a
 // cgroup's memory.stat), or nullopt.
-std::optional<std::size_t> keyed_number(const char* path, const std::string& key) {
+std::optional<std::size_t> keyed_number(const std::string& path, const std::string& key) {
   std::ifstream in(path);
   std::string name;
   std::size_t n = 0;
@@ -186,7 +187,7 @@ std::optional<std::size_t> keyed_number(const char* path, const std::string& key
 }
 
 // A cgroup v2 file's number of bytes, or nullopt (where it is absent, or "max": no limit).
-std::optional<std::size_t> cgroup_bytes(const char* path) {
+std::optional<std::size_t> cgroup_bytes(const std::string& path) {
   std::ifstream in(path);
   std::size_t n = 0;
   if (in >> n) return n;
@@ -206,18 +207,20 @@ bool device_room(std::size_t bytes) {
 
 }  // namespace
 
-std::size_t host_available_bytes() {
+std::size_t available_bytes(const std::string& meminfo, const std::string& cgroup) {
   std::size_t room = std::numeric_limits<std::size_t>::max();
-  if (const auto kb = keyed_number("/proc/meminfo", "MemAvailable:")) room = *kb * 1024;
-  const auto limit = cgroup_bytes("/sys/fs/cgroup/memory.max"), used = cgroup_bytes("/sys/fs/cgroup/memory.current");
+  if (const auto kb = keyed_number(meminfo, "MemAvailable:")) room = *kb * 1024;
+  const auto limit = cgroup_bytes(cgroup + "/memory.max"), used = cgroup_bytes(cgroup + "/memory.current");
   if (limit && used) {
     // The cgroup's usage counts the page cache; the part it would drop first (inactive files) is free.
-    const std::size_t cache = keyed_number("/sys/fs/cgroup/memory.stat", "inactive_file").value_or(0);
+    const std::size_t cache = keyed_number(cgroup + "/memory.stat", "inactive_file").value_or(0);
     const std::size_t held = *used > cache ? *used - cache : 0;
     room = std::min(room, *limit > held ? *limit - held : 0);
   }
   return room;
 }
+
+std::size_t host_available_bytes() { return available_bytes("/proc/meminfo", "/sys/fs/cgroup"); }
 
 MemorySpace spare_space(MemorySpace space, std::size_t bytes) {
   return space == MemorySpace::host || device_room(bytes) ? space : MemorySpace::host;

@@ -10,8 +10,7 @@ namespace pdex {
 
 std::size_t device_bytes_peak();
 std::size_t host_peak_bytes();
-// Host memory the process may still take without pushing others out: MemAvailable, or less where its
-// cgroup sets a limit; the largest size_t where neither can be read.
+// Host memory the process may still take without pushing others out (core/host_memory.hpp).
 std::size_t host_available_bytes();
 // Where a rarely read copy of `bytes` from `space` (a blow-up guard's) is kept: beside the state where the
 // device has room for it twice over, in host memory otherwise, so that the largest grids still fit.
