@@ -1,12 +1,12 @@
 #include "pdex/app/field_copy.hpp"
 
 #include <algorithm>
-#include <cstddef>
 #include <cstring>
 #include <span>
 #include <utility>
 
 #include "pdex/core/buffer.hpp"
+#include "pdex/core/strided_copy.hpp"
 
 namespace pdex {
 
@@ -60,8 +60,8 @@ void CopyBuffers::give(HostBlock block) {
   kept_.push_back(std::move(block));
 }
 
-// A 3D field's planes lie apart (ghost rows and planes between them): each is copied to follow the last,
-// so that the block's rows keep one stride.
+// A 3D field's planes lie apart (ghost rows and planes between them): the copy puts each right after the
+// last, so that the block's rows keep one stride.
 FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers) {
   FieldCopy c{s.field_names()[std::size_t(f)], s.memory(f), {}, {}};
   const FieldMemory& m = c.layout;
@@ -70,12 +70,10 @@ FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers) {
     return c;
   }
   const std::size_t value = std::size_t(m.value_bytes), row = std::size_t(m.pitch) * value;
-  const std::size_t plane_bytes = (std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx)) * value;
   c.rows = buffers.take(block_values(m) * value, m.device);
-  const auto* from = static_cast<const std::byte*>(m.data);
-  for (int k = 0; k < m.nz; ++k)
-    detail::copy_bytes(c.rows.data() + std::size_t(k) * std::size_t(m.ny) * row, MemorySpace::host,
-                       from + std::size_t(k) * std::size_t(m.plane) * value, m.device ? MemorySpace::device : MemorySpace::host, plane_bytes);
+  detail::copy_box(c.rows.data(), row, std::size_t(m.ny) * row, MemorySpace::host, m.data, row, std::size_t(m.plane) * value,
+                   m.device ? MemorySpace::device : MemorySpace::host,
+                   {std::size_t(m.nx) * value, std::size_t(m.ny), std::size_t(m.nz)});
   return c;
 }
 
