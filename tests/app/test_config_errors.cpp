@@ -247,6 +247,12 @@ TEST(ConfigErrors, UnknownPrecisionIsRefusedInTheFileAndOnTheCommandLine) {
                  {"unknown precision 'f16': expected f32 or f64"});
 }
 
+TEST(ConfigErrors, AnUnknownOutputBackgroundChoiceIsRefusedNamingTheKey) {
+  ScratchDir dir;
+  const Outcome o = run_config(dir, gray_scott_config("background = \"always\"\n"));
+  expect_refused(o, {"cfg.toml", "key 'output.background'", "\"auto\"", "\"never\""});
+}
+
 TEST(ConfigErrors, UnknownColormapIsRefused) {
   ScratchDir dir;
   const Outcome o = run_config(dir, gray_scott_config("colormap = \"rainbow\"\n"));

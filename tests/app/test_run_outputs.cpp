@@ -88,6 +88,49 @@ TEST(RunOutputs, OnTheGpuTheSummaryCountsTheDeviceBuffers) {
   EXPECT_LE(m["device_per_state"].get<double>(), 8.0) << m.dump();
 }
 
+// output.background = "never": the run waits for each output's files, written from the stepper's own
+// host memory (a GPU's: from one copy). The files are those a run writing in the background leaves, bit
+// for bit, in 2D and 3D (planes apart in the stepper's memory), pictures and checkpoints included.
+TEST(RunOutputs, OutputsTheRunWaitsForAreTheFilesWrittenInTheBackground) {
+  std::vector<std::string> backends{"serial", "openmp"};
+  if (backend_available(Backend::cuda)) backends.push_back("cuda");
+  for (const std::string& backend : backends)
+    for (const int nz : {1, 7}) {
+      SCOPED_TRACE(backend + " nz = " + std::to_string(nz));
+      ScratchDir dir;
+      const std::string text = gray_scott_config("every = 3\ncheckpoint_every = 6\n", 36, 20, 12);
+      std::vector<std::string> sets{"--backend", backend, "--set", "output.formats=[\"npy\", \"vtk\", \"png\"]"};
+      if (nz > 1) sets.insert(sets.end(), {"--set", "grid.nz=" + std::to_string(nz), "--set", "time.dt=0.5", "--set", "output.slice={axis=\"y\", index=5}"});
+      sets.insert(sets.end(), {"--set", "output.background=\"never\""});
+      ASSERT_EQ(run_file(dir, text, "waited", sets).status, 0);
+      sets.back() = "output.background=\"auto\"";
+      ASSERT_EQ(run_file(dir, text, "background", sets).status, 0);
+      EXPECT_EQ(read_json(dir / "waited" / "summary.json")["outputs_waited"], 5);
+      EXPECT_EQ(read_json(dir / "background" / "summary.json")["outputs_waited"], 0) << "this machine has room for the copies";
+      std::vector<fs::path> files;
+      for (const auto& e : fs::recursive_directory_iterator(dir / "background"))
+        if (e.is_regular_file() && e.path().extension() != ".json") files.push_back(fs::relative(e.path(), dir / "background"));  // they name the run's file
+      EXPECT_EQ(files.size(), std::size_t(5 * 5 + 1 + 2 * 2)) << "5 outputs of 2 .npy, 2 .png, a .vti; fields.pvd; 2 checkpoints of 2 .npy";
+      for (const fs::path& f : files) EXPECT_EQ(read_file_bytes(dir / "waited" / f), read_file_bytes(dir / "background" / f)) << f;
+    }
+}
+
+// A host run that waits for its outputs holds no copy of the written fields: its peak is lower by more
+// than three quarters of the state (the background's copy is one state, two while a write queues).
+TEST(RunOutputs, OutputsTheRunWaitsForHoldNoCopyOfTheState) {
+  ScratchDir dir;
+  const std::string text = gray_scott_config("every = 2\n", 2048, 2048, 4);
+  const auto run = [&](const std::string& background) {
+    const Outcome o = run_file(dir, text, background, {"--set", "time.blowup_copy=\"never\"", "--set", "output.background=\"" + background + "\""});
+    EXPECT_EQ(o.status, 0) << o.output;
+    return read_json(dir / background / "summary.json")["memory"];
+  };
+  const auto background = run("auto"), waited = run("never");
+  const double state = background["state_bytes"].get<double>();
+  EXPECT_GT(background["host_peak_bytes"].get<double>() - waited["host_peak_bytes"].get<double>(), 0.75 * state)
+      << background.dump() << " against " << waited.dump();
+}
+
 TEST(RunOutputs, SummaryConfigHoldsTheValuesUsedIncludingDefaults) {
   ScratchDir dir;
   ASSERT_EQ(run_file(dir, gray_scott_config(), "run").status, 0);

@@ -37,7 +37,7 @@ nlohmann::json write_state(const fs::path& dir, Stepper& s, const RunConfig& rc,
   const io::StoreAs store = rc.precision == Precision::f32 ? io::StoreAs::f32 : io::StoreAs::f64;
   for (std::size_t f = 0; f < s.field_names().size(); ++f) {
     if (!s.settable(int(f))) continue;
-    FieldCopy copy = copy_field(s, int(f), buffers);
+    FieldCopy copy = field_in_place(s, int(f), buffers);
     io::write_npy(dir / ("field_" + s.field_names()[f] + ".npy"), copy.view(), grid, store);
     buffers.give(std::move(copy.rows));
     fields.push_back(s.field_names()[f]);

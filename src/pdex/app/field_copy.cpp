@@ -14,31 +14,35 @@ namespace {
 
 // A block's rows: every plane's, one after another.
 std::size_t block_rows(const FieldMemory& m) { return std::size_t(m.ny) * std::size_t(m.nz); }
-std::size_t block_values(const FieldMemory& m) { return (block_rows(m) - 1) * std::size_t(m.pitch) + std::size_t(m.nx); }
+// The values from the block's first to its last, the gaps between planes included.
+std::size_t block_values(const FieldMemory& m) {
+  return std::size_t(m.nz - 1) * std::size_t(m.plane) + std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx);
+}
 
 template <class T>
-std::span<const T> rows_as(const HostBlock& b, std::size_t count) {
-  return {reinterpret_cast<const T*>(b.data()), count};
+std::span<const T> rows_as(const void* data, std::size_t count) {
+  return {static_cast<const T*>(data), count};
 }
 
 }  // namespace
 
 io::NamedValues FieldCopy::view() const {
-  if (rows.empty()) return {name, std::span<const double>(values), 0};
-  const std::size_t n = block_values(layout), stride = std::size_t(layout.pitch);
-  if (layout.value_bytes == 4) return {name, rows_as<float>(rows, n), stride};
-  return {name, rows_as<double>(rows, n), stride};
+  if (!layout.data) return {name, std::span<const double>(values)};
+  const std::size_t n = block_values(layout), stride = std::size_t(layout.pitch), plane = std::size_t(layout.plane);
+  if (layout.value_bytes == 4) return {name, rows_as<float>(layout.data, n), stride, plane};
+  return {name, rows_as<double>(layout.data, n), stride, plane};
 }
 
-const std::vector<double>& FieldCopy::row_major() {
-  if (rows.empty() || !values.empty()) return values;
+std::vector<double> FieldCopy::row_major() const {
+  if (!layout.data) return values;
   const io::NamedValues v = view();
-  const std::size_t nx = std::size_t(layout.nx), stride = std::size_t(layout.pitch);
-  values.resize(nx * block_rows(layout));
+  const io::ImageGrid g{layout.nx, layout.ny, 0, 0, 1, 1, layout.nz};
+  const std::size_t nx = std::size_t(layout.nx);
+  std::vector<double> out(nx * block_rows(layout));
   std::visit([&](auto span) {
-    for (std::size_t y = 0; y < block_rows(layout); ++y) std::copy_n(span.data() + y * stride, nx, values.data() + y * nx);
+    for (std::size_t y = 0; y < block_rows(layout); ++y) std::copy_n(span.data() + v.row_start(y, g), nx, out.data() + y * nx);
   }, v.values);
-  return values;
+  return out;
 }
 
 HostBlock CopyBuffers::take(std::size_t bytes, bool pinned) {
@@ -60,21 +64,44 @@ void CopyBuffers::give(HostBlock block) {
   kept_.push_back(std::move(block));
 }
 
+std::size_t CopyBuffers::kept_bytes() {
+  std::lock_guard lock(m_);
+  std::size_t bytes = 0;
+  for (const HostBlock& b : kept_) bytes += b.size();
+  return bytes;
+}
+
 // A 3D field's planes lie apart (ghost rows and planes between them): the copy puts each right after the
 // last, so that the block's rows keep one stride.
 FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers) {
   FieldCopy c{s.field_names()[std::size_t(f)], s.memory(f), {}, {}};
-  const FieldMemory& m = c.layout;
+  const FieldMemory m = c.layout;
   if (!m.data) {
     c.values = s.values(f);
     return c;
   }
   const std::size_t value = std::size_t(m.value_bytes), row = std::size_t(m.pitch) * value;
-  c.rows = buffers.take(block_values(m) * value, m.device);
+  c.rows = buffers.take(copy_bytes(s, f), m.device);
   detail::copy_box(c.rows.data(), row, std::size_t(m.ny) * row, MemorySpace::host, m.data, row, std::size_t(m.plane) * value,
                    m.device ? MemorySpace::device : MemorySpace::host,
                    {std::size_t(m.nx) * value, std::size_t(m.ny), std::size_t(m.nz)});
+  c.layout.data = c.rows.data();
+  c.layout.plane = int64_t(m.ny) * m.pitch;
+  c.layout.device = false;
   return c;
+}
+
+FieldCopy field_in_place(Stepper& s, int f, CopyBuffers& buffers) {
+  const FieldMemory m = s.memory(f);
+  if (!m.data || m.device) return copy_field(s, f, buffers);
+  return {s.field_names()[std::size_t(f)], m, {}, {}};
+}
+
+std::size_t copy_bytes(Stepper& s, int f) {
+  FieldMemory m = s.memory(f);
+  if (!m.data) return 0;
+  m.plane = int64_t(m.ny) * m.pitch;
+  return block_values(m) * std::size_t(m.value_bytes);
 }
 
 }  // namespace pdex

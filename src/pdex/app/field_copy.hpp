@@ -1,7 +1,8 @@
 #pragma once
-// A field as the host copies it for outputs and checkpoints: the block of rows where the stepper keeps
-// it, in one copy (from the device into page-locked memory, or host memory), handed to the writers as it
-// is (io::NamedValues: padded rows of floats or doubles), off the run's critical path.
+// A field as the writers of outputs and checkpoints take it: the block of rows where the stepper keeps it,
+// in one copy (from the device into page-locked memory, or host memory) that the writers read off the
+// run's critical path, or, for a write the run waits for, the stepper's own host memory, without a copy.
+// Either way the writers get the rows as they are (io::NamedValues: padded rows of floats or doubles).
 #include <cstddef>
 #include <mutex>
 #include <string>
@@ -13,20 +14,18 @@
 
 namespace pdex {
 
-// One field at one output as the host copied it: the block of rows where the stepper keeps it (one copy
-// from the device; a 3D field's planes one after another), or, where the stepper shares no memory, its
-// values.
+// One field at one output: the block of rows where the stepper keeps it, copied (one copy from the device;
+// a 3D field's planes one after another) or in place, or, where the stepper shares no memory, its values.
 struct FieldCopy {
   std::string name;
-  FieldMemory layout;
+  FieldMemory layout;  // where the rows lie: `rows`, or the stepper's memory (in place)
   HostBlock rows;
   std::vector<double> values;
 
   // The copy as the writers take it.
   io::NamedValues view() const;
-  // Row-major [y][x] ([z][y][x]) doubles, for pictures (in the background thread: the copy is all the run
-  // waits for).
-  const std::vector<double>& row_major();
+  // Row-major [y][x] ([z][y][x]) doubles, for a 2D field's pictures.
+  std::vector<double> row_major() const;
 };
 
 // Copy buffers that writers are done with, for the next copies: a fresh buffer costs its page faults, and
@@ -35,6 +34,7 @@ class CopyBuffers {
  public:
   HostBlock take(std::size_t bytes, bool pinned);  // a kept buffer that fits (a run's copies are alike), or a new one
   void give(HostBlock block);
+  std::size_t kept_bytes();  // the buffers' bytes that wait to be taken
 
  private:
   std::mutex m_;
@@ -43,5 +43,10 @@ class CopyBuffers {
 
 // Copies field f of the stepper into a buffer of `buffers`.
 FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers);
+// Field f where the stepper keeps it, without a copy, where that is host memory (else a copy into
+// `buffers`): for writes that finish before the stepper moves on.
+FieldCopy field_in_place(Stepper& s, int f, CopyBuffers& buffers);
+// The bytes that copy_field takes for field f (0 where the stepper shares no memory).
+std::size_t copy_bytes(Stepper& s, int f);
 
 }  // namespace pdex

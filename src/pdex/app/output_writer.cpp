@@ -16,6 +16,7 @@
 #include "pdex/app/field_copy.hpp"
 #include "pdex/core/error.hpp"
 #include "pdex/core/format.hpp"
+#include "pdex/core/memory_stats.hpp"
 #include "pdex/io/atomic_file.hpp"
 #include "pdex/io/hdf5_series.hpp"
 #include "pdex/io/movie.hpp"
@@ -42,10 +43,10 @@ struct Picture {
   std::string tag;
   io::SectionPicture values;
 };
-std::vector<Picture> pictures(const OutputConfig& o, const Grid2& g, const std::vector<double>& values) {
-  if (!g.is_3d()) return {{"", {values, g.nx, g.ny}}};
+std::vector<Picture> pictures(const OutputConfig& o, const Grid2& g, const FieldCopy& field) {
+  if (!g.is_3d()) return {{"", {field.row_major(), g.nx, g.ny}}};
   std::vector<Picture> out;
-  for (const io::Section& s : o.sections) out.push_back({s.tag(), io::section_of(values, g.nx, g.ny, g.nz, s)});
+  for (const io::Section& s : o.sections) out.push_back({s.tag(), io::section_of(field.view(), g.nx, g.ny, g.nz, s)});
   return out;
 }
 // A picture's file stem: the field's, and the section's tag in 3D.
@@ -165,7 +166,9 @@ std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step, dou
     if (std::find(o.fields.begin(), o.fields.end(), names[f]) != o.fields.end()) fields.push_back(int(f));
   const bool by_ranks = write_by_ranks(stepper, fields, step, time);
   if (by_ranks && o.formats.size() == 1) return {};
-  for (const int f : fields) snap->fields.push_back(copy_field(stepper, f, buffers_));
+  const bool background = in_background(stepper, fields);
+  for (const int f : fields)
+    snap->fields.push_back(background ? copy_field(stepper, f, buffers_) : field_in_place(stepper, f, buffers_));
 
   std::vector<std::string> files;
   const fs::path dir(dir_);
@@ -178,8 +181,25 @@ std::vector<std::string> OutputWriter::write(Stepper& stepper, int64_t step, dou
         for (const io::Section& s : o.sections) files.push_back(picture_stem(stem, s.tag()) + ".png");
     }
   if (wants(o, "vtk")) files.push_back((dir / ("fields_" + snap->tag + ".vti")).string());
-  queue_->post([this, snap] { write_snapshot(*snap); });
+  if (background) {
+    queue_->post([this, snap] { write_snapshot(*snap); });
+  } else {
+    write_snapshot(*snap);
+    ++waited_;
+  }
   return files;
+}
+
+// Whether this output's copy can be written while the run goes on: output.background = "auto" and host
+// memory has room for the copy twice over, or the copy buffers of earlier outputs hold it (waiting for
+// the queued writes to give theirs back). Otherwise the run waits for the files, which are written from
+// the stepper's own host memory or from one copy.
+bool OutputWriter::in_background(Stepper& stepper, const std::vector<int>& fields) {
+  std::size_t bytes = 0;
+  for (const int f : fields) bytes += copy_bytes(stepper, f);
+  if (rc_.output.background && (buffers_.kept_bytes() >= bytes || room_for_copy(MemorySpace::host, bytes))) return true;
+  queue_->drain();  // the queued writes give their buffers back, and no write runs beside the run's own
+  return rc_.output.background && buffers_.kept_bytes() >= bytes;
 }
 
 // Over ranks with parallel HDF5: every rank writes its block of `fields` into the HDF5 file, opened at
@@ -211,10 +231,11 @@ nlohmann::json OutputWriter::run_files() const {
   return j;
 }
 
-void OutputWriter::write_picture(const std::string& stem, const std::string& name, const std::vector<double>& values) const {
+void OutputWriter::write_picture(const std::string& stem, const FieldCopy& field) const {
   const OutputConfig& o = rc_.output;
+  const std::string& name = field.name;
   const io::Colormap cmap = io::parse_colormap(o.colormap);
-  for (const auto& [tag, p] : pictures(o, rc_.grid(), values)) {
+  for (const auto& [tag, p] : pictures(o, rc_.grid(), field)) {
     const std::string file = picture_stem(stem, tag) + ".png";
     if (o.relief > 0)
       io::write_png(file, io::height_shade(p.values, p.width, p.height, o.relief), p.width, p.height, cmap, io::ColorRange{false, 0.0, 1.0}, o.scale);
@@ -226,9 +247,10 @@ void OutputWriter::write_picture(const std::string& stem, const std::string& nam
 
 // A frame of the movie field (of its first section, in 3D) in each movie format; the movies start with the
 // first frame.
-void OutputWriter::add_frame(const Snapshot& snap, const std::string& field, const std::vector<double>& all) {
+void OutputWriter::add_frame(const Snapshot& snap, const FieldCopy& copy) {
   const OutputConfig& o = rc_.output;
-  const io::SectionPicture p = pictures(o, rc_.grid(), all).front().values;
+  const std::string& field = copy.name;
+  const io::SectionPicture p = pictures(o, rc_.grid(), copy).front().values;
   const std::vector<double>& values = p.values;
   const std::string where = run_file(field, "");
   const io::FrameDecor decor{o.scale, true, field + "   t = " + format_number(snap.time)};
@@ -242,20 +264,20 @@ void OutputWriter::add_frame(const Snapshot& snap, const std::string& field, con
   for (auto& m : series_->movies) m->add_frame(frame);
 }
 
-// In the background thread: every file of one output. Pictures take doubles; the data files take the
-// copied rows as they are.
+// Every file of one output (in the background thread, or in the run's while it waits). Pictures take
+// doubles (a 2D field's, a 3D field's sections); the data files take the rows as they are.
 void OutputWriter::write_snapshot(Snapshot& snap) {
   const OutputConfig& o = rc_.output;
   const fs::path dir(dir_);
   const io::StoreAs store = rc_.precision == Precision::f32 ? io::StoreAs::f32 : io::StoreAs::f64;
   const io::ImageGrid grid = image_grid(rc_.grid());
   std::vector<io::NamedValues> named;
-  for (FieldCopy& c : snap.fields) {
+  for (const FieldCopy& c : snap.fields) {
     const std::string stem = (dir / (c.name + "_" + snap.tag)).string();
     named.push_back(c.view());
     if (wants(o, "npy")) io::write_npy(stem + ".npy", named.back(), grid, store);
-    if (wants(o, "png")) write_picture(stem, c.name, c.row_major());
-    if (wants(o, "movie") && c.name == o.movie_field) add_frame(snap, c.name, c.row_major());
+    if (wants(o, "png")) write_picture(stem, c);
+    if (wants(o, "movie") && c.name == o.movie_field) add_frame(snap, c);
   }
   std::vector<io::NamedValues> params;
   for (const auto& [name, cells] : params_) params.push_back({name, std::span<const double>(cells)});

@@ -117,6 +117,7 @@ void read_output(ConfigReader& cfg, RunConfig& rc, const CliOverrides& cli) {
   }
   o.scale = int(cfg.get_int("output.scale", 1));
   if (o.scale < 1 || o.scale > 16) cfg.fail("output.scale", "expected an integer from 1 to 16");
+  o.background = cfg.get_choice("output.background", {"auto", "never"}, "auto") == "auto";
   o.relief = cfg.get_double("output.relief", 0.0);
   if (!(o.relief >= 0)) cfg.fail("output.relief", "expected a non-negative height exaggeration (0: no shading)");
   read_checkpoints(cfg, o);
@@ -162,7 +163,8 @@ nlohmann::json resolved_json(const RunConfig& rc) {
                   {"range", o.auto_range ? nlohmann::json("auto") : nlohmann::json{o.range_min, o.range_max}},
                   {"scale", o.scale}, {"relief", o.relief},
                   {"checkpoint_every", o.checkpoint_time > 0 ? nlohmann::json(o.checkpoint_time) : nlohmann::json(o.checkpoint_steps)},
-                  {"checkpoint_keep", o.checkpoint_keep}, {"colorbar", o.colorbar}}},
+                  {"checkpoint_keep", o.checkpoint_keep}, {"colorbar", o.colorbar},
+                  {"background", o.background ? "auto" : "never"}}},
       {"run", {{"backend", backend_name(rc.backend)}, {"precision", precision_name(rc.precision)}, {"progress", rc.progress}}}};
   if (!rc.ranks.empty()) j["run"]["ranks"] = rc.ranks;
   if (!o.movie_field.empty()) j["output"]["movie"] = {{"field", o.movie_field}, {"formats", o.movie_formats}, {"fps", o.movie_fps}};

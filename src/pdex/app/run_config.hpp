@@ -33,6 +33,7 @@ struct OutputConfig {
   int64_t checkpoint_steps = 0;     // output.checkpoint_every as an integer: every so many steps
   double checkpoint_time = 0;       // ... as a float: every so much simulated time (0: no checkpoints)
   int checkpoint_keep = 2;          // the newest checkpoints kept
+  bool background = true;           // output.background = "auto": written while the run goes on, where memory has room
   bool checkpoints() const { return checkpoint_steps > 0 || checkpoint_time > 0; }
 };
 

@@ -128,6 +128,7 @@ class Simulation {
     if (!writer_->run_files().empty()) sum["run_files"] = writer_->run_files();
     const double closing = timed([&] { writer_->close(sum); });
     sum["output_wall_seconds"] = {{"run_waited", output_seconds_}, {"closing", closing}};
+    sum["outputs_waited"] = writer_->waited();
     if (checkpoints_.count > 0) sum["checkpoints"] = checkpoints_.json();
     write_summary(writer_->dir(), sum);
   }

@@ -27,15 +27,27 @@ struct ImageGrid {
   std::size_t rows() const { return static_cast<std::size_t>(ny) * static_cast<std::size_t>(nz); }
 };
 
-// One field's interior values, row-major [y][x] ([z][y][x] in 3D): value (x, r) of row r at r * row_stride
-// + x, row_stride >= nx (0: nx), as doubles or as floats (a stepper's own rows, padded, copied from an f32
-// run).
+// One field's interior values, row-major [y][x] ([z][y][x] in 3D): value (x, j) of row j of plane k at
+// k * plane_stride + j * row_stride + x, row_stride >= nx (0: nx), plane_stride >= ny * row_stride (0: the
+// planes follow each other), as doubles or as floats (a stepper's own rows, padded, or a copy of them).
 struct NamedValues {
   std::string name;
   std::variant<std::span<const double>, std::span<const float>> values;
   std::size_t row_stride = 0;
+  std::size_t plane_stride = 0;
 
   std::size_t stride(const ImageGrid& g) const { return row_stride ? row_stride : static_cast<std::size_t>(g.nx); }
+  // Where row r of the grid's rows (every plane's, one after another) starts.
+  std::size_t row_start(std::size_t r, const ImageGrid& g) const {
+    if (plane_stride == 0) return r * stride(g);
+    const auto ny = static_cast<std::size_t>(g.ny);
+    return r / ny * plane_stride + r % ny * stride(g);
+  }
+  // Whether the rows follow each other without padding (the values are the row-major array).
+  bool unpadded(const ImageGrid& g) const {
+    const auto nx = static_cast<std::size_t>(g.nx);
+    return stride(g) == nx && (plane_stride == 0 || plane_stride == static_cast<std::size_t>(g.ny) * nx);
+  }
 };
 
 enum class StoreAs { f32, f64 };  // values of an f32 run are stored as float32 (exactly: they were floats)
@@ -49,8 +61,9 @@ inline void check_fields(const std::filesystem::path& file, const ImageGrid& gri
     if (f.name.empty() || f.name.find('/') != std::string::npos)
       throw Error(file.string() + ": bad field name '" + f.name + "'");
     const std::size_t size = std::visit([](auto v) { return v.size(); }, f.values);
-    const std::size_t stride = f.stride(grid), needed = (grid.rows() - 1) * stride + static_cast<std::size_t>(grid.nx);
-    if (stride < static_cast<std::size_t>(grid.nx) || size < needed || (f.row_stride == 0 && size != cells))
+    const std::size_t stride = f.stride(grid), needed = f.row_start(grid.rows() - 1, grid) + static_cast<std::size_t>(grid.nx);
+    const bool planes_overlap = f.plane_stride != 0 && f.plane_stride < static_cast<std::size_t>(grid.ny) * stride;
+    if (stride < static_cast<std::size_t>(grid.nx) || planes_overlap || size < needed || (f.row_stride == 0 && f.plane_stride == 0 && size != cells))
       throw Error(file.string() + ": field " + f.name + " has " + std::to_string(size) + " values in rows of " +
                   std::to_string(stride) + ", the grid " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) +
                   (grid.nz > 1 ? " x " + std::to_string(grid.nz) : "") + " cells");
@@ -62,15 +75,15 @@ inline void check_fields(const std::filesystem::path& file, const ImageGrid& gri
 // in cache when the writer copies them out). Returns false as soon as a write returns false.
 template <class T, class Write>
 bool for_each_block(const NamedValues& f, const ImageGrid& g, Write&& write) {
-  const auto nx = static_cast<std::size_t>(g.nx), ny = g.rows(), stride = f.stride(g);
-  if (const auto* same = std::get_if<std::span<const T>>(&f.values); same && stride == nx)
+  const auto nx = static_cast<std::size_t>(g.nx), ny = g.rows();
+  if (const auto* same = std::get_if<std::span<const T>>(&f.values); same && f.unpadded(g))
     return write(same->data(), std::size_t{0}, ny);
   const std::size_t rows = std::clamp<std::size_t>((std::size_t{1} << 20) / sizeof(T) / nx, 1, ny);
   std::vector<T> block(rows * nx);
   for (std::size_t y = 0; y < ny; y += rows) {
     const std::size_t count = std::min(rows, ny - y);
     std::visit([&](auto v) {
-      for (std::size_t r = 0; r < count; ++r) std::copy_n(v.data() + (y + r) * stride, nx, block.data() + r * nx);
+      for (std::size_t r = 0; r < count; ++r) std::copy_n(v.data() + f.row_start(y + r, g), nx, block.data() + r * nx);
     }, f.values);
     if (!write(static_cast<const T*>(block.data()), y, count)) return false;
   }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "pdex/io/field_files.hpp"
+
 namespace pdex::io {
 
 struct Section {
@@ -23,7 +25,11 @@ struct SectionPicture {
   int width = 0, height = 0;
 };
 
-// The section s of a field of nx x ny x nz values, row-major [z][y][x]. The index must lie on the grid.
-SectionPicture section_of(std::span<const double> values, int nx, int ny, int nz, const Section& s);
+// The section s of a field on an nx x ny x nz grid, read where its rows lie (row-major [z][y][x] values,
+// or a stepper's padded rows). The index must lie on the grid.
+SectionPicture section_of(const NamedValues& field, int nx, int ny, int nz, const Section& s);
+inline SectionPicture section_of(std::span<const double> values, int nx, int ny, int nz, const Section& s) {
+  return section_of(NamedValues{"", values}, nx, ny, nz, s);
+}
 
 }  // namespace pdex::io
