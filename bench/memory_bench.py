@@ -3,8 +3,8 @@
 
 Runs Gray-Scott (examples/gray_scott_spots.toml; with --text the same model typed as equations, its
 preset) on n x n (or n^3 with --dims 3) grids for a few steps with `pdex run`, without outputs, writing .npy
-at the start and the end in the background (output.background = "auto", "npy") and waiting for them
-("never", "npy-waited"), each with the blow-up guard's copy where memory has room for it
+(or another format) at the start and the end in the background (output.background = "auto", "npy") and
+waiting for them ("never", "npy-waited"), each with the blow-up guard's copy where memory has room for it
 (time.blowup_copy = "auto") and without it ("never"), and reads each run's summary.json: whether the run
 kept the copy (`blowup_copy`), how many outputs it waited for (`outputs_waited`),
 `memory.state_bytes` (one copy of the output fields in the run's precision), `memory.host_peak_bytes`
@@ -27,8 +27,9 @@ MIB = float(1 << 20)
 
 def run(args, n, outputs, copy, folder):
     out = os.path.join(folder, f"run-{n}-{outputs}-{copy}")
-    formats = '[]' if outputs == "none" else '["npy"]'
-    background = "never" if outputs == "npy-waited" else "auto"
+    fmt, _, waited = outputs.partition("-")
+    formats = '[]' if fmt == "none" else f'["{fmt}"]'
+    background = "never" if waited else "auto"
     sets = [f"grid.nx={n}", f"grid.ny={n}", "time.steps=4", "time.check_every=4", "run.progress=false",
             "output.every=4", f"output.formats={formats}", f'output.background="{background}"', f'time.blowup_copy="{copy}"']
     if args.dims == 3:  # the example's squares, as cubes at the centre
@@ -57,7 +58,8 @@ def main():
     p.add_argument("--sizes", default="2048,4096")
     p.add_argument("--text", action="store_true", help="the model typed as equations (model.preset)")
     p.add_argument("--copies", default="auto,never", help="time.blowup_copy values to run")
-    p.add_argument("--outputs", default="none,npy,npy-waited", help="none, npy (in the background), npy-waited (output.background = \"never\")")
+    p.add_argument("--outputs", default="none,npy,npy-waited",
+                   help="none, or a format (npy, png, vtk, hdf5) written in the background, or FORMAT-waited (output.background = \"never\")")
     p.add_argument("--json")
     args = p.parse_args()
     rows = []

@@ -128,6 +128,34 @@ TEST(PngWrite, FloatAndDoubleFieldsGiveTheSamePicture) {
   EXPECT_EQ(render(dir, d, 8, 4, Colormap::magma).rgb, render(dir, f, 8, 4, Colormap::magma).rgb);
 }
 
+// A stepper's padded rows (outputs draw them without a row-major copy): the padding, NaN here, is never
+// read, neither for the automatic range nor for a pixel, and the picture and a movie frame with its colour
+// bar are those of the row-major values. Rows too short for the grid are refused, naming the file.
+TEST(PngWrite, PaddedRowsGiveThePictureOfTheirValues) {
+  ScratchDir dir;
+  constexpr int nx = 13, ny = 5, pitch = 16;
+  std::vector<float> values(nx * ny), padded(pitch * ny, std::numeric_limits<float>::quiet_NaN());
+  for (int y = 0; y < ny; ++y)
+    for (int x = 0; x < nx; ++x) values[y * nx + x] = padded[y * pitch + x] = 0.25f * float(x) - float(y * y);
+  const NamedValues rows{"u", std::span<const float>(padded), pitch};
+  const FrameDecor decor{2, true, "u"};
+  write_png(dir / "rows.png", rows, nx, ny, Colormap::viridis, {}, decor);
+  write_png(dir / "values.png", std::span<const float>(values), nx, ny, Colormap::viridis, {}, decor);
+  EXPECT_EQ(testing::read_picture(dir / "rows.png").rgb, testing::read_picture(dir / "values.png").rgb);
+  const std::vector<double> doubles(values.begin(), values.end());
+  const ColorScale from_rows(rows, nx, ny, Colormap::magma, {}, "rows"), from_values(std::span<const double>(doubles), Colormap::magma, {}, "values");
+  EXPECT_EQ(from_rows.min(), from_values.min());
+  EXPECT_EQ(from_rows.max(), from_values.max());
+  EXPECT_EQ(render_field(rows, nx, ny, from_rows, decor, "rows").rgb, render_field(doubles, nx, ny, from_values, decor, "values").rgb);
+  const NamedValues short_rows{"u", std::span<const float>(padded).first(padded.size() - pitch), pitch};
+  try {
+    write_png(dir / "short.png", short_rows, nx, ny, Colormap::viridis, {}, decor);
+    ADD_FAILURE() << "accepted rows too short for the grid";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("short.png"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PngWrite, InvalidFixedRangeThrowsInputError) {
   ScratchDir dir;
   const std::vector<double> values(4, 0.0);

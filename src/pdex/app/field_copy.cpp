@@ -12,9 +12,7 @@ namespace pdex {
 
 namespace {
 
-// A block's rows: every plane's, one after another.
-std::size_t block_rows(const FieldMemory& m) { return std::size_t(m.ny) * std::size_t(m.nz); }
-// The values from the block's first to its last, the gaps between planes included.
+// The values from a block's first to its last, the gaps between planes included.
 std::size_t block_values(const FieldMemory& m) {
   return std::size_t(m.nz - 1) * std::size_t(m.plane) + std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx);
 }
@@ -31,18 +29,6 @@ io::NamedValues FieldCopy::view() const {
   const std::size_t n = block_values(layout), stride = std::size_t(layout.pitch), plane = std::size_t(layout.plane);
   if (layout.value_bytes == 4) return {name, rows_as<float>(layout.data, n), stride, plane};
   return {name, rows_as<double>(layout.data, n), stride, plane};
-}
-
-std::vector<double> FieldCopy::row_major() const {
-  if (!layout.data) return values;
-  const io::NamedValues v = view();
-  const io::ImageGrid g{layout.nx, layout.ny, 0, 0, 1, 1, layout.nz};
-  const std::size_t nx = std::size_t(layout.nx);
-  std::vector<double> out(nx * block_rows(layout));
-  std::visit([&](auto span) {
-    for (std::size_t y = 0; y < block_rows(layout); ++y) std::copy_n(span.data() + v.row_start(y, g), nx, out.data() + y * nx);
-  }, v.values);
-  return out;
 }
 
 HostBlock CopyBuffers::take(std::size_t bytes, bool pinned) {

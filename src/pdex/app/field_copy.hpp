@@ -24,8 +24,6 @@ struct FieldCopy {
 
   // The copy as the writers take it.
   io::NamedValues view() const;
-  // Row-major [y][x] ([z][y][x]) doubles, for a 2D field's pictures.
-  std::vector<double> row_major() const;
 };
 
 // Copy buffers that writers are done with, for the next copies: a fresh buffer costs its page faults, and

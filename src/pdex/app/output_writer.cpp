@@ -38,15 +38,22 @@ bool wants(const OutputConfig& o, const char* format) {
 
 io::ImageGrid image_grid(const Grid2& g) { return {g.nx, g.ny, g.x0, g.y0, g.dx, g.dy, g.nz, g.z0, g.dz}; }
 
-// The pictures of a field: the field itself on a 2D grid, its sections (`tag` names each) on a 3D one.
+// The pictures of a field: the field itself on a 2D grid, drawn from its rows; its sections (`tag` names
+// each) on a 3D one.
 struct Picture {
   std::string tag;
-  io::SectionPicture values;
+  io::SectionPicture section;  // 3D: the section's values
+  io::NamedValues shown;       // the rows drawn: the field's, or the section's values
+  int width = 0, height = 0;
 };
 std::vector<Picture> pictures(const OutputConfig& o, const Grid2& g, const FieldCopy& field) {
-  if (!g.is_3d()) return {{"", {field.row_major(), g.nx, g.ny}}};
   std::vector<Picture> out;
-  for (const io::Section& s : o.sections) out.push_back({s.tag(), io::section_of(field.view(), g.nx, g.ny, g.nz, s)});
+  if (!g.is_3d()) out.push_back({"", {}, field.view(), g.nx, g.ny});
+  for (const io::Section& s : o.sections) {  // none on a 2D grid
+    Picture& p = out.emplace_back(Picture{s.tag(), io::section_of(field.view(), g.nx, g.ny, g.nz, s), {}, 0, 0});
+    p.shown = {field.name, std::span<const double>(p.section.values)};
+    p.width = p.section.width, p.height = p.section.height;
+  }
   return out;
 }
 // A picture's file stem: the field's, and the section's tag in 3D.
@@ -235,13 +242,15 @@ void OutputWriter::write_picture(const std::string& stem, const FieldCopy& field
   const OutputConfig& o = rc_.output;
   const std::string& name = field.name;
   const io::Colormap cmap = io::parse_colormap(o.colormap);
-  for (const auto& [tag, p] : pictures(o, rc_.grid(), field)) {
-    const std::string file = picture_stem(stem, tag) + ".png";
+  for (const Picture& p : pictures(o, rc_.grid(), field)) {
+    const std::string file = picture_stem(stem, p.tag) + ".png";
+    const io::ImageGrid shape{p.width, p.height};
     if (o.relief > 0)
-      io::write_png(file, io::height_shade(p.values, p.width, p.height, o.relief), p.width, p.height, cmap, io::ColorRange{false, 0.0, 1.0}, o.scale);
+      io::write_png(file, io::height_shade(io::row_major(p.shown, shape), p.width, p.height, o.relief), p.width, p.height, cmap,
+                    io::ColorRange{false, 0.0, 1.0}, o.scale);
     else
-      io::write_png(file, p.values, p.width, p.height, cmap, io::ColorRange{o.auto_range, o.range_min, o.range_max},
-                    io::FrameDecor{o.scale, o.colorbar, o.colorbar ? name + (tag.empty() ? "" : " " + tag) : ""});
+      io::write_png(file, p.shown, p.width, p.height, cmap, io::ColorRange{o.auto_range, o.range_min, o.range_max},
+                    io::FrameDecor{o.scale, o.colorbar, o.colorbar ? name + (p.tag.empty() ? "" : " " + p.tag) : ""});
   }
 }
 
@@ -250,8 +259,8 @@ void OutputWriter::write_picture(const std::string& stem, const FieldCopy& field
 void OutputWriter::add_frame(const Snapshot& snap, const FieldCopy& copy) {
   const OutputConfig& o = rc_.output;
   const std::string& field = copy.name;
-  const io::SectionPicture p = pictures(o, rc_.grid(), copy).front().values;
-  const std::vector<double>& values = p.values;
+  const std::vector<Picture> all = pictures(o, rc_.grid(), copy);
+  const Picture& p = all.front();
   const std::string where = run_file(field, "");
   const io::FrameDecor decor{o.scale, true, field + "   t = " + format_number(snap.time)};
   if (series_->movies.empty()) {
@@ -259,8 +268,8 @@ void OutputWriter::add_frame(const Snapshot& snap, const FieldCopy& copy) {
     for (const std::string& f : o.movie_formats)
       series_->movies.push_back(std::make_unique<io::MovieWriter>(run_file(field, "." + f), size.width, size.height, o.movie_fps));
   }
-  const io::ColorScale colors(values, io::parse_colormap(o.colormap), io::ColorRange{o.auto_range, o.range_min, o.range_max}, where);
-  const io::Image frame = io::render_field(values, p.width, p.height, colors, decor, where);
+  const io::ColorScale colors(p.shown, p.width, p.height, io::parse_colormap(o.colormap), io::ColorRange{o.auto_range, o.range_min, o.range_max}, where);
+  const io::Image frame = io::render_field(p.shown, p.width, p.height, colors, decor, where);
   for (auto& m : series_->movies) m->add_frame(frame);
 }
 

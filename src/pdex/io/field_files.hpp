@@ -90,6 +90,16 @@ bool for_each_block(const NamedValues& f, const ImageGrid& g, Write&& write) {
   return true;
 }
 
+// The field's values row-major, as doubles (for what takes whole fields of doubles: shading).
+inline std::vector<double> row_major(const NamedValues& f, const ImageGrid& g) {
+  const auto nx = static_cast<std::size_t>(g.nx);
+  std::vector<double> out(nx * g.rows());
+  std::visit([&](auto v) {
+    for (std::size_t r = 0; r < g.rows(); ++r) std::copy_n(v.data() + f.row_start(r, g), nx, out.data() + r * nx);
+  }, f.values);
+  return out;
+}
+
 // A number in the writers' XML text, to the last bit.
 inline std::string xml_number(double v) {
   char text[32];

@@ -11,6 +11,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
 #include "pdex/core/error.hpp"
 #include "pdex/io/atomic_file.hpp"
@@ -38,19 +40,52 @@ std::string number_text(double v) {
   return buf;
 }
 
+// A field's cells as the painters read them: cell (x, y) at data[y * stride + x], y up.
+template <class T>
+struct Cells {
+  const T* data = nullptr;
+  std::size_t nx = 0, ny = 0, stride = 0;
+  double at(std::size_t x, std::size_t y) const { return static_cast<double>(data[y * stride + x]); }
+};
+
+// Row-major values of an nx-by-ny field, their count checked where write_png has always checked it.
+template <class T>
+Cells<T> cells_of(std::span<const T> values, int nx, int ny, const std::string& where) {
+  if (nx > 0 && ny > 0 && values.size() != static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny)) {
+    throw Error(where + ": cannot draw picture: " + std::to_string(values.size()) + " values for " +
+                std::to_string(nx) + "x" + std::to_string(ny) + " cells");
+  }
+  const auto w = static_cast<std::size_t>(std::max(nx, 0));
+  return {values.data(), w, static_cast<std::size_t>(std::max(ny, 0)), w};
+}
+
+// Calls fn with the cells of `field`, nx-by-ny in rows of field.stride() values, checked as the field
+// writers check them.
+template <class Fn>
+decltype(auto) with_cells(const NamedValues& field, int nx, int ny, const std::string& where, Fn&& fn) {
+  const ImageGrid g{nx, ny};
+  check_fields(where, g, std::span<const NamedValues>(&field, 1));
+  return std::visit([&](auto values) {
+    using T = std::remove_cv_t<typename decltype(values)::element_type>;
+    return fn(Cells<T>{values.data(), static_cast<std::size_t>(nx), static_cast<std::size_t>(ny), field.stride(g)});
+  }, field.values);
+}
+
 // A fixed range checked, or an automatic one made fixed from the finite values (NaN, NaN when
 // there is none: every pixel is invalid_color anyway).
 template <class T>
-ColorRange resolve_range(std::span<const T> values, const ColorRange& range, const std::string& where) {
+ColorRange resolve_range(const Cells<T>& cells, const ColorRange& range, const std::string& where) {
   double lo = range.min, hi = range.max;
   if (range.automatic) {
     lo = std::numeric_limits<double>::infinity();
     hi = -lo;
-    for (T v : values) {
-      if (!std::isfinite(v)) continue;
-      lo = std::min(lo, static_cast<double>(v));
-      hi = std::max(hi, static_cast<double>(v));
-    }
+    for (std::size_t y = 0; y < cells.ny; ++y)
+      for (std::size_t x = 0; x < cells.nx; ++x) {
+        const double v = cells.at(x, y);
+        if (!std::isfinite(v)) continue;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
     if (lo > hi) lo = hi = std::numeric_limits<double>::quiet_NaN();
   } else if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi)) {
     throw InputError(where + ": invalid color range [" + number_text(lo) + ", " + number_text(hi) +
@@ -58,6 +93,10 @@ ColorRange resolve_range(std::span<const T> values, const ColorRange& range, con
   }
   return {.automatic = false, .min = lo, .max = hi};
 }
+
+// All values as one row (a ColorScale over values whose shape it need not know).
+template <class T>
+Cells<T> one_row(std::span<const T> values) { return {values.data(), values.size(), 1, values.size()}; }
 
 constexpr Rgb paper{255, 255, 255}, ink{0, 0, 0};
 
@@ -72,22 +111,10 @@ std::string bar_label(double v) {
   return buf;
 }
 
-// frame_layout's checks, with the value count checked where write_png has always checked it.
-template <class T>
-FrameLayout checked_layout(std::span<const T> values, int nx, int ny, const FrameDecor& decor,
-                           const std::string& where) {
-  if (nx > 0 && ny > 0 && values.size() != static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny)) {
-    throw Error(where + ": cannot draw picture: " + std::to_string(values.size()) + " values for " +
-                std::to_string(nx) + "x" + std::to_string(ny) + " cells");
-  }
-  return frame_layout(nx, ny, decor, where);
-}
-
 // Each cell row is coloured once into the picture and copied to the other rows of its block.
 template <class T>
-void paint_field(Image& image, int left, int top, std::span<const T> values, int nx, int ny, int scale,
-                 const ColorScale& colors) {
-  const auto sx = static_cast<std::size_t>(nx), sy = static_cast<std::size_t>(ny), ss = static_cast<std::size_t>(scale);
+void paint_field(Image& image, int left, int top, const Cells<T>& cells, int scale, const ColorScale& colors) {
+  const std::size_t sx = cells.nx, sy = cells.ny, ss = static_cast<std::size_t>(scale);
   const std::size_t stride = 3 * static_cast<std::size_t>(image.width), block_bytes = 3 * sx * ss;
   std::uint8_t* origin = image.rgb.data() + static_cast<std::size_t>(top) * stride + 3 * static_cast<std::size_t>(left);
   for (std::size_t y = 0; y < sy; ++y) {
@@ -95,7 +122,7 @@ void paint_field(Image& image, int left, int top, std::span<const T> values, int
     std::uint8_t* first = origin + (sy - 1 - y) * ss * stride;
     std::uint8_t* p = first;
     for (std::size_t x = 0; x < sx; ++x) {
-      const Rgb c = colors.color(static_cast<double>(values[y * sx + x]));
+      const Rgb c = colors.color(cells.at(x, y));
       for (std::size_t k = 0; k < ss; ++k) {
         *p++ = c.r;
         *p++ = c.g;
@@ -117,31 +144,32 @@ void draw_color_bar(Image& image, const FrameLayout& l, const ColorScale& colors
 }
 
 template <class T>
-Image render(std::span<const T> values, int nx, int ny, const ColorScale& colors, const FrameDecor& decor,
-             const FrameLayout& l) {
+Image render(const Cells<T>& cells, const ColorScale& colors, const FrameDecor& decor, const std::string& where) {
+  const FrameLayout l = frame_layout(static_cast<int>(cells.nx), static_cast<int>(cells.ny), decor, where);
   Image image(l.width, l.height, paper);
-  paint_field(image, l.field_x, l.field_y, values, nx, ny, decor.scale, colors);
+  paint_field(image, l.field_x, l.field_y, cells, decor.scale, colors);
   if (l.bar_w > 0) draw_color_bar(image, l, colors);
   draw_text(image, l.caption_x, l.caption_y, decor.caption, ink, l.text_scale);
   return image;
 }
 
-template <class T>
-void write_png_impl(const std::filesystem::path& file, std::span<const T> values, int nx, int ny, Colormap cmap,
-                    ColorRange range, const FrameDecor& decor) {
-  const std::string where = file.string();
-  const FrameLayout layout = checked_layout(values, nx, ny, decor, where);
-  const ColorScale colors(values, cmap, range, where);
-  write_rgb_png(file, render(values, nx, ny, colors, decor, layout));
+// The layout's errors come before the colour range's.
+template <class T, class Colors>
+void write_png_impl(const std::filesystem::path& file, const Cells<T>& cells, const FrameDecor& decor, Colors colors) {
+  frame_layout(static_cast<int>(cells.nx), static_cast<int>(cells.ny), decor, file.string());
+  write_rgb_png(file, render(cells, colors(), decor, file.string()));
 }
 
 }  // namespace
 
 ColorScale::ColorScale(std::span<const double> values, Colormap cmap, ColorRange range, const std::string& where)
-    : ColorScale(cmap, resolve_range(values, range, where)) {}
+    : ColorScale(cmap, resolve_range(one_row(values), range, where)) {}
 
 ColorScale::ColorScale(std::span<const float> values, Colormap cmap, ColorRange range, const std::string& where)
-    : ColorScale(cmap, resolve_range(values, range, where)) {}
+    : ColorScale(cmap, resolve_range(one_row(values), range, where)) {}
+
+ColorScale::ColorScale(const NamedValues& field, int nx, int ny, Colormap cmap, ColorRange range, const std::string& where)
+    : ColorScale(cmap, with_cells(field, nx, ny, where, [&](const auto& cells) { return resolve_range(cells, range, where); })) {}
 
 ColorScale::ColorScale(Colormap cmap, ColorRange range)
     : table_(colormap_table(cmap)), min_(range.min), max_(range.max), half_min_(0.5 * range.min) {
@@ -198,12 +226,18 @@ FrameLayout frame_layout(int nx, int ny, const FrameDecor& decor, const std::str
 
 Image render_field(std::span<const double> values, int nx, int ny, const ColorScale& colors, const FrameDecor& decor,
                    const std::string& where) {
-  return render(values, nx, ny, colors, decor, checked_layout(values, nx, ny, decor, where));
+  return render(cells_of(values, nx, ny, where), colors, decor, where);
+}
+
+Image render_field(const NamedValues& field, int nx, int ny, const ColorScale& colors, const FrameDecor& decor,
+                   const std::string& where) {
+  return with_cells(field, nx, ny, where, [&](const auto& cells) { return render(cells, colors, decor, where); });
 }
 
 void draw_field(Image& image, int left, int top, std::span<const double> values, int nx, int ny, int scale,
                 const ColorScale& colors) {
-  paint_field(image, left, top, values, nx, ny, scale, colors);
+  const auto w = static_cast<std::size_t>(nx);
+  paint_field(image, left, top, Cells<double>{values.data(), w, static_cast<std::size_t>(ny), w}, scale, colors);
 }
 
 Image::Image(int w, int h, Rgb background) : width(std::max(w, 0)), height(std::max(h, 0)) {
@@ -248,22 +282,32 @@ void write_rgb_png(const std::filesystem::path& file, const Image& picture) {
 
 void write_png(const std::filesystem::path& file, std::span<const double> values, int nx, int ny, Colormap cmap,
                ColorRange range, int scale) {
-  write_png_impl(file, values, nx, ny, cmap, range, FrameDecor{.scale = scale, .colorbar = false, .caption = {}});
+  write_png(file, values, nx, ny, cmap, range, FrameDecor{.scale = scale, .colorbar = false, .caption = {}});
 }
 
 void write_png(const std::filesystem::path& file, std::span<const float> values, int nx, int ny, Colormap cmap,
                ColorRange range, int scale) {
-  write_png_impl(file, values, nx, ny, cmap, range, FrameDecor{.scale = scale, .colorbar = false, .caption = {}});
+  write_png(file, values, nx, ny, cmap, range, FrameDecor{.scale = scale, .colorbar = false, .caption = {}});
 }
 
 void write_png(const std::filesystem::path& file, std::span<const double> values, int nx, int ny, Colormap cmap,
                ColorRange range, const FrameDecor& decor) {
-  write_png_impl(file, values, nx, ny, cmap, range, decor);
+  const std::string where = file.string();
+  write_png_impl(file, cells_of(values, nx, ny, where), decor, [&] { return ColorScale(values, cmap, range, where); });
 }
 
 void write_png(const std::filesystem::path& file, std::span<const float> values, int nx, int ny, Colormap cmap,
                ColorRange range, const FrameDecor& decor) {
-  write_png_impl(file, values, nx, ny, cmap, range, decor);
+  const std::string where = file.string();
+  write_png_impl(file, cells_of(values, nx, ny, where), decor, [&] { return ColorScale(values, cmap, range, where); });
+}
+
+void write_png(const std::filesystem::path& file, const NamedValues& field, int nx, int ny, Colormap cmap,
+               ColorRange range, const FrameDecor& decor) {
+  const std::string where = file.string();
+  with_cells(field, nx, ny, where, [&](const auto& cells) {
+    write_png_impl(file, cells, decor, [&] { return ColorScale(field, nx, ny, cmap, range, where); });
+  });
 }
 
 std::vector<std::uint8_t> read_png_rgb(const std::filesystem::path& file, int& width, int& height) {

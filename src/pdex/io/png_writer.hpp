@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pdex/io/colormap.hpp"
+#include "pdex/io/field_files.hpp"
 
 namespace pdex::io {
 
@@ -29,6 +30,8 @@ class ColorScale {
   // Throws pdex::InputError naming `where` for a fixed range that is not finite with min < max.
   ColorScale(std::span<const double> values, Colormap cmap, ColorRange range, const std::string& where);
   ColorScale(std::span<const float> values, Colormap cmap, ColorRange range, const std::string& where);
+  // Over an nx-by-ny field's rows (padded or not); throws pdex::Error naming `where` for too few values.
+  ColorScale(const NamedValues& field, int nx, int ny, Colormap cmap, ColorRange range, const std::string& where);
 
   // NaN and Inf give invalid_color; values outside [min(), max()] the end colours.
   Rgb color(double v) const;
@@ -113,6 +116,9 @@ FrameLayout frame_layout(int nx, int ny, const FrameDecor& decor, const std::str
 // when values does not hold nx ny cells.
 Image render_field(std::span<const double> values, int nx, int ny, const ColorScale& colors, const FrameDecor& decor,
                    const std::string& where);
+// The same from an nx-by-ny field's rows as a stepper keeps them (padded), without a row-major copy.
+Image render_field(const NamedValues& field, int nx, int ny, const ColorScale& colors, const FrameDecor& decor,
+                   const std::string& where);
 
 // Paints the field's cells as scale-by-scale blocks, y up, the block's top-left pixel at (left, top);
 // the block must lie inside the image.
@@ -124,6 +130,9 @@ void draw_field(Image& image, int left, int top, std::span<const double> values,
 void write_png(const std::filesystem::path& file, std::span<const double> values, int nx, int ny, Colormap cmap,
                ColorRange range, const FrameDecor& decor);
 void write_png(const std::filesystem::path& file, std::span<const float> values, int nx, int ny, Colormap cmap,
+               ColorRange range, const FrameDecor& decor);
+// From an nx-by-ny field's rows as a stepper keeps them (padded), without a row-major copy.
+void write_png(const std::filesystem::path& file, const NamedValues& field, int nx, int ny, Colormap cmap,
                ColorRange range, const FrameDecor& decor);
 
 // Reads any PNG as 8-bit RGB, row-major from the top row, 3 bytes per pixel (for tests and
