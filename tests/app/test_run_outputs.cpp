@@ -115,6 +115,41 @@ TEST(RunOutputs, OutputsTheRunWaitsForAreTheFilesWrittenInTheBackground) {
     }
 }
 
+// Without room in host memory (a budget of one byte, PDEX_HOST_MEMORY), a run keeps no blow-up guard's
+// copy in host memory and waits for its outputs: on the CPU for every one, on the GPU for the first only,
+// whose copy's buffer the later outputs take in the background in turn. The files are the same. A budget
+// that is not a size stops the run, naming the variable.
+TEST(RunOutputs, WithoutRoomInHostMemoryTheRunWaitsForItsOutputs) {
+  std::vector<std::pair<std::string, int>> backends{{"serial", 5}};
+  if (backend_available(Backend::cuda)) backends.emplace_back("cuda", 1);
+  for (const auto& [backend, waited] : backends) {
+    SCOPED_TRACE(backend);
+    ScratchDir dir;
+    const std::string text = gray_scott_config("every = 3\n", 36, 20, 12);
+    const std::vector<std::string> sets{"--backend", backend, "--set", "output.formats=[\"npy\", \"png\"]"};
+    write_file_bytes(dir / "cfg.toml", text);
+    const auto run = [&](const std::string& out, const std::string& prefix) {
+      std::vector<std::string> args{"run", dir.str("cfg.toml"), "--out", dir.str(out)};
+      args.insert(args.end(), sets.begin(), sets.end());
+      return run_pdex(args, prefix);
+    };
+    ASSERT_EQ(run("short", "PDEX_HOST_MEMORY=1 ").status, 0);
+    ASSERT_EQ(run("room", "").status, 0);
+    const auto summary = read_json(dir / "short" / "summary.json");
+    EXPECT_EQ(summary["outputs_waited"], waited);
+    if (backend == "serial") {
+      EXPECT_EQ(summary["blowup_copy"], false);
+    }
+    for (const std::string& f : file_names(dir / "room")) {
+      if (f == "summary.json") continue;
+      EXPECT_EQ(read_file_bytes(dir / "short" / f), read_file_bytes(dir / "room" / f)) << f;
+    }
+    const Outcome bad = run("bad", "PDEX_HOST_MEMORY=lots ");
+    EXPECT_EQ(bad.status, 2) << bad.output;
+    EXPECT_TRUE(contains(bad.output, "PDEX_HOST_MEMORY: expected a number of bytes")) << bad.output;
+  }
+}
+
 // A host run that waits for its outputs holds no copy of the written fields: its peak is lower by more
 // than three quarters of the state (the background's copy is one state, two while a write queues).
 TEST(RunOutputs, OutputsTheRunWaitsForHoldNoCopyOfTheState) {

@@ -1,11 +1,13 @@
 // The host memory a run may still take (core/host_memory.hpp), from files laid out as Linux's: the
-// system's MemAvailable, a cgroup's limit less its usage but for its inactive page cache.
+// system's MemAvailable, a cgroup's limit less its usage but for its inactive page cache; and what a
+// user's budget (PDEX_HOST_MEMORY) leaves.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <limits>
 #include <string>
 
+#include "pdex/core/error.hpp"
 #include "pdex/core/host_memory.hpp"
 #include "support/scratch_dir.hpp"
 
@@ -52,6 +54,25 @@ TEST(HostMemory, ACgroupLimitLessItsUsageButItsInactivePageCache) {
 TEST(HostMemory, NothingReadableMeansNoKnownLimit) {
   ScratchDir dir;
   EXPECT_EQ(available_bytes((dir / "none").string(), (dir / "none").string()), std::numeric_limits<std::size_t>::max());
+}
+
+TEST(HostMemory, ABudgetLeavesItselfLessWhatTheProcessHolds) {
+  EXPECT_EQ(budget_left("1000", 300), 700u);
+  EXPECT_EQ(budget_left("8G", 0), std::size_t(8) << 30);
+  EXPECT_EQ(budget_left("512m", 100 * mib), 412 * mib);
+  EXPECT_EQ(budget_left("2K", 4096), 0u) << "a process over its budget has no room left";
+  EXPECT_EQ(budget_left("1T", 0), std::size_t(1) << 40);
+}
+
+TEST(HostMemory, ABudgetThatIsNotBytesIsRefusedNamingTheVariable) {
+  for (const char* bad : {"", "8GB", "-1", "eight", "1.5G", "G", "99999999999999999999", "20000000T"}) {
+    try {
+      budget_left(bad, 0);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("PDEX_HOST_MEMORY"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
 #include "pdex/core/buffer.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -220,7 +223,39 @@ std::size_t available_bytes(const std::string& meminfo, const std::string& cgrou
   return room;
 }
 
-std::size_t host_available_bytes() { return available_bytes("/proc/meminfo", "/sys/fs/cgroup"); }
+std::size_t budget_left(const std::string& budget, std::size_t resident) {
+  std::size_t n = 0;
+  const char* end = budget.data() + budget.size();
+  auto [rest, ec] = std::from_chars(budget.data(), end, n);
+  int shift = 0;
+  if (ec == std::errc() && rest != end && rest + 1 == end) {
+    const char* units = "KMGT";
+    const char* unit = std::strchr(units, std::toupper(static_cast<unsigned char>(*rest)));
+    if (unit && *unit) shift = 10 * int(unit - units + 1), ++rest;
+  }
+  if (ec != std::errc() || rest != end || (shift > 0 && n > (std::numeric_limits<std::size_t>::max() >> shift)))
+    throw InputError("PDEX_HOST_MEMORY: expected a number of bytes, with K, M, G or T after it for powers of 1024 (e.g. 8G), got '" + budget + "'");
+  n <<= shift;
+  return n > resident ? n - resident : 0;
+}
+
+namespace {
+
+// The process's resident memory now (/proc/self/statm's second number, in pages).
+std::size_t resident_bytes() {
+  std::ifstream in("/proc/self/statm");
+  std::size_t size = 0, pages = 0;
+  if (!(in >> size >> pages)) return 0;
+  return pages * std::size_t(::sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+std::size_t host_available_bytes() {
+  const std::size_t room = available_bytes("/proc/meminfo", "/sys/fs/cgroup");
+  const char* budget = std::getenv("PDEX_HOST_MEMORY");
+  return budget ? std::min(room, budget_left(budget, resident_bytes())) : room;
+}
 
 MemorySpace spare_space(MemorySpace space, std::size_t bytes) {
   return space == MemorySpace::host || device_room(bytes) ? space : MemorySpace::host;
