@@ -57,13 +57,7 @@ class Elliptic final : public EllipticSolver {
 
 template <class Exec>
 std::unique_ptr<EllipticSolver> make_elliptic_solver_on(const Exec& ex, const EllipticSpec& spec, Precision precision) {
-  auto make = [&]<class T>() -> std::unique_ptr<EllipticSolver> {
-    return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<EllipticSolver> {
-      return std::make_unique<elliptic_detail::Elliptic<Exec, T, Op>>(ex, spec);
-    });
-  };
-  if (precision == Precision::f32) return make.template operator()<float>();
-  return make.template operator()<double>();
+  return make_on_grid<EllipticSolver, elliptic_detail::Elliptic>(ex, spec, precision);
 }
 
 }  // namespace pdex

@@ -305,13 +305,7 @@ template <class Exec>
 std::unique_ptr<Stepper> make_chemotaxis_stepper_on(const Exec& ex, const ChemotaxisSpec& spec, Precision precision) {
   if (spec.grid.is_3d() && spec.kind == ChemotaxisKind::stokes)
     throw InputError("chemotaxis-Stokes (seed 002) is 2D; Keller-Segel takes 3D grids");
-  auto make = [&]<class T>() -> std::unique_ptr<Stepper> {
-    return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<Stepper> {
-      return std::make_unique<chemotaxis_detail::ChemotaxisStepper<Exec, T, Op>>(ex, spec);
-    });
-  };
-  if (precision == Precision::f32) return make.template operator()<float>();
-  return make.template operator()<double>();
+  return make_on_grid<Stepper, chemotaxis_detail::ChemotaxisStepper>(ex, spec, precision);
 }
 
 }  // namespace pdex

@@ -128,13 +128,7 @@ class ScalarStepper final : public Stepper {
 
 template <class Exec>
 std::unique_ptr<Stepper> make_scalar_stepper_on(const Exec& ex, const ScalarModelSpec& spec, Precision precision) {
-  auto make = [&]<class T>() -> std::unique_ptr<Stepper> {
-    return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<Stepper> {
-      return std::make_unique<scalar_detail::ScalarStepper<Exec, T, Op>>(ex, spec);
-    });
-  };
-  if (precision == Precision::f32) return make.template operator()<float>();
-  return make.template operator()<double>();
+  return make_on_grid<Stepper, scalar_detail::ScalarStepper>(ex, spec, precision);
 }
 
 }  // namespace pdex

@@ -154,13 +154,7 @@ class WaveStepper final : public Stepper {
 
 template <class Exec>
 std::unique_ptr<Stepper> make_wave_stepper_on(const Exec& ex, const WaveModelSpec& spec, Precision precision) {
-  auto make = [&]<class T>() -> std::unique_ptr<Stepper> {
-    return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<Stepper> {
-      return std::make_unique<wave_detail::WaveStepper<Exec, T, Op>>(ex, spec);
-    });
-  };
-  if (precision == Precision::f32) return make.template operator()<float>();
-  return make.template operator()<double>();
+  return make_on_grid<Stepper, wave_detail::WaveStepper>(ex, spec, precision);
 }
 
 }  // namespace pdex
