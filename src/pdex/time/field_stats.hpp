@@ -117,8 +117,8 @@ void set_cells_array(Field<T>& f, const std::vector<NamedArray>& arrays, const s
   copy(f, host);
 }
 
-// Where component c's interior lives (Stepper::memory): rows of one plane, so none for a 3D field (its
-// readers take values()).
+// Where component c's interior lives (Stepper::memory): its rows, plane after plane (a 3D field's planes
+// apart, its ghost rows between them).
 template <class T>
 FieldMemory field_memory(Field<T>& f, int c) {
   FieldView<T> v = f.view();
