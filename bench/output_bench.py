@@ -2,14 +2,15 @@
 """What outputs and checkpoints cost a run (docs/performance.md, "Outputs and checkpoints").
 
 Runs Gray-Scott (examples/gray_scott_spots.toml) on an n x n grid for `steps` steps with outputs every
-`every` steps in each format, once without outputs, and once with checkpoints, all with `pdex run`; from
+`every` steps in each format (FORMAT-waited: the run waits for its files, output.background = "never"),
+once without outputs, and once with checkpoints, all with `pdex run`; from
 each run's summary.json: the wall time, the time stepping, the time the run waited for its outputs, and
 the share of the run's time that writing costs ((total - total without outputs) / total). The checkpoints'
 write rate and a restart's read rate (GB/s) are reported beside the disk's, measured by dd on the same
 folder.
 
     python3 bench/output_bench.py --pdex build-gpu/src/pdex/app/pdex --backend cuda --n 4096 --steps 10000 \\
-        --every 1000 [--formats none,npy,vtk,hdf5,checkpoint] [--json out.json] [--dir /tmp/pdex-outputs]
+        --every 1000 [--formats none,npy,npy-waited,vtk,hdf5,checkpoint] [--json out.json] [--dir /tmp/pdex-outputs]
 """
 import argparse
 import json
@@ -68,7 +69,9 @@ def main():
     base = None
     for kind in args.formats.split(","):
         out = os.path.join(args.dir, kind)
-        sets = ["output.formats=[]"] if kind in ("none", "checkpoint") else [f'output.formats=["{kind}"]']
+        fmt, _, waited = kind.partition("-")
+        sets = ["output.formats=[]"] if fmt in ("none", "checkpoint") else [f'output.formats=["{fmt}"]']
+        sets.append(f'output.background="{"never" if waited else "auto"}"')
         if kind != "none":
             sets.append(f"output.every={args.every}")
         if kind == "checkpoint":
@@ -91,10 +94,10 @@ def main():
     disk_write, disk_read = disk_rate(args.dir)
 
     print(f"Gray-Scott {args.n}^2 {args.precision}, {args.steps} steps, outputs every {args.every} steps, backend {args.backend}")
-    print(f"{'outputs':>10} {'total s':>9} {'stepping s':>10} {'run waited s':>12} {'closing s':>9} {'share':>7}")
+    print(f"{'outputs':>12} {'total s':>9} {'stepping s':>10} {'run waited s':>12} {'closing s':>9} {'share':>7}")
     for r in rows:
         share = f"{100 * r['output_share']:6.1f}%" if "output_share" in r else "      -"
-        print(f"{r['outputs']:>10} {r['total_s']:9.3f} {r['stepping_s']:10.3f} {r['run_waited_s']:12.3f} {r['closing_s']:9.3f} {share}")
+        print(f"{r['outputs']:>12} {r['total_s']:9.3f} {r['stepping_s']:10.3f} {r['run_waited_s']:12.3f} {r['closing_s']:9.3f} {share}")
         if "checkpoint" in r:
             c, rd = r["checkpoint"], r["restart_read"]
             print(f"{'':>10} checkpoints: {c['written']} of {c['bytes'] / c['written'] / 1e6:.1f} MB, write {c['gb_per_s']:.2f} GB/s; "
