@@ -276,6 +276,7 @@ void write_rgb_png(const std::filesystem::path& file, const Image& picture) {
   image.width = static_cast<png_uint_32>(picture.width);
   image.height = static_cast<png_uint_32>(picture.height);
   image.format = PNG_FORMAT_RGB;
+  image.flags = PNG_IMAGE_FLAG_FAST;  // no row filters, light compression: a run writes pictures at every output
   const bool encoded = png_image_write_to_stdio(&image, f.get(), 0, picture.rgb.data(), 0, nullptr) != 0;
   f.commit(encoded ? "" : "cannot encode PNG: " + std::string(image.message));
 }
