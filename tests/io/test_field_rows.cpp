@@ -147,6 +147,14 @@ TEST(FieldRows, SectionsOfPlanesApartAreThoseOfTheGridsValues) {
   }
 }
 
+// What takes whole fields of doubles (relief shading) gets the grid's values row-major.
+TEST(FieldRows, RowMajorValuesOfPlanesApartAreTheGridsValues) {
+  const Planes planes;
+  EXPECT_EQ(row_major(planes.field(), grid3), converted<double>(planes.values));
+  const Rows<float> rows;
+  EXPECT_EQ(row_major(rows.field(), grid), converted<double>(rows.values));
+}
+
 TEST(FieldRows, PlanesThatOverlapAreRefusedNamingTheFile) {
   ScratchDir dir;
   const Planes planes;

@@ -17,6 +17,12 @@ std::size_t block_values(const FieldMemory& m) {
   return std::size_t(m.nz - 1) * std::size_t(m.plane) + std::size_t(m.ny - 1) * std::size_t(m.pitch) + std::size_t(m.nx);
 }
 
+// The bytes of a field's rows with its planes one after another, as copy_field lays them out.
+std::size_t copied_bytes(FieldMemory m) {
+  m.plane = int64_t(m.ny) * m.pitch;
+  return block_values(m) * std::size_t(m.value_bytes);
+}
+
 template <class T>
 std::span<const T> rows_as(const void* data, std::size_t count) {
   return {static_cast<const T*>(data), count};
@@ -67,7 +73,7 @@ FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers) {
     return c;
   }
   const std::size_t value = std::size_t(m.value_bytes), row = std::size_t(m.pitch) * value;
-  c.rows = buffers.take(copy_bytes(s, f), m.device);
+  c.rows = buffers.take(copied_bytes(m), m.device);
   detail::copy_box(c.rows.data(), row, std::size_t(m.ny) * row, MemorySpace::host, m.data, row, std::size_t(m.plane) * value,
                    m.device ? MemorySpace::device : MemorySpace::host,
                    {std::size_t(m.nx) * value, std::size_t(m.ny), std::size_t(m.nz)});
@@ -84,10 +90,8 @@ FieldCopy field_in_place(Stepper& s, int f, CopyBuffers& buffers) {
 }
 
 std::size_t copy_bytes(Stepper& s, int f) {
-  FieldMemory m = s.memory(f);
-  if (!m.data) return 0;
-  m.plane = int64_t(m.ny) * m.pitch;
-  return block_values(m) * std::size_t(m.value_bytes);
+  const FieldMemory m = s.memory(f);
+  return m.data ? copied_bytes(m) : 0;
 }
 
 }  // namespace pdex

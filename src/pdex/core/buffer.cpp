@@ -14,6 +14,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "pdex/core/error.hpp"
@@ -228,11 +229,10 @@ std::size_t budget_left(const std::string& budget, std::size_t resident) {
   const char* end = budget.data() + budget.size();
   auto [rest, ec] = std::from_chars(budget.data(), end, n);
   int shift = 0;
-  if (ec == std::errc() && rest != end && rest + 1 == end) {
-    const char* units = "KMGT";
-    const char* unit = std::strchr(units, std::toupper(static_cast<unsigned char>(*rest)));
-    if (unit && *unit) shift = 10 * int(unit - units + 1), ++rest;
-  }
+  const std::string_view units = "KMGT";
+  if (const auto unit = end - rest == 1 ? units.find(char(std::toupper(static_cast<unsigned char>(*rest)))) : units.npos;
+      ec == std::errc() && unit != units.npos)
+    shift = 10 * int(unit + 1), ++rest;
   if (ec != std::errc() || rest != end || (shift > 0 && n > (std::numeric_limits<std::size_t>::max() >> shift)))
     throw InputError("PDEX_HOST_MEMORY: expected a number of bytes, with K, M, G or T after it for powers of 1024 (e.g. 8G), got '" + budget + "'");
   n <<= shift;

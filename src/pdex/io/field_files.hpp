@@ -93,10 +93,12 @@ bool for_each_block(const NamedValues& f, const ImageGrid& g, Write&& write) {
 // The field's values row-major, as doubles (for what takes whole fields of doubles: shading).
 inline std::vector<double> row_major(const NamedValues& f, const ImageGrid& g) {
   const auto nx = static_cast<std::size_t>(g.nx);
-  std::vector<double> out(nx * g.rows());
-  std::visit([&](auto v) {
-    for (std::size_t r = 0; r < g.rows(); ++r) std::copy_n(v.data() + f.row_start(r, g), nx, out.data() + r * nx);
-  }, f.values);
+  std::vector<double> out;
+  out.reserve(nx * g.rows());
+  for_each_block<double>(f, g, [&](const double* rows, std::size_t, std::size_t count) {
+    out.insert(out.end(), rows, rows + count * nx);
+    return true;
+  });
   return out;
 }
 
