@@ -14,6 +14,9 @@ target_compile_options(pdex_options INTERFACE
   # compile; the engine it tests stays at -O3.
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release>>:$<IF:$<BOOL:$<TARGET_PROPERTY:PDEX_TEST_CODE>>,-O1,-O3> -march=x86-64-v3 -fno-math-errno>
   $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra,-Wno-unknown-pragmas,-fno-semantic-interposition>
+  # The GPU rounds as the host does (-ffp-contract=off above): no multiply-add fused by the compiler, whose
+  # placement differs from kernel to kernel, so that the same operations give the same bits everywhere.
+  $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false>
   # nvcc optimizes a translation unit's kernels on every core: engine_cuda.cu, which holds them all, was
   # most of a two-core build's time on one core.
   $<$<COMPILE_LANGUAGE:CUDA>:--split-compile=0>
