@@ -66,7 +66,7 @@ std::size_t CopyBuffers::kept_bytes() {
 // A 3D field's planes lie apart (ghost rows and planes between them): the copy puts each right after the
 // last, so that the block's rows keep one stride.
 FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers) {
-  FieldCopy c{s.field_names()[std::size_t(f)], s.memory(f), {}, {}};
+  FieldCopy c{s.field_names()[std::size_t(f)], s.rows(f), {}, {}};
   const FieldMemory m = c.layout;
   if (!m.data) {
     c.values = s.values(f);
@@ -84,13 +84,13 @@ FieldCopy copy_field(Stepper& s, int f, CopyBuffers& buffers) {
 }
 
 FieldCopy field_in_place(Stepper& s, int f, CopyBuffers& buffers) {
-  const FieldMemory m = s.memory(f);
+  const FieldMemory m = s.rows(f);
   if (!m.data || m.device) return copy_field(s, f, buffers);
   return {s.field_names()[std::size_t(f)], m, {}, {}};
 }
 
 std::size_t copy_bytes(Stepper& s, int f) {
-  const FieldMemory m = s.memory(f);
+  const FieldMemory m = s.rows(f);
   return m.data ? copied_bytes(m) : 0;
 }
 

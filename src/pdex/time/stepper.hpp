@@ -81,6 +81,9 @@ class Stepper {
     (void)field;
     return {};
   }
+  // Where any field's values live, to be read (outputs and checkpoints are written from there): the memory
+  // lent for writing, where a stepper lends it, and otherwise any field it keeps whole in one place.
+  virtual FieldMemory rows(int field) { return memory(field); }
   // Recomputes the ghosts of the stepped fields from their interior values.
   virtual void refresh_ghosts() {}
   // Sets the simulated time that the right-hand side reads; a model that does not read t ignores it.

@@ -151,6 +151,10 @@ class ChemotaxisStepper final : public Stepper {
     const std::vector<T> v = host.interior(f < host.components() ? f : 0);
     return std::vector<double>(v.begin(), v.end());
   }
+  FieldMemory rows(int f) override {
+    const bool stepped = f < w_[cur_].components();
+    return field_memory(stepped ? w_[cur_] : P_, stepped ? f : 0);
+  }
   FieldStats stats(int f) override {
     const auto [v, c] = view_of(f);
     return field_stats(ex_, v, c);

@@ -65,6 +65,7 @@ class CurvatureEngine final : public CurvatureStepper {
     const std::vector<T> v = to_space(phi(), MemorySpace::host).interior(0);
     return std::vector<double>(v.begin(), v.end());
   }
+  FieldMemory rows(int) override { return field_memory(phi(), 0); }
   FieldStats stats(int) override {
     const auto v = phi().cview();
     return field_stats(ex_, v, 0);

@@ -70,6 +70,7 @@ class WaveStepper final : public Stepper {
   }
 
   std::vector<double> values(int) override { return interior_values(u_[cur_], 0); }
+  FieldMemory rows(int) override { return field_memory(u_[cur_], 0); }
   FieldStats stats(int) override { return field_stats(ex_, u_[cur_].cview(), 0); }
   QuantizedField quantized(int) override { return quantize(ex_, u_[cur_], 0, frame_scratch_); }
   int64_t first_nonfinite(int) override { return pdex::first_nonfinite(ex_, u_[cur_].cview(), 0); }
