@@ -260,7 +260,7 @@ TEST(EquationsRun, OnTheGpuTheTextIsTheBuiltInModelAndTheCpusAnswer) {
             1e-12);
   for (const std::string& time : {theta_time, merson_time}) {
     SCOPED_TRACE(time);
-    // Merson: the error estimates' last bits (the GPU contracts to FMA, the CPU does not) steer the steps.
+    // Merson: the error estimates' last bits (their reduction sums in another order on the GPU) steer the steps.
     EXPECT_LT(largest_difference(last_field(config(gray_scott_text, "\"neumann\"", "cuda", "f64", 0, time), "v"),
                                  last_field(config(gray_scott_text, "\"neumann\"", "openmp", "f64", 0, time), "v")),
               time == merson_time ? 1e-11 : 1e-12);
