@@ -166,6 +166,30 @@ TEST(RunOutputs, OutputsTheRunWaitsForHoldNoCopyOfTheState) {
       << background.dump() << " against " << waited.dump();
 }
 
+// A wave or heat run made from a recipe (noise) holds its levels and no more: no copy of the initial state
+// in doubles, none on the host beside the stepper's. The wave's explicit scheme keeps three levels, the
+// heat equation's forward Euler u, the next u and the source: within 3.6 states of the program's own
+// memory (a 16 x 16 run's peak), where these families held 15 and 9 states here with their initial state
+// in doubles (docs/performance.md, "Memory").
+TEST(RunOutputs, WaveAndHeatRunsHoldTheirLevelsAndNoMore) {
+  ScratchDir dir;
+  for (const std::string model : {"wave\"\n[time]\ndt = 0.5", "heat\"\n[time]\ndt = 0.2"}) {
+    const auto memory = [&](int n) {
+      const std::string size = std::to_string(n), name = model.substr(0, 4) + size;
+      const std::string text = "[model]\nname = \"" + model + "\nsteps = 2\n[grid]\nnx = " + size + "\nny = " + size +
+                               "\nboundary = \"neumann\"\n[initial]\nu = { value = 0.0, noise = 0.1 }\n[output]\nformats = [\"npy\"]\n"
+                               "every = 1\nbackground = \"never\"\n[run]\nbackend = \"serial\"\nprecision = \"f32\"\nprogress = false\n";
+      const Outcome o = run_file(dir, text, name, {"--set", "time.blowup_copy=\"never\""});
+      EXPECT_EQ(o.status, 0) << o.output;
+      return read_json(dir / name / "summary.json")["memory"];
+    };
+    const auto small = memory(16), large = memory(2048);
+    const double state = large["state_bytes"].get<double>();
+    EXPECT_LT(large["host_peak_bytes"].get<double>() - small["host_peak_bytes"].get<double>(), 3.6 * state)
+        << model << ": " << large.dump() << " against " << small.dump();
+  }
+}
+
 TEST(RunOutputs, SummaryConfigHoldsTheValuesUsedIncludingDefaults) {
   ScratchDir dir;
   ASSERT_EQ(run_file(dir, gray_scott_config(), "run").status, 0);

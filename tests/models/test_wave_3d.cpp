@@ -27,11 +27,7 @@ WaveModelSpec standing_wave(int n, double dt_over_dx, WaveScheme scheme) {
   m.scheme = scheme;
   m.solver.method = SolverMethod::multigrid;
   m.solver.tol = 1e-11;
-  m.u0.resize(std::size_t(m.grid.cells()));
-  for_each_cell(m.grid.extents(), [&](int i, int j, int k) {
-    m.u0[std::size_t(m.grid.extents().index(i, j, k))] =
-        std::sin(pi * m.grid.x(i)) * std::sin(pi * m.grid.y(j)) * std::sin(pi * m.grid.z(k));
-  });
+  m.u0 = sample3(m.grid, [](double x, double y, double z) { return std::sin(pi * x) * std::sin(pi * y) * std::sin(pi * z); });
   return m;
 }
 
@@ -47,7 +43,7 @@ class Wave3dTest : public ArdBackendTest {
     const int64_t steps = std::llround(0.75 / m.dt);
     s->advance(steps);
     const double factor = std::cos(std::sqrt(3.0) * pi * m.c * double(steps) * m.dt);
-    std::vector<double> exact = m.u0;
+    std::vector<double> exact = m.u0.cells(m.grid.cells());
     for (double& v : exact) v *= factor;
     return max_abs_diff(s->values(0), exact);
   }
@@ -75,12 +71,14 @@ TEST_P(Wave3dTest, AWaveUniformInZIsTheTwoDimensionalRunInEveryPlane) {
   for (WaveScheme scheme : {WaveScheme::explicit_central, WaveScheme::crank_nicolson}) {
     WaveModelSpec flat = standing_wave(16, 0.4, scheme);
     flat.grid.nz = 1;
-    flat.u0.resize(16 * 16);
+    const std::vector<double> plane0 = flat.u0.cells(16 * 16);
+    flat.u0 = plane0;
     WaveModelSpec m = flat;
     m.grid.nz = 5, m.grid.dz = 0.1;
     m.bc.side[front][0] = m.bc.side[back][0] = SideBc{BcKind::neumann, 0.0};
-    m.u0.clear();
-    for (int k = 0; k < m.grid.nz; ++k) m.u0.insert(m.u0.end(), flat.u0.begin(), flat.u0.end());
+    std::vector<double> planes;
+    for (int k = 0; k < m.grid.nz; ++k) planes.insert(planes.end(), plane0.begin(), plane0.end());
+    m.u0 = planes;
     auto s2 = make(flat), s3 = make(m);
     s2->advance(30);
     s3->advance(30);
@@ -103,8 +101,9 @@ TEST_P(Wave3dTest, BackendsAgreeWithSerial) {
     WaveModelSpec m = standing_wave(12, 0.4, scheme);
     m.grid.nz = 7;
     m.bc = FieldBoundary::all(BcKind::neumann);
-    m.u0.assign(std::size_t(m.grid.cells()), 0.0);
-    for (std::size_t k = 0; k < m.u0.size(); ++k) m.u0[k] = 0.1 * double(k % 5);
+    std::vector<double> u0(std::size_t(m.grid.cells()));
+    for (std::size_t k = 0; k < u0.size(); ++k) u0[k] = 0.1 * double(k % 5);
+    m.u0 = u0;
     m.drops = WaveDrops{.every = 10, .radius = 2, .amplitude = 0.5, .seed = 3};
     auto serial = make_wave_stepper(m, Backend::serial, GetParam().precision), other = make(m);
     serial->advance(25);
@@ -123,7 +122,9 @@ INSTANTIATE_TEST_SUITE_P(Backends, Wave3dTest, ::testing::ValuesIn(backend_cases
 double growth(double factor) {
   WaveModelSpec m = standing_wave(12, 0.5, WaveScheme::explicit_central);
   m.dt = factor * wave_max_dt(m);
-  for (std::size_t k = 0; k < m.u0.size(); ++k) m.u0[k] += 1e-3 * std::sin(1.7 * double(k * k % 97));
+  std::vector<double> u0 = m.u0.cells(m.grid.cells());
+  for (std::size_t k = 0; k < u0.size(); ++k) u0[k] += 1e-3 * std::sin(1.7 * double(k * k % 97));
+  m.u0 = u0;
   auto s = make_wave_stepper(m, Backend::serial, Precision::f64);
   s->advance(600);
   const FieldStats st = s->stats(0);

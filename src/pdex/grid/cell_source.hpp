@@ -82,4 +82,12 @@ void set_interior(Field<T>& f, int c, const CellSource& s) {
   }
 }
 
+// A one-component host field of `grid` (one ghost layer) whose interior is `s`, in T.
+template <class T>
+Field<T> field_of(const Grid2& grid, const CellSource& s) {
+  Field<T> f(grid, 1, 1, MemorySpace::host);
+  set_interior(f, 0, s);
+  return f;
+}
+
 }  // namespace pdex

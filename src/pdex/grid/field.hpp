@@ -2,6 +2,7 @@
 // An owning multi-component field with ghost layers on a Grid2 (2D or 3D), living in one memory space.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pdex/core/buffer.hpp"
@@ -73,6 +74,15 @@ Field<T> to_space(const Field<T>& src, MemorySpace space) {
   Field<T> out = src.like(space);
   copy(out, src);
   return out;
+}
+
+// src in `space`: the field itself where it lies there already (a host run keeps the field it built, so
+// that the largest grids are limited by the state alone), else a copy, src then freed.
+template <class T>
+Field<T> into_space(Field<T>&& src, MemorySpace space) {
+  if (src.space() == space) return std::move(src);
+  const Field<T> host = std::move(src);
+  return to_space(host, space);
 }
 
 }  // namespace pdex

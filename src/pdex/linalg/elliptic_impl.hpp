@@ -6,6 +6,7 @@
 #include "pdex/linalg/elliptic.hpp"
 #include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
+#include "pdex/linalg/make_on_grid.hpp"
 
 namespace pdex {
 

@@ -6,11 +6,9 @@
 // Its kernels take a cell as (i, r), r a row of interior_rows(): row r % ny of plane r / ny, so that the
 // vector operations of grid_ops.hpp and the Krylov methods serve both operators.
 #include <cstdint>
-#include <memory>
 #include <type_traits>
 
 #include "pdex/core/macros.hpp"
-#include "pdex/core/precision.hpp"
 #include "pdex/grid/boundary.hpp"
 #include "pdex/grid/field_view.hpp"
 #include "pdex/grid/grid.hpp"
@@ -131,18 +129,6 @@ template <class T, class F>
 decltype(auto) with_grid_operator(const Grid2& g, F&& f) {
   if (g.is_3d()) return f(Helmholtz3<T>{});
   return f(Helmholtz<T>{});
-}
-
-// A new Impl<Exec, T, Op>(ex, spec) as a Base: T the precision's type, Op the operator of spec.grid.
-template <class Base, template <class, class, class> class Impl, class Exec, class Spec>
-std::unique_ptr<Base> make_on_grid(const Exec& ex, const Spec& spec, Precision precision) {
-  auto make = [&]<class T>() -> std::unique_ptr<Base> {
-    return with_grid_operator<T>(spec.grid, [&]<class Op>(Op) -> std::unique_ptr<Base> {
-      return std::make_unique<Impl<Exec, T, Op>>(ex, spec);
-    });
-  };
-  if (precision == Precision::f32) return make.template operator()<float>();
-  return make.template operator()<double>();
 }
 
 }  // namespace pdex

@@ -121,9 +121,7 @@ class ArdBase : public Interface {
     const FieldView<T> v = host.view();
     rhs_.h = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, v.pitch, g.dz, v.plane) : Spacing<T>::make(g.dx, g.dy, v.pitch);
     state_[1] = host.like(Exec::space);
-    // A host executor's state is the field just built (no copy: the largest grids are limited by memory).
-    if constexpr (Exec::space == MemorySpace::host) state_[0] = std::move(host);
-    else state_[0] = to_space(host, Exec::space);
+    state_[0] = into_space(std::move(host), Exec::space);
     names_ = spec.species;
     halo_ = spec.halo;
     exchange_halo(halo_, state_[0].view(), bc_, Exec::space);

@@ -15,6 +15,7 @@
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
+#include "pdex/linalg/make_on_grid.hpp"
 #include "pdex/models/chemotaxis/chemotaxis_kernels.hpp"
 #include "pdex/models/chemotaxis/chemotaxis_stepper.hpp"
 #include "pdex/time/solver_totals.hpp"

@@ -46,7 +46,7 @@ class ScalarSetup : public SpecSetup<ScalarModelSpec> {
     j.update({{"model", model},
               {"grid", {{"boundary", boundary_json(m.bc, fields, {}, m.grid.is_3d())}}},
               {"solver", m.steady || m.theta > 0 ? solver_json(m.solver) : nlohmann::json()},
-              {"initial", {{"u", cells_json(m.u0)}}}});
+              {"initial", {{"u", source_json(m.u0, m.grid.cells())}}}});
     return j;
   }
   // The block's cells of u0 and f; the theta scheme's and the steady problems' solves by any method
@@ -57,7 +57,7 @@ class ScalarSetup : public SpecSetup<ScalarModelSpec> {
     const Extents2 whole = spec.grid.extents();
     s.grid = out->grid = block_grid(spec.grid, b);
     s.bc = block_boundary(spec.bc, pg, b, 1);
-    s.u0 = block_values(spec.u0, whole, b);
+    s.u0 = spec.u0.block(whole, b);
     if (!s.source.empty()) s.source = block_values(spec.source, whole, b);
     s.halo = &halo;
     return out;
@@ -111,7 +111,7 @@ std::unique_ptr<ModelSetup> read_scalar_model(ModelContext& ctx_in) {
   m.bc = read_boundary(cfg, fields);
   SpecContext ctx{cfg, m.grid, ctx_in.base_dir};
   read_params(cfg, ctx_in.model, ctx, m);
-  m.u0 = read_cells(ctx, "initial.u", 0.0);
+  m.u0 = read_source(ctx, "initial.u", 0.0);
   setup->clock = read_clock(cfg, setup->name, m);
   setup->fields = fields;
   setup->grid = m.grid;

@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pdex/core/error.hpp"
 #include "pdex/grid/block_step.hpp"
+#include "pdex/grid/cell_source.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
+#include "pdex/linalg/make_on_grid.hpp"
 #include "pdex/models/scalar/scalar_stepper.hpp"
 #include "pdex/time/field_stats.hpp"
 #include "pdex/time/save_copy.hpp"
@@ -50,23 +53,24 @@ class ScalarStepper final : public Stepper {
  public:
   ScalarStepper(const Exec& ex, const ScalarModelSpec& spec)
       : ex_(ex), spec_(spec), dt_(T(spec.dt)) {
-    Field<T> host(spec.grid, 1, 1, MemorySpace::host);
-    host.set_interior(0, spec.u0);
+    // u made in T a row at a time, with its ghosts, where the run keeps it.
+    Field<T> host = field_of<T>(spec.grid, spec.u0);
     fill_ghosts(Serial{}, host, spec.bc);
-    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch, spec.grid.dz, host.view().plane);
-    u_[0] = to_space(host, Exec::space);
-    parts_ = block_parts(spec.halo, spec.grid.extents(), host.view().ghost);
+    u_[0] = into_space(std::move(host), Exec::space);
+    const FieldView<const T> layout = u_[0].cview();
+    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, layout.pitch, spec.grid.dz, layout.plane);
+    parts_ = block_parts(spec.halo, spec.grid.extents(), layout.ghost);
     exchange_halo(spec.halo, u_[0].view(), spec.bc, Exec::space);
-    u_[1] = host.like(Exec::space);
-    Field<T> f = host.like(MemorySpace::host);
+    u_[1] = u_[0].like(Exec::space);
+    Field<T> f = u_[0].like(MemorySpace::host);
     if (!spec.source.empty()) f.set_interior(0, spec.source);
-    f_ = to_space(f, Exec::space);
+    f_ = into_space(std::move(f), Exec::space);
     if (spec.steady || spec.theta > 0) {
-      b_ = host.like(Exec::space);
+      b_ = u_[0].like(Exec::space);
       // Steady: -D lap u = f. Theta: (I - theta dt D lap) u = b.
       const double alpha = spec.steady ? 0.0 : 1.0, beta = spec.steady ? spec.D : spec.theta * spec.dt * spec.D;
-      const Op op = make_grid_operator<Op>(spec.grid, host.view(), alpha, &beta, 1, spec.bc);
-      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver, spec.halo);
+      const Op op = make_grid_operator<Op>(spec.grid, layout, alpha, &beta, 1, spec.bc);
+      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, u_[0], op, spec.bc, spec.solver, spec.halo);
     }
   }
 

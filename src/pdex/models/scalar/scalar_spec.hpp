@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "pdex/grid/boundary.hpp"
+#include "pdex/grid/cell_source.hpp"
 #include "pdex/grid/grid.hpp"
 #include "pdex/grid/halo.hpp"
 #include "pdex/linalg/solver_settings.hpp"
@@ -17,7 +18,7 @@ struct ScalarModelSpec {
   FieldBoundary bc = FieldBoundary::all(BcKind::dirichlet);
   double D = 1.0;
   std::vector<double> source;  // f per cell, row-major; empty: 0
-  std::vector<double> u0;      // initial state or initial guess, row-major
+  CellSource u0;               // initial state or initial guess
   double dt = 1.0;             // heat only
   double theta = 0.0;          // heat only: 0 forward Euler, > 0 the theta scheme
   SolverSettings solver;       // steady problems and the theta scheme

@@ -38,7 +38,7 @@ class WaveSetup : public SpecSetup<WaveModelSpec> {
                                     {"seed", m.drops.seed}}}}},
               {"grid", {{"boundary", boundary_json(m.bc, fields)}}},
               {"solver", m.scheme == WaveScheme::crank_nicolson ? solver_json(m.solver) : nlohmann::json()},
-              {"initial", {{"u", cells_json(m.u0)}, {"v", cells_json(m.v0)}}}});
+              {"initial", {{"u", source_json(m.u0, m.grid.cells())}, {"v", source_json(m.v0, m.grid.cells())}}}});
     return j;
   }
   // The block's cells of u0 and v0; drops fall on the whole grid. Crank-Nicolson solves by any
@@ -49,8 +49,8 @@ class WaveSetup : public SpecSetup<WaveModelSpec> {
     const Extents2 whole = spec.grid.extents();
     s.grid = out->grid = block_grid(spec.grid, b);
     s.bc = block_boundary(spec.bc, pg, b, 1);
-    s.u0 = block_values(spec.u0, whole, b);
-    if (!s.v0.empty()) s.v0 = block_values(spec.v0, whole, b);
+    s.u0 = spec.u0.block(whole, b);
+    s.v0 = spec.v0.block(whole, b);
     s.halo = &halo;
     s.whole = whole;
     s.first = b.first;
@@ -86,8 +86,8 @@ std::unique_ptr<ModelSetup> read_wave(ModelContext& ctx_in) {
   setup->clock = read_steps_clock(cfg, scheme);
   m.dt = setup->clock.dt;
   SpecContext ctx{cfg, m.grid, ctx_in.base_dir};
-  m.u0 = read_cells(ctx, "initial.u", 0.0);
-  m.v0 = read_cells(ctx, "initial.v", 0.0);
+  m.u0 = read_source(ctx, "initial.u", 0.0);
+  m.v0 = read_source(ctx, "initial.v", 0.0);
   setup->fields = fields;
   setup->grid = m.grid;
   return setup;

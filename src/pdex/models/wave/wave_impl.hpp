@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "pdex/core/error.hpp"
+#include "pdex/grid/cell_source.hpp"
 #include "pdex/grid/field.hpp"
 #include "pdex/grid/field_reductions.hpp"
 #include "pdex/grid/fill_ghosts.hpp"
 #include "pdex/linalg/helmholtz3.hpp"
 #include "pdex/linalg/linear_solver.hpp"
+#include "pdex/linalg/make_on_grid.hpp"
 #include "pdex/models/wave/wave_kernels.hpp"
 #include "pdex/models/wave/wave_stepper.hpp"
 #include "pdex/time/field_stats.hpp"
@@ -28,25 +30,24 @@ class WaveStepper final : public Stepper {
  public:
   WaveStepper(const Exec& ex, const WaveModelSpec& spec)
       : ex_(ex), spec_(spec), s2_(T(spec.c * spec.dt * spec.c * spec.dt)), rng_(spec.drops.seed) {
-    Field<T> host(spec.grid, 1, 1, MemorySpace::host);
-    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, host.view().pitch, spec.grid.dz, host.view().plane);
-    for (auto& f : u_) f = host.like(Exec::space);
-    parts_ = block_parts(spec.halo, spec.grid.extents(), host.view().ghost);
-    host.set_interior(0, spec.u0);
-    u_[0] = to_space(host, Exec::space);
+    // The displacement in u_[0] and, until the first step writes that level over, the velocity in u_[1]:
+    // made in T a row at a time, so that the run holds its three levels and no more.
+    u_[0] = into_space(field_of<T>(spec.grid, spec.u0), Exec::space);
+    u_[1] = into_space(field_of<T>(spec.grid, spec.v0), Exec::space);
+    u_[2] = u_[0].like(Exec::space);
+    const FieldView<const T> layout = u_[0].cview();
+    h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, layout.pitch, spec.grid.dz, layout.plane);
+    parts_ = block_parts(spec.halo, spec.grid.extents(), layout.ghost);
     fill_ghosts(ex, u_[0], spec.bc);
     exchange_halo(spec.halo, u_[0].view(), spec.bc, Exec::space);
-    Field<T> w0 = host.like(MemorySpace::host);
-    if (!spec.v0.empty()) w0.set_interior(0, spec.v0);
-    const Field<T> w0_dev = to_space(w0, Exec::space);
-    wave_start(ex, u_[0].cview(), w0_dev.cview(), u_[2].view(), h_, T(spec.dt), s2_);
+    wave_start(ex, u_[0].cview(), u_[1].cview(), u_[2].view(), h_, T(spec.dt), s2_);
     fill_ghosts(ex, u_[2], spec.bc);
     exchange_halo(spec.halo, u_[2].view(), spec.bc, Exec::space);
     if (spec.scheme == WaveScheme::crank_nicolson) {
-      b_ = host.like(Exec::space);
+      b_ = u_[0].like(Exec::space);
       const double k = spec.c * spec.dt * spec.c * spec.dt / 4;
-      const Op op = make_grid_operator<Op>(spec.grid, host.view(), 1.0, &k, 1, spec.bc);
-      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, host, op, spec.bc, spec.solver, spec.halo);
+      const Op op = make_grid_operator<Op>(spec.grid, layout, 1.0, &k, 1, spec.bc);
+      solver_ = std::make_unique<LinearSolver<Exec, T, Op>>(ex, u_[0], op, spec.bc, spec.solver, spec.halo);
     }
   }
 

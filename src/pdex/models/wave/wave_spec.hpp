@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 #include "pdex/grid/boundary.hpp"
+#include "pdex/grid/cell_source.hpp"
 #include "pdex/grid/grid.hpp"
 #include "pdex/grid/halo.hpp"
 #include "pdex/linalg/solver_settings.hpp"
@@ -33,7 +33,7 @@ struct WaveModelSpec {
   double c = 1.0;
   double dt = 0.1;
   WaveScheme scheme = WaveScheme::explicit_central;
-  std::vector<double> u0, v0;  // displacement and velocity at t = 0, row-major ([z][y][x]); v0 empty: at rest
+  CellSource u0, v0 = 0.0;     // displacement and velocity at t = 0; v0 0: at rest
   WaveDrops drops;
   SolverSettings solver;       // crank_nicolson
   // A block of a run over MPI ranks (models/family.hpp): the exchange that fills its shared sides' ghosts,
