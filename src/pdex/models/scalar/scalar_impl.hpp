@@ -61,12 +61,13 @@ class ScalarStepper final : public Stepper {
     h_ = Spacing<T>::make(spec.grid.dx, spec.grid.dy, layout.pitch, spec.grid.dz, layout.plane);
     parts_ = block_parts(spec.halo, spec.grid.extents(), layout.ghost);
     exchange_halo(spec.halo, u_[0].view(), spec.bc, Exec::space);
-    u_[1] = u_[0].like(Exec::space);
+    const bool solves = spec.steady || spec.theta > 0;
+    if (!solves) u_[1] = u_[0].like(Exec::space);  // forward Euler's next level; a solve updates u in place
     Field<T> f = u_[0].like(MemorySpace::host);
     if (!spec.source.empty()) f.set_interior(0, spec.source);
     f_ = into_space(std::move(f), Exec::space);
-    if (spec.steady || spec.theta > 0) {
-      b_ = u_[0].like(Exec::space);
+    if (solves) {
+      if (!spec.steady) b_ = u_[0].like(Exec::space);  // the theta step's right-hand side (steady: f_)
       // Steady: -D lap u = f. Theta: (I - theta dt D lap) u = b.
       const double alpha = spec.steady ? 0.0 : 1.0, beta = spec.steady ? spec.D : spec.theta * spec.dt * spec.D;
       const Op op = make_grid_operator<Op>(spec.grid, layout, alpha, &beta, 1, spec.bc);
