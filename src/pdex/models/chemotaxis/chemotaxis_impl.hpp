@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pdex/core/error.hpp"
@@ -123,9 +124,9 @@ class ChemotaxisStepper final : public Stepper {
     exchange_halo(spec.halo, host.view(), spec.bc, MemorySpace::host);
     h_ = g.is_3d() ? Spacing<T>::make(g.dx, g.dy, host.view().pitch, g.dz, host.view().plane)
                    : Spacing<T>::make(g.dx, g.dy, host.view().pitch);
-    w_[0] = to_space(host, Exec::space);
     w_[1] = host.like(Exec::space);
     parts_ = block_parts(spec.halo, g.extents(), host.view().ghost);
+    w_[0] = into_space(std::move(host), Exec::space);
     n_max0_ = max_over_ranks(*std::max_element(spec.n0.begin(), spec.n0.end()));
     const Field<T> layout(g, 1, 1, MemorySpace::host);
     if (stokes_) set_up_stokes(layout);
@@ -226,7 +227,7 @@ class ChemotaxisStepper final : public Stepper {
   void set_up_stokes(const Field<T>& layout) {
     const ChemotaxisSpec& s = spec_;
     const Grid2& g = s.grid;
-    phi_ = to_space(host_field<T>(g, {&s.phi}), Exec::space);
+    phi_ = into_space(host_field<T>(g, {&s.phi}), Exec::space);
     const bool varies = s.s[0].varies() || s.s[1].varies() || s.s[2].varies() || s.s[3].varies();
     s_.value = {T(s.s[0].value), T(s.s[1].value), T(s.s[2].value), T(s.s[3].value)};
     if (varies) {
@@ -237,13 +238,13 @@ class ChemotaxisStepper final : public Stepper {
       std::vector<double> comps[4];
       for (int k = 0; k < 4; ++k)
         comps[k] = ringed(s.s[k].varies() ? s.s[k].cells : std::vector<double>(std::size_t(g.cells()), s.s[k].value));
-      s_field_ = to_space(host_field<T>(g, {&comps[0], &comps[1], &comps[2], &comps[3]}), Exec::space);
+      s_field_ = into_space(host_field<T>(g, {&comps[0], &comps[1], &comps[2], &comps[3]}), Exec::space);
       s_.cells = s_field_.cview().data;
       s_.comp_stride = s_field_.cview().comp_stride;
     }
     if (!s.sources[0].empty() || !s.sources[1].empty() || !s.sources[2].empty() || !s.sources[3].empty())
-      src_ = to_space(host_field<T>(g, {&s.sources[0], &s.sources[1], &s.sources[2], &s.sources[3]}), Exec::space);
-    if (!s.pressure_source.empty()) g_ = to_space(host_field<T>(g, {&s.pressure_source}), Exec::space);
+      src_ = into_space(host_field<T>(g, {&s.sources[0], &s.sources[1], &s.sources[2], &s.sources[3]}), Exec::space);
+    if (!s.pressure_source.empty()) g_ = into_space(host_field<T>(g, {&s.pressure_source}), Exec::space);
     P_ = layout.like(Exec::space);
     b_ = layout.like(Exec::space);
     // P = 0 on the sides: the seed's Dirichlet conditions (its "P = n" at t = 0 is overridden by the

@@ -137,7 +137,7 @@ class CurvatureEngine final : public CurvatureStepper {
       host.set_interior(0, spec.phi0);
     }
     fill_ghosts(Serial{}, host, spec.bc);
-    return to_space(host, Exec::space);
+    return into_space(std::move(host), Exec::space);
   }
 
   Exec ex_;

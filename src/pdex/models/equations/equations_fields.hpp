@@ -2,6 +2,7 @@
 // A text model's fields on the host or a device, ghosts filled: the species (the initial state, or any
 // state) and the parameters. Shared by the steppers, the algebraic species and the stable-step estimate.
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "pdex/grid/field.hpp"
@@ -31,7 +32,7 @@ Field<T> species_field(const EquationsSpec& spec, const std::vector<CellSource>&
   for (std::size_t s = 0; s < values.size(); ++s) set_interior(host, int(s), values[s]);
   fill_ghosts(Serial{}, host.view(), spec.bc);
   BoundaryValues<Serial, T>(Serial{}, spec, ghost_of(spec)).apply(host.view(), t);
-  return space == MemorySpace::host ? std::move(host) : to_space(host, space);  // no copy on the host
+  return into_space(std::move(host), space);
 }
 
 // The initial state in `space`, its ghosts filled.
@@ -56,7 +57,7 @@ Field<T> parameter_field(const EquationsSpec& spec, MemorySpace space) {
     fill_ghosts(Serial{}, host.view().components(c, 1), bc);
     exchange_halo(spec.halo, host.view().components(c, 1), bc, MemorySpace::host);  // read beyond a block's sides too
   }
-  return space == MemorySpace::host ? std::move(host) : to_space(host, space);  // no copy on the host
+  return into_space(std::move(host), space);
 }
 
 // The parameters that are numbers, by slot, as the stages read them (the first max_constants).
