@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app_test_support.hpp"
@@ -173,10 +174,11 @@ TEST(RunOutputs, OutputsTheRunWaitsForHoldNoCopyOfTheState) {
 // in doubles (docs/performance.md, "Memory").
 TEST(RunOutputs, WaveAndHeatRunsHoldTheirLevelsAndNoMore) {
   ScratchDir dir;
-  for (const std::string model : {"wave\"\n[time]\ndt = 0.5", "heat\"\n[time]\ndt = 0.2"}) {
+  using ModelStep = std::pair<std::string, std::string>;  // the model and its time.dt
+  for (const auto& [model, dt] : {ModelStep{"wave", "0.5"}, ModelStep{"heat", "0.2"}}) {
     const auto memory = [&](int n) {
-      const std::string size = std::to_string(n), name = model.substr(0, 4) + size;
-      const std::string text = "[model]\nname = \"" + model + "\nsteps = 2\n[grid]\nnx = " + size + "\nny = " + size +
+      const std::string size = std::to_string(n), name = model + size;
+      const std::string text = "[model]\nname = \"" + model + "\"\n[time]\ndt = " + dt + "\nsteps = 2\n[grid]\nnx = " + size + "\nny = " + size +
                                "\nboundary = \"neumann\"\n[initial]\nu = { value = 0.0, noise = 0.1 }\n[output]\nformats = [\"npy\"]\n"
                                "every = 1\nbackground = \"never\"\n[run]\nbackend = \"serial\"\nprecision = \"f32\"\nprogress = false\n";
       const Outcome o = run_file(dir, text, name, {"--set", "time.blowup_copy=\"never\""});

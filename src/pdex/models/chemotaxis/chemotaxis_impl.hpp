@@ -149,25 +149,25 @@ class ChemotaxisStepper final : public Stepper {
   }
 
   std::vector<double> values(int f) override {
-    const Field<T> host = to_space(f < w_[cur_].components() ? w_[cur_] : P_, MemorySpace::host);
-    const std::vector<T> v = host.interior(f < host.components() ? f : 0);
+    const auto [field, c] = home(f);
+    const std::vector<T> v = to_space(field, MemorySpace::host).interior(c);
     return std::vector<double>(v.begin(), v.end());
   }
   FieldMemory rows(int f) override {
-    const bool stepped = f < w_[cur_].components();
-    return field_memory(stepped ? w_[cur_] : P_, stepped ? f : 0);
+    const auto [field, c] = home(f);
+    return field_memory(field, c);
   }
   FieldStats stats(int f) override {
-    const auto [v, c] = view_of(f);
-    return field_stats(ex_, v, c);
+    const auto [field, c] = home(f);
+    return field_stats(ex_, field.cview(), c);
   }
   QuantizedField quantized(int f) override {
-    const bool stepped = f < w_[cur_].components();
-    return quantize(ex_, stepped ? w_[cur_] : P_, stepped ? f : 0, frame_scratch_);
+    const auto [field, c] = home(f);
+    return quantize(ex_, field, c, frame_scratch_);
   }
   int64_t first_nonfinite(int f) override {
-    const auto [v, c] = view_of(f);
-    return pdex::first_nonfinite(ex_, v, c);
+    const auto [field, c] = home(f);
+    return pdex::first_nonfinite(ex_, field.cview(), c);
   }
   // The stepped fields (n, c; u1, u2 for Stokes; n alone where c solves an elliptic equation); the solve
   // then brings the computed ones up to date.
@@ -219,9 +219,10 @@ class ChemotaxisStepper final : public Stepper {
  private:
   double max_over_ranks(double x) const { return spec_.halo ? spec_.halo->max_over_ranks(x) : x; }
 
-  std::pair<FieldView<const T>, int> view_of(int f) const {
-    if (f < w_[cur_].components()) return {w_[cur_].cview(), f};
-    return {P_.cview(), 0};
+  // Where field f lies: a component of the stepped state, or the Stokes pressure (the last field).
+  std::pair<Field<T>&, int> home(int f) {
+    if (f < w_[cur_].components()) return {w_[cur_], f};
+    return {P_, 0};
   }
 
   void set_up_stokes(const Field<T>& layout) {
